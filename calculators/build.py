@@ -1,0 +1,86 @@
+"""Build-time assets: the Python bundle for the browser and the pinned Pyodide runtime.
+
+The bundle is one zip of ``rules_core``, the browser half of ``calculators`` and their
+pure-Python dependencies, named by content hash so browsers never keep a stale copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import io
+import json
+import shutil
+import zipfile
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
+                 "python_stdlib.zip", "pyodide-lock.json")
+#: packages shipped whole in the bundle (pure Python, imported by the worker)
+BUNDLED_PACKAGES = ("rules_core", "icepool", "markdown_it", "mdurl")
+#: modules of ``calculators`` that run in the browser
+BROWSER_MODULES = ("__init__.py", "render.py", "runtime.py")
+ASSET_DIR = "assets/calculators"
+
+
+class BuildError(RuntimeError):
+    """Something the build needs is missing; the message says how to get it."""
+
+
+def _package_files(name: str) -> list[tuple[str, Path]]:
+    module = importlib.import_module(name)
+    base = Path(module.__file__).resolve().parent  # type: ignore[arg-type]
+    files = []
+    for path in sorted(base.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            files.append((f"{name}/{path.relative_to(base).as_posix()}", path))
+    return files
+
+
+@cache
+def bundle() -> tuple[str, bytes]:
+    """(file name, zip bytes) of the Python the browser runs. Deterministic."""
+    entries: list[tuple[str, Path]] = []
+    for package in BUNDLED_PACKAGES:
+        entries += _package_files(package)
+    base = ROOT / "calculators"
+    entries += [(f"calculators/{m}", base / m) for m in BROWSER_MODULES]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for arcname, path in entries:
+            info = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    data = buffer.getvalue()
+    return f"python-{hashlib.sha256(data).hexdigest()[:12]}.zip", data
+
+
+def pyodide_dir() -> Path:
+    return ROOT / "node_modules" / "pyodide"
+
+
+@cache
+def pyodide_version() -> str:
+    """The pinned Pyodide version, checked against what npm installed."""
+    wanted = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    installed = pyodide_dir() / "package.json"
+    if not installed.exists():
+        raise BuildError("The Pyodide runtime is not installed: run `npm ci` (or `make site`).")
+    have = json.loads(installed.read_text())["version"]
+    if have != wanted:
+        raise BuildError(f"node_modules has Pyodide {have} but package.json pins {wanted}: run `npm ci`.")
+    return have
+
+
+def write_runtime(site_dir: Path) -> None:
+    """Copy the Pyodide files and the Python bundle into the built site."""
+    target = site_dir / "assets" / "pyodide" / pyodide_version()
+    target.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(pyodide_dir() / name, target / name)
+    name, data = bundle()
+    out = site_dir / ASSET_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    (out / name).write_bytes(data)

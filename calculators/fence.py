@@ -1,0 +1,108 @@
+"""The ``calculator`` fence: a short block in a page becomes a widget.
+
+    ```calculator
+    gunplay.difficulty
+    distance_m: 250
+    ```
+
+The first line names the calculator; ``field: value`` lines (JSON values, or bare text)
+set the starting inputs; ``id: name`` sets the widget id. The default result is
+computed here with ``rules_core.api.run`` and rendered with the same renderer the
+browser uses, so the page is correct before Pyodide loads.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from calculators import build
+from calculators.render import response_html
+from rules_core import api
+
+#: replaced per page by the hooks with the relative path to the site root
+ROOT_PLACEHOLDER = "@@calc-root@@/"
+
+_ENV = Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=select_autoescape(default=True, default_for_string=True),
+    keep_trailing_newline=False,
+)
+
+
+class FenceError(ValueError):
+    """A calculator block in a page is wrong; fails the (strict) build."""
+
+
+def parse_block(source: str) -> tuple[str, str | None, dict[str, Any]]:
+    """(calculator name, widget id or None, starting inputs) from the block text."""
+    lines = [line.strip() for line in source.strip().splitlines() if line.strip()]
+    if not lines:
+        raise FenceError("a calculator block needs the calculator's name on its first line")
+    name, uid, inputs = lines[0], None, {}
+    for line in lines[1:]:
+        key, sep, value = line.partition(":")
+        if not sep:
+            raise FenceError(f"calculator {name}: expected 'field: value', got {line!r}")
+        key, value = key.strip(), value.strip()
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = value
+        if key == "id":
+            uid = str(parsed)
+        else:
+            inputs[key] = parsed
+    return name, uid, inputs
+
+
+def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
+    """The widget's HTML with its prerendered result."""
+    if name not in api.names():
+        raise FenceError(f"unknown calculator {name!r}; known: {', '.join(api.names())}")
+    spec = api.spec(name)
+    start = {**spec["initial"], **inputs}
+    response = api.run(name, start)
+    if not response["ok"]:
+        err = response["error"]
+        raise FenceError(f"calculator {name}: starting input {err['field']}: {err['message']}")
+    bundle_name, _ = build.bundle()
+    return _ENV.get_template("widget.html.j2").render(
+        spec=spec,
+        uid=uid,
+        values=start,
+        result_html=response_html(response, ROOT_PLACEHOLDER, uid),
+        bundle=bundle_name,
+        pyodide=build.pyodide_version(),
+        initial_json=json.dumps(start, separators=(",", ":")),
+    )
+
+
+def format_calculator(source: str, language: str, css_class: str, options: dict, md: Any,
+                      **kwargs: Any) -> str:
+    """pymdownx.superfences custom-fence formatter."""
+    name, uid, inputs = parse_block(source)
+    used: dict[str, int] = md.__dict__.setdefault("_calculator_ids", {})
+    base = uid or name.split(".", 1)[-1].replace("_", "-")
+    used[base] = used.get(base, 0) + 1
+    final = base if used[base] == 1 else f"{base}-{used[base]}"
+    return render_widget(name, final, inputs)
+
+
+def format_rules_table(source: str, language: str, css_class: str, options: dict, md: Any,
+                       **kwargs: Any) -> str:
+    """The ``rules-table`` fence: a table generated from the core's data.
+
+    The block holds the table's name (see ``rules_core.catalog.rules_tables``), so the
+    docs can never show numbers that disagree with the code.
+    """
+    from rules_core.catalog import rules_tables
+
+    name = source.strip()
+    tables = rules_tables()
+    if name not in tables:
+        raise FenceError(f"unknown rules table {name!r}; known: {', '.join(tables)}")
+    return _ENV.get_template("rules_table.html.j2").render(name=name, table=tables[name]())

@@ -1,0 +1,57 @@
+"""What a calculator is: fields in, a result dict out, plus how to present it.
+
+Every system declares its calculators with :class:`Calculator`; ``rules_core.api``
+finds them by name. Presentation data stays plain (labels, numbers, rule links) so the
+same response renders at build time and in the browser.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from rules_core.fields import Field
+
+Result = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A distribution in the result to draw as a chart and a table.
+
+    ``key`` names the result entry mapping outcome -> probability (floats); the exact
+    fractions are under ``key + "_exact"``.
+    """
+
+    key: str
+    title: str
+    outcome_label: str
+    #: whether "at least" / "at most" views make sense (ordered numeric outcomes)
+    ordered: bool = True
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """One calculator: the contract of ``api.run(name, inputs)``.
+
+    ``compute`` receives validated inputs and returns the JSON-safe result.
+    ``explain`` returns Markdown (the step-by-step breakdown, with links to rules).
+    ``headline`` picks the few figures shown large. ``check`` validates across fields
+    (raise InputError). ``roll`` resolves the same rule with random faces and returns a
+    result with ``summary`` (one line) and ``dice`` (list of {"die", "face"}).
+    """
+
+    name: str
+    title: str
+    summary: str
+    fields: tuple[Field, ...]
+    compute: Callable[[dict[str, Any]], Result]
+    explain: Callable[[dict[str, Any], Result], str]
+    headline: Callable[[Result], list[tuple[str, str]]]
+    charts: tuple[Chart, ...] = ()
+    check: Callable[[dict[str, Any]], None] | None = None
+    roll: Callable[[dict[str, Any], random.Random], Result] | None = None
+    roll_label: str = "Roll"
+    #: page (site-relative, e.g. "gunplay/difficulty/") where the rule is explained
+    page: str = ""

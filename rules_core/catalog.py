@@ -1,0 +1,46 @@
+"""Every calculator of every system, by name.
+
+Each system package has a ``calculators`` module with a ``CALCULATORS`` tuple; adding a
+calculator there is all it takes for the API, the command line and the site to see it.
+The same module may have ``TABLES``: name -> function returning a rules table
+(``{"caption", "header", "rows"}``) that the site renders with the ``rules-table`` fence.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from typing import Any, Callable
+
+from rules_core.calculator import Calculator
+
+SYSTEMS = ("gunplay", "cortex", "heroic", "sucs", "phases")
+
+
+@cache
+def calculators() -> dict[str, Calculator]:
+    """All calculators keyed by name ("system.calculator"), in system order."""
+    found: dict[str, Calculator] = {}
+    for system in SYSTEMS:
+        module = importlib.import_module(f"rules_core.{system}.calculators")
+        for calc in module.CALCULATORS:
+            if not calc.name.startswith(system + "."):
+                raise ValueError(f"calculator {calc.name!r} must be named {system}.<name>")
+            if calc.name in found:
+                raise ValueError(f"calculator {calc.name!r} is declared twice")
+            found[calc.name] = calc
+    return found
+
+
+@cache
+def rules_tables() -> dict[str, Callable[[], dict[str, Any]]]:
+    """Every rules table the docs can render, keyed by name ("system.table")."""
+    found: dict[str, Callable[[], dict[str, Any]]] = {}
+    for system in SYSTEMS:
+        module = importlib.import_module(f"rules_core.{system}.calculators")
+        for name, fn in getattr(module, "TABLES", {}).items():
+            if not name.startswith(system + "."):
+                raise ValueError(f"table {name!r} must be named {system}.<name>")
+            found[name] = fn
+    return found

@@ -1,0 +1,1 @@
+"""Cortex Prime Small Unit Combat (Parts I and II)."""

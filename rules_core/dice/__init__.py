@@ -1,0 +1,1 @@
+"""Shared dice helpers: exact distributions and their JSON form."""

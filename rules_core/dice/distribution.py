@@ -1,0 +1,37 @@
+"""Exact distributions and their JSON form.
+
+A distribution is a mapping outcome -> Fraction. Its JSON form is two objects with the
+same keys in outcome order: probabilities as floats (for charts) and as exact fraction
+strings (for anyone who wants the exact figure).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+import icepool
+
+
+def from_icepool(die: icepool.Die) -> dict[Any, Fraction]:
+    """An icepool Die as outcome -> exact probability, in outcome order."""
+    total = die.denominator()
+    return {outcome: Fraction(quantity, total) for outcome, quantity in die.items()}
+
+
+def to_json(key: str, dist: Mapping[Any, Fraction]) -> dict[str, dict[str, Any]]:
+    """``{key: {outcome: float}, key + "_exact": {outcome: "p/q"}}``."""
+    return {
+        key: {str(k): float(p) for k, p in dist.items()},
+        key + "_exact": {str(k): str(p) for k, p in dist.items()},
+    }
+
+
+def at_least(dist: Mapping[int, Fraction], threshold: int) -> Fraction:
+    """P(outcome >= threshold)."""
+    return sum((p for k, p in dist.items() if k >= threshold), Fraction(0))
+
+
+def percent(p: Fraction | float, places: int = 1) -> str:
+    """A probability as a percentage for display, e.g. ``"45.0%"``."""
+    return f"{float(p) * 100:.{places}f}%"

@@ -1,0 +1,1 @@
+"""d10 ranged combat: size, range, movement, stance, bursts."""

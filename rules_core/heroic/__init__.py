@@ -1,0 +1,1 @@
+"""GURPS Heroic Combat: an abstract mass-combat layer."""

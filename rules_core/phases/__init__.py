@@ -1,0 +1,1 @@
+"""2d6 combat phases with offense and defence action dice."""
