@@ -14,6 +14,7 @@ browser uses, so the page is correct before Pyodide loads.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -106,3 +107,37 @@ def format_rules_table(source: str, language: str, css_class: str, options: dict
     if name not in tables:
         raise FenceError(f"unknown rules table {name!r}; known: {', '.join(tables)}")
     return _ENV.get_template("rules_table.html.j2").render(name=name, table=tables[name]())
+
+
+_APP_NAME = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+
+
+def format_app(source: str, language: str, css_class: str, options: dict, md: Any,
+               **kwargs: Any) -> str:
+    """The ``app`` fence: an interactive tool with its own template and ES module.
+
+        ```app
+        sucs.roster
+        ```
+
+    renders ``templates/apps/sucs_roster.html.j2`` (given ``api_run`` and
+    ``response_html`` to prerender results) and the bridge loads
+    ``assets/apps/sucs_roster.js``, whose ``mount(root, bridge)`` takes over.
+    """
+    name, uid, options_ = parse_block(source)
+    if not _APP_NAME.match(name):
+        raise FenceError(f"app name {name!r} must look like system.app")
+    slug = name.replace(".", "_")
+    template = f"apps/{slug}.html.j2"
+    if not (Path(__file__).parent / "templates" / template).exists():
+        raise FenceError(f"app {name!r} has no template {template}")
+    if not (Path(__file__).parent / "assets" / "apps" / f"{slug}.js").exists():
+        raise FenceError(f"app {name!r} has no module assets/apps/{slug}.js")
+    bundle_name, _ = build.bundle()
+    inner = _ENV.get_template(template).render(
+        options=options_, api_run=api.run, api_spec=api.spec,
+        response_html=lambda response, uid=slug: response_html(response, ROOT_PLACEHOLDER, uid),
+    )
+    return (f'<div class="calc-app" id="app-{uid or slug}" data-app="{slug}" '
+            f'data-status="prerendered" data-bundle="{bundle_name}" '
+            f'data-pyodide="{build.pyodide_version()}">{inner}</div>')

@@ -23,9 +23,10 @@ def on_config(config: Any) -> Any:
 
 
 def on_files(files: Files, config: Any) -> Files:
-    for path in sorted(ASSETS.iterdir()):
+    for path in sorted(ASSETS.rglob("*")):
         if path.is_file():
-            files.append(File.generated(config, f"{build.ASSET_DIR}/{path.name}",
+            rel = path.relative_to(ASSETS).as_posix()
+            files.append(File.generated(config, f"{build.ASSET_DIR}/{rel}",
                                         abs_src_path=str(path)))
     return files
 

@@ -151,7 +151,8 @@ function urlValues(root) {
 
 function setStatus(root, status, text) {
   root.dataset.status = status;
-  root.querySelector(".calc-status").textContent = text;
+  const el = root.querySelector(".calc-status");
+  if (el) el.textContent = text;
 }
 
 function clearErrors(root) {
@@ -316,8 +317,44 @@ function bind(root) {
   compute(root).finally(() => progressListeners.delete(listener));
 }
 
+// ---- apps: tools with their own module (roster builder, trackers) -------------
+
+/** The bridge an app module receives: the same worker and runtime as every widget. */
+export const bridge = {
+  /** api.run in the worker: resolves to {ok, result, explanation, display, html} or {ok:false, error}. */
+  run: (root, name, inputs) => callNamed(root, "run", name, inputs),
+  /** api.roll in the worker. */
+  roll: (root, name, inputs) => callNamed(root, "roll", name, inputs),
+  /** Show a status line; status is "prerendered" | "loading" | "ready" | "error". */
+  setStatus: (root, status, text) => {
+    root.dataset.status = status;
+    const el = root.querySelector(".calc-status");
+    if (el) el.textContent = text;
+  },
+  /** Put the standard "runtime unavailable" message on an app. */
+  runtimeFailed: (root, err) => runtimeFailed(root, err),
+};
+
+async function callNamed(root, op, name, inputs) {
+  await startWorker(root);
+  const message = await send({ op, name, inputs, uid: root.dataset.uid || root.id });
+  return message.reply;
+}
+
+async function mountApp(root) {
+  if (root._bound) return;
+  root._bound = true;
+  try {
+    const module = await import(new URL(`apps/${root.dataset.app}.js`, import.meta.url).href);
+    await module.mount(root, bridge);
+  } catch (err) {
+    runtimeFailed(root, err);
+  }
+}
+
 function bindAll() {
   document.querySelectorAll(".calc[data-calculator]").forEach(bind);
+  document.querySelectorAll(".calc-app[data-app]").forEach(mountApp);
 }
 
 if (window.document$ && typeof window.document$.subscribe === "function") {

@@ -1,0 +1,154 @@
+"""The spine in Chromium: a d10 page's calculator computes in Pyodide, agrees with
+CPython, restores share links, reports bad input and keeps one runtime across pages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page
+
+from rules_core import api
+from tests.browser.support import instant_goto, wait_result, wait_settled, widget
+
+pytestmark = pytest.mark.browser
+
+DIFFICULTY = "gunplay.difficulty"
+
+CASES = [
+    {"size": "tiny", "band": "maximum", "target_movement": "fast",
+     "shooter_movement": "slow", "stance": "prone", "aim_actions": 2, "environment": 3, "misc": -1},
+    {"size": "huge", "effective_range_m": 50, "distance_m": 6.25, "target_movement": "still",
+     "shooter_movement": "subtle", "stance": "prone_firing"},
+    {"size": "medium", "effective_range_m": 300, "distance_m": 300, "target_movement": "subtle",
+     "shooter_movement": "fast", "stance": "kneeling", "aim_actions": 0, "environment": 0, "misc": 4},
+]
+
+
+def live_run(page: Page, name: str, inputs: dict) -> dict:
+    """api.run in the page's own worker, through the module the site loaded."""
+    return page.evaluate(
+        """async ([name, inputs]) => {
+             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const bridge = (await import(url)).bridge;
+             const root = document.querySelector('.calc[data-calculator]');
+             return bridge.run(root, name, inputs);
+           }""",
+        [name, inputs],
+    )
+
+
+@pytest.fixture(scope="module")
+def difficulty_page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
+    module_page.goto(site.url + "gunplay/difficulty/")
+    return module_page
+
+
+def test_prerendered_result_is_on_the_page_before_the_runtime(site) -> None:  # type: ignore[no-untyped-def]
+    html = (site.dir / "gunplay" / "difficulty" / "index.html").read_text()
+    assert 'data-calculator="gunplay.difficulty"' in html
+    assert 'data-status="prerendered"' in html
+    assert "<dt>Difficulty</dt><dd>14</dd>" in html
+
+
+def test_widget_goes_live_and_matches_the_build(difficulty_page: Page) -> None:
+    root = widget(difficulty_page, DIFFICULTY)
+    before = root.locator(".calc-headline").inner_text()
+    assert wait_settled(difficulty_page, root) == "ready"
+    assert root.locator(".calc-headline").inner_text() == before
+    assert "live" in root.locator(".calc-status").inner_text()
+
+
+@pytest.mark.parametrize("inputs", CASES)
+def test_browser_agrees_with_cpython(difficulty_page: Page, inputs: dict) -> None:
+    reply = live_run(difficulty_page, DIFFICULTY, inputs)
+    expected = api.run(DIFFICULTY, inputs)
+    assert reply["ok"] and expected["ok"]
+    assert reply["result"] == json.loads(json.dumps(expected["result"]))
+    assert reply["explanation"] == expected["explanation"]
+
+
+def test_changing_an_input_recomputes_and_updates_the_url(difficulty_page: Page) -> None:
+    root = widget(difficulty_page, DIFFICULTY)
+    reply = wait_result(difficulty_page, root,
+                        lambda: difficulty_page.select_option("#calc-difficulty-size", "tiny"))
+    assert reply["ok"] and reply["result"]["dc"] == 5 + 12 + 0 + 0 - 1 + 2
+    assert root.locator(".calc-headline dd").first.inner_text() == "18"
+    assert "difficulty.size=tiny" in difficulty_page.url
+
+
+def test_share_link_restores_inputs(difficulty_page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    difficulty_page.goto(site.url + "gunplay/difficulty/?difficulty.size=large&difficulty.band=close"
+                         "&difficulty.target_movement=fast&difficulty.shooter_movement=still"
+                         "&difficulty.stance=kneeling&difficulty.aim_actions=1")
+    root = widget(difficulty_page, DIFFICULTY)
+    assert wait_settled(difficulty_page, root) == "ready"
+    assert difficulty_page.locator("#calc-difficulty-size").input_value() == "large"
+    assert difficulty_page.locator("#calc-difficulty-distance_m").is_hidden()
+    expected = 5 - 12 + 4 - 2 - 2 - 2 + 2  # fields not in the link keep their starting values
+    assert root.locator(".calc-headline dd").first.inner_text() == str(expected)
+
+
+def test_bad_input_shows_a_message_next_to_the_field_and_recovers(difficulty_page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    difficulty_page.goto(site.url + "gunplay/difficulty/")
+    root = widget(difficulty_page, DIFFICULTY)
+    wait_settled(difficulty_page, root)
+    reply = wait_result(difficulty_page, root,
+                        lambda: difficulty_page.fill("#calc-difficulty-distance_m", "-5"))
+    assert not reply["ok"]
+    error = root.locator('.calc-field[data-field="distance_m"] .calc-error')
+    assert error.is_visible() and "received -5" in error.inner_text()
+    assert root.get_attribute("data-status") == "error"
+    reply = wait_result(difficulty_page, root,
+                        lambda: difficulty_page.fill("#calc-difficulty-distance_m", "400"))
+    assert "beyond the weapon's effective range" in error.inner_text()
+    reply = wait_result(difficulty_page, root,
+                        lambda: difficulty_page.fill("#calc-difficulty-distance_m", "20"))
+    assert reply["ok"] and error.is_hidden()
+    assert root.get_attribute("data-status") == "ready"
+    assert root.locator(".calc-headline dd").first.inner_text() == str(5 + 2 - 1 + 2)  # 20 m of 300 m is close range
+
+
+def test_hostile_share_link_is_shown_as_text(difficulty_page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    payload = '"><img src=x onerror=alert(1)>'
+    dialogs: list[str] = []
+    difficulty_page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    difficulty_page.goto(site.url + "gunplay/difficulty/?difficulty.size=" + payload)
+    root = widget(difficulty_page, DIFFICULTY)
+    wait_settled(difficulty_page, root)
+    assert root.get_attribute("data-status") == "error"
+    assert payload[:20] in root.locator('.calc-field[data-field="size"] .calc-error').inner_text()
+    assert difficulty_page.locator("img[src=x]").count() == 0 and not dialogs
+
+
+def test_navigation_keeps_one_runtime_and_nothing_leaves_localhost(browser, site) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context()
+    wasm: list[str] = []
+    external: list[str] = []
+    errors: list[str] = []
+    context.on("request", lambda r: wasm.append(r.url) if r.url.endswith(".wasm") else None)
+    context.on("request", lambda r: external.append(r.url)
+               if not r.url.startswith((site.url, "data:", "blob:")) else None)
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site.url + "gunplay/difficulty/")
+    assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
+    instant_goto(page, "../bursts/")
+    assert wait_settled(page, widget(page, "gunplay.hit_odds")) == "ready"
+    instant_goto(page, "../difficulty/")
+    assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
+    assert len(wasm) == 1, wasm
+    assert external == [] and errors == []
+    context.close()
+
+
+def test_rules_page_without_widgets_loads_no_runtime(browser, site) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context()
+    urls: list[str] = []
+    context.on("request", lambda r: urls.append(r.url))
+    page = context.new_page()
+    page.goto(site.url + "rulings/")
+    page.wait_for_load_state("networkidle")
+    assert not [u for u in urls if "pyodide" in u or u.endswith(".zip")]
+    context.close()

@@ -1,0 +1,64 @@
+"""Shared fixtures: the site built once per test session and served on localhost."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    dir: Path
+    url: str  # ends with "/"
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".zip": "application/zip",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:  # quiet test output
+        pass
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The whole site, built with ``mkdocs build --strict`` and served on 127.0.0.1."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/"
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "SITE_URL": url, "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
+    handler = functools.partial(_Handler, directory=str(out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield BuiltSite(out, url)
+    server.shutdown()
