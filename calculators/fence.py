@@ -19,10 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pymdownx.superfences import SuperFencesException
 
 from calculators import build
 from calculators.render import response_html
 from rules_core import api
+from rules_core.catalog import calculators
+from rules_core.fields import initial_inputs
 
 #: replaced per page by the hooks with the relative path to the site root
 ROOT_PLACEHOLDER = "@@calc-root@@/"
@@ -34,8 +37,9 @@ _ENV = Environment(
 )
 
 
-class FenceError(ValueError):
-    """A calculator block in a page is wrong; fails the (strict) build."""
+class FenceError(SuperFencesException):
+    """A calculator block in a page is wrong: fails the build (SuperFences passes this
+    exception type on instead of quietly showing the block as code)."""
 
 
 def parse_block(source: str) -> tuple[str, str | None, dict[str, Any]]:
@@ -64,15 +68,14 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
     """The widget's HTML with its prerendered result."""
     if name not in api.names():
         raise FenceError(f"unknown calculator {name!r}; known: {', '.join(api.names())}")
-    spec = api.spec(name)
-    start = {**spec["initial"], **inputs}
+    start = initial_inputs(calculators()[name].fields, inputs)
     response = api.run(name, start)
     if not response["ok"]:
         err = response["error"]
         raise FenceError(f"calculator {name}: starting input {err['field']}: {err['message']}")
     bundle_name, _ = build.bundle()
     return _ENV.get_template("widget.html.j2").render(
-        spec=spec,
+        spec=api.spec(name),
         uid=uid,
         values=start,
         result_html=response_html(response, ROOT_PLACEHOLDER, uid),

@@ -62,8 +62,8 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
     out = [f'<figure class="calc-chart" data-chart="{escape(key)}">',
            f'<figcaption>{title}</figcaption>']
     if len(views) > 1:
-        out.append(f'<fieldset class="calc-chart-toggle"><legend class="calc-sr">'
-                   f'Show the chance of</legend>')
+        out.append('<fieldset class="calc-chart-toggle"><legend class="calc-sr">'
+                   'Show the chance of</legend>')
         for i, (view, label) in enumerate(CHART_VIEWS):
             checked = " checked" if i == 0 else ""
             out.append(f'<label><input type="radio" name="{escape(name)}" value="{view}"'

@@ -8,8 +8,9 @@ same response renders at build time and in the browser.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from rules_core.fields import Field
 

@@ -9,9 +9,9 @@ The same module may have ``TABLES``: name -> function returning a rules table
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import cache
-
-from typing import Any, Callable
+from typing import Any
 
 from rules_core.calculator import Calculator
 

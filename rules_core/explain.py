@@ -6,7 +6,7 @@ them at the site's real root, whether built locally or served under a project su
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def rule(text: str, page: str, anchor: str = "") -> str:

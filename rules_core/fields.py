@@ -9,8 +9,9 @@ core cannot disagree about names, ranges or choices.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from rules_core.errors import InputError
 
@@ -263,12 +264,19 @@ def validate(fields: tuple[Field, ...], raw: Any) -> dict[str, Any]:
     return clean
 
 
-def initial_inputs(fields: tuple[Field, ...]) -> dict[str, Any]:
-    """The inputs a widget starts with: every applicable field's starting value."""
+def initial_inputs(fields: tuple[Field, ...], overrides: Mapping[str, Any] | None = None
+                   ) -> dict[str, Any]:
+    """The inputs a widget starts with: each applicable field's starting value, or the
+    override given for it (a page may start a widget on other inputs)."""
+    overrides = overrides or {}
     values: dict[str, Any] = {}
     for f in fields:
         if f.shown_if is not None and values.get(f.shown_if[0]) not in f.shown_if[1]:
+            if f.name in overrides:
+                values[f.name] = overrides[f.name]  # validation will say it does not apply
             continue
-        if f.start is not None:
-            values[f.name] = f.start
-    return values
+        value = overrides.get(f.name, f.start)
+        if value is not None:
+            values[f.name] = value
+    unknown = {k: v for k, v in overrides.items() if k not in {f.name for f in fields}}
+    return {**values, **unknown}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import socket
 import subprocess
@@ -14,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from calculators import serve
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -21,20 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 class BuiltSite:
     dir: Path
     url: str  # ends with "/"
-
-
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".wasm": "application/wasm",
-        ".json": "application/json",
-        ".zip": "application/zip",
-    }
-
-    def log_message(self, format: str, *args: object) -> None:  # quiet test output
-        pass
 
 
 def _free_port() -> int:
@@ -56,8 +42,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     )
     if proc.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
-    handler = functools.partial(_Handler, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server = serve.server(str(out), port, quiet=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield BuiltSite(out, url)

@@ -7,8 +7,9 @@ strings (for anyone who wants the exact figure).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 import icepool
 

@@ -27,3 +27,18 @@ def hit_distribution(dc: int, bonus: int, rounds: int = 1, recoil: int = 0) -> d
     die = icepool.d10.map(lambda face: burst_hits(face + bonus, dc, rounds, recoil))
     dist = from_icepool(die)
     return {hits: dist.get(hits, Fraction(0)) for hits in range(rounds + 1)}
+
+
+def bullet_needs(dc: int, rounds: int = 1, recoil: int = 0) -> list[int]:
+    """The total each bullet needs, first to last: DC, DC + recoil, DC + 2 x recoil, ..."""
+    return [dc + recoil * i for i in range(rounds)]
+
+
+def total_distribution(bonus: int) -> dict[int, Fraction]:
+    """Exact distribution of an attack total, 1d10 + ``bonus``."""
+    return from_icepool(icepool.d10 + bonus)
+
+
+def chance_to_hit(dc: int, bonus: int) -> Fraction:
+    """Chance that one shot hits: the same resolution as a burst of one round."""
+    return 1 - hit_distribution(dc, bonus)[0]

@@ -66,8 +66,8 @@ def _band_explain(inputs: dict[str, Any], result: Result) -> str:
         text += f"\n\n{distance:g} m falls in the **{result['band']}** band."
     else:
         text += f"\n\n{distance:g} m is **beyond the effective range**: the rules give no band for it."
-    text += (f"\n\nA distance exactly on a boundary counts in the farther band "
-             f"([ruling](/rulings/#range-band-boundaries)).")
+    text += ("\n\nA distance exactly on a boundary counts in the farther band "
+             "([ruling](/rulings/#range-band-boundaries)).")
     return text
 
 

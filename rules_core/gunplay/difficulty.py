@@ -68,11 +68,18 @@ def difficulty_terms(
     aim_actions: int = 0,
     environment: int = 0,
     misc: int = 0,
+    *,
+    size_label: str | None = None,
 ) -> list[Term]:
-    """Every term of the difficulty, in the source's order."""
+    """Every term of the difficulty, in the source's order.
+
+    ``size_label`` replaces "Small target" in the size term's label, e.g. when the size
+    was derived from a person's stance.
+    """
+    target = size_label or f"{LABELS[size]} target"
     return [
         Term("Base difficulty", BASE_DIFFICULTY, "determining-the-difficulty"),
-        Term(f"{LABELS[size]} target at {LABELS[band].lower()} range",
+        Term(f"{target} at {LABELS[band].lower()} range",
              SIZE_RANGE[size][band], "size-and-range"),
         Term(f"Target movement: {LABELS[target_movement].lower()}",
              MOVEMENT[target_movement], "movement"),

@@ -100,3 +100,36 @@ LABELS: dict[Enum, str] = {
     Stance.PRONE_FIRING: "Prone firing",
     Stance.PRONE: "Prone (knocked down)",
 }
+
+
+# --- weapon handling (source: "Reloading", "Drawing", "Hiding", "Malfunctions") ------
+
+#: Actions a reload takes unless the weapon's own description says otherwise (source: Reloading).
+RELOAD_ACTIONS = 1
+
+#: Actions to draw a pistol or knife (source: Drawing): from a holster (open or concealed)
+#: or a slot on body armour, versus from anywhere else (boot, pocket, pack, slung).
+DRAW_ACTIONS: dict[str, int] = {"holster": 1, "elsewhere": 2}
+
+#: A hands-on search lowers the searcher's difficulty by this much (source: Hiding);
+#: judging from a distance whether someone is armed gets no such help.
+SEARCH_EASIER_BY = 5
+
+#: The three malfunctions the rules name (source: Malfunctions).
+#: ``clear_actions`` and ``stops_burst`` are None where the rules say nothing (see the
+#: ruling "Squib loads" on the Rulings and errata page).
+MALFUNCTIONS: tuple[dict[str, object], ...] = (
+    {"name": "Failure to feed", "severity": "minor", "clear_actions": 1,
+     "stops_burst": True, "danger": "none to the shooter"},
+    {"name": "Stovepipe (failure to eject)", "severity": "minor", "clear_actions": 1,
+     "stops_burst": True, "danger": "none to the shooter"},
+    {"name": "Squib load", "severity": "severe", "clear_actions": None,
+     "stops_burst": None,
+     "danger": "firing again can wreck the weapon and injure the shooter"},
+)
+
+#: Rule of thumb for suppressing fire, in bullets per action (source: Suppressing Fire):
+#: one lane of approach (a corridor, a street) needs one bullet; one group advancing
+#: across wide, open ground needs a short burst of three to five.
+SUPPRESS_PER_LANE = 1
+SUPPRESS_PER_OPEN_GROUP = (3, 5)

@@ -39,13 +39,15 @@ def wait_result(page: Page, root: Locator, change: Any) -> dict:
 
 def instant_goto(page: Page, path: str) -> None:
     """Follow a link the way a reader does: Material's instant navigation keeps the
-    JavaScript context (and so the one Pyodide worker) alive."""
-    page.evaluate(
+    JavaScript context (and so the one Pyodide worker) alive. ``path`` is relative to
+    the current page, as in the site's own links."""
+    target = page.evaluate(
         """path => { const a = document.createElement('a'); a.href = path;
                       a.textContent = 'go'; document.querySelector('.md-content').append(a);
-                      a.click(); }""",
+                      const target = new URL(a.href).pathname; a.click(); return target; }""",
         path,
     )
-    page.wait_for_function("p => location.pathname.endsWith(p.replace(/^\\.\\//, ''))"
-                           " && document.querySelector('.md-content')", arg=path.split("?")[0])
+    page.wait_for_function(
+        "t => location.pathname === t && !document.querySelector('.md-content a[href]:last-child')"
+        "?.textContent?.match(/^go$/)", arg=target)
     page.wait_for_load_state()

@@ -1,0 +1,77 @@
+"""The Markdown extension: a short block becomes a widget with its prerendered result."""
+
+from __future__ import annotations
+
+import markdown
+import pytest
+
+from calculators.fence import ROOT_PLACEHOLDER, FenceError, parse_block
+from calculators.render import markdown as render_markdown
+
+
+def md() -> markdown.Markdown:
+    return markdown.Markdown(extensions=["pymdownx.superfences"], extension_configs={
+        "pymdownx.superfences": {"custom_fences": [
+            {"name": "calculator", "class": "calculator",
+             "format": __import__("calculators.fence", fromlist=["x"]).format_calculator},
+            {"name": "rules-table", "class": "rules-table",
+             "format": __import__("calculators.fence", fromlist=["x"]).format_rules_table},
+        ]}})
+
+
+def test_block_renders_widget_with_prerendered_result() -> None:
+    html = md().convert("```calculator\ngunplay.difficulty\n```\n")
+    assert 'data-calculator="gunplay.difficulty"' in html
+    assert 'data-status="prerendered"' in html
+    assert 'id="calc-difficulty"' in html
+    assert "<dt>Difficulty</dt><dd>14</dd>" in html  # the source example's inputs, DC 14
+    assert '<select id="calc-difficulty-size" name="size"' in html
+    assert '<option value="small" selected>Small</option>' in html
+    assert 'for="calc-difficulty-distance_m"' in html
+    assert f'href="{ROOT_PLACEHOLDER}gunplay/difficulty/#size-and-range"' in html
+    assert 'data-bundle="python-' in html and 'data-pyodide="314.0.7"' in html
+
+
+def test_block_options_set_starting_inputs_and_ids() -> None:
+    text = ("```calculator\ngunplay.hit_odds\nrounds: 5\nrecoil: 1\n```\n\n"
+            "```calculator\ngunplay.hit_odds\n```\n")
+    html = md().convert(text)
+    assert 'id="calc-hit-odds"' in html and 'id="calc-hit-odds-2"' in html
+    assert 'name="rounds" inputmode="numeric" min="1" max="100" step="1" value="5"' in html
+
+
+def test_hidden_fields_follow_their_condition() -> None:
+    html = md().convert("```calculator\ngunplay.difficulty\nband: far\n```\n")
+    assert 'data-field="distance_m"' in html
+    field = html.split('data-field="distance_m"')[1].split(">")[0]
+    assert "hidden" in field
+
+
+@pytest.mark.parametrize("block,message", [
+    ("```calculator\nno.such\n```\n", "unknown calculator"),
+    ("```calculator\ngunplay.difficulty\nsize: enormous\n```\n", "starting input size"),
+    ("```calculator\ngunplay.difficulty\njust words\n```\n", "field: value"),
+    ("```rules-table\nno.table\n```\n", "unknown rules table"),
+])
+def test_mistakes_in_a_page_fail_the_build(block: str, message: str) -> None:
+    with pytest.raises(FenceError, match=message):
+        md().convert(block)
+
+
+def test_parse_block() -> None:
+    assert parse_block("gunplay.hit_odds\nrounds: 3\nid: burst\nnote: plain text") == (
+        "gunplay.hit_odds", "burst", {"rounds": 3, "note": "plain text"})
+
+
+def test_rules_table_is_generated_from_core_data() -> None:
+    html = md().convert("```rules-table\ngunplay.size_range\n```\n")
+    assert '<th scope="row">Tiny</th><td>+3</td><td>+6</td><td>+12</td><td>+18</td>' in html
+    assert '<th scope="row">Huge</th><td>-18</td><td>-12</td><td>-6</td><td>-3</td>' in html
+
+
+def test_explanation_markdown_is_safe_and_links_point_at_the_root() -> None:
+    html = render_markdown("[a](/gunplay/x/#y) <script>alert(1)</script> [b](javascript:alert(1))",
+                           "../../")
+    assert 'href="../../gunplay/x/#y"' in html
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert 'href="javascript:' not in html
