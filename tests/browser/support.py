@@ -39,15 +39,22 @@ def wait_result(page: Page, root: Locator, change: Any) -> dict:
 
 def instant_goto(page: Page, path: str) -> None:
     """Follow a link the way a reader does: Material's instant navigation keeps the
-    JavaScript context (and so the one Pyodide worker) alive. ``path`` is relative to
-    the current page, as in the site's own links."""
-    target = page.evaluate(
-        """path => { const a = document.createElement('a'); a.href = path;
-                      a.textContent = 'go'; document.querySelector('.md-content').append(a);
-                      const target = new URL(a.href).pathname; a.click(); return target; }""",
+    JavaScript context (and so the one Pyodide worker) alive. ``path`` is resolved
+    against the current page, as the site's own links are. Returns once Material has
+    swapped in the new page (its ``document$`` emitted it)."""
+    page.evaluate(
+        """path => {
+             window.__navDone = false;
+             let armed = false;  // document$ replays the current page on subscribe
+             const sub = document$.subscribe(() => {
+               if (armed) { window.__navDone = true; sub.unsubscribe(); }
+             });
+             armed = true;
+             const a = document.createElement('a');
+             a.href = path; a.textContent = 'go';
+             document.querySelector('.md-content').append(a);
+             a.click();
+           }""",
         path,
     )
-    page.wait_for_function(
-        "t => location.pathname === t && !document.querySelector('.md-content a[href]:last-child')"
-        "?.textContent?.match(/^go$/)", arg=target)
-    page.wait_for_load_state()
+    page.wait_for_function("window.__navDone === true")

@@ -1,0 +1,87 @@
+"""Every widget and app on every page of the built site, visited the way a reader does
+(instant navigation, one Pyodide for the whole crawl): each goes live, shows the same
+figures as CPython, reports an out-of-range input next to its field and recovers.
+New calculators are covered as soon as a page uses them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page
+
+from rules_core import api
+from tests.browser.support import instant_goto, wait_result, wait_settled
+
+pytestmark = pytest.mark.browser
+
+
+def _pages_with_widgets(site) -> list[str]:  # type: ignore[no-untyped-def]
+    found = []
+    for path in sorted(site.dir.rglob("index.html")):
+        text = path.read_text(encoding="utf-8")
+        if "data-calculator=" in text or 'class="calc-app"' in text:
+            rel = path.parent.relative_to(site.dir).as_posix()
+            found.append("/" if rel == "." else f"/{rel}/")
+    return found
+
+
+def _visit(page: Page, site, path: str) -> None:  # type: ignore[no-untyped-def]
+    if page.url.startswith(site.url):
+        instant_goto(page, path)
+    else:
+        page.goto(site.url + path.lstrip("/"))
+
+
+def _headline(page: Page, root) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    return page.evaluate(
+        "el => [...el.querySelectorAll('.calc-result .calc-headline > div')]"
+        ".map(d => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])",
+        root.element_handle())
+
+
+def test_the_site_has_widget_pages(site) -> None:  # type: ignore[no-untyped-def]
+    assert "/gunplay/difficulty/" in _pages_with_widgets(site)
+
+
+def test_every_widget_goes_live_agrees_with_cpython_and_refuses_bad_input(
+        module_page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    page = module_page
+    checked = 0
+    for path in _pages_with_widgets(site):
+        _visit(page, site, path)
+        for index in range(page.locator(".calc[data-calculator]").count()):
+            root = page.locator(".calc[data-calculator]").nth(index)
+            name = root.get_attribute("data-calculator")
+            where = f"{path} {name}"
+            assert wait_settled(page, root) == "ready", where
+            initial = page.evaluate("el => JSON.parse(el.dataset.initial)", root.element_handle())
+            expected = api.run(name, initial)
+            assert expected["ok"], (where, initial, expected)
+            assert _headline(page, root) == expected["display"]["headline"], where
+            # every input has a visible label tied to it
+            for control in root.locator(".calc-field input, .calc-field select").all():
+                control_id = control.get_attribute("id")
+                assert root.locator(f'label[for="{control_id}"]').count() == 1, where
+            # an out-of-range number gets a message next to its field, then recovers
+            numeric = root.locator('.calc-field[data-kind="int"]:not([hidden]) input').first
+            if numeric.count():
+                field = numeric.get_attribute("name")
+                old = numeric.input_value()
+                too_big = str(int(float(numeric.get_attribute("max"))) + 1)
+                reply = wait_result(page, root, lambda n=numeric, v=too_big: n.fill(v))
+                assert not reply["ok"], where
+                assert reply["error"]["field"] == field, where
+                error = root.locator(f'.calc-field[data-field="{field}"] .calc-error')
+                assert error.is_visible() and re.search(r"\d", error.inner_text()), where
+                reply = wait_result(page, root, lambda n=numeric, v=old: n.fill(v))
+                assert reply["ok"] and root.get_attribute("data-status") == "ready", where
+            checked += 1
+        for index in range(page.locator(".calc-app[data-app]").count()):
+            root = page.locator(".calc-app[data-app]").nth(index)
+            assert wait_settled(page, root) == "ready", f"{path} {root.get_attribute('data-app')}"
+            checked += 1
+    assert checked >= len(api.names()) // 2
+    assert page.log.wasm_fetches == 1, "Pyodide must load once for the whole visit"
+    assert page.log.external_requests == []
+    assert page.log.console_errors == [] and page.log.page_errors == []
