@@ -74,6 +74,37 @@ def pyodide_version() -> str:
     return have
 
 
+#: site files the service worker does not precache (the runtime is kept on first use)
+_NOT_PRECACHED = (".map", ".gz", ".zip", ".wasm", ".mjs")
+
+
+def write_service_worker(site_dir: Path) -> None:
+    """``sw.js`` at the site root, versioned by the content of every other file.
+
+    It precaches the pages and their assets (small), and keeps the Pyodide runtime and
+    the Python bundle once a calculator page has loaded them, so a rules page never
+    downloads the runtime but the whole site works offline after a calculator was used.
+    """
+    digest = hashlib.sha256()
+    precache, runtime = [], []
+    for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
+        rel = path.relative_to(site_dir).as_posix()
+        if rel == "sw.js":
+            continue
+        digest.update(rel.encode() + b"\0" + path.read_bytes())
+        if rel.startswith("assets/pyodide/") or (rel.startswith(ASSET_DIR) and rel.endswith(".zip")):
+            runtime.append(rel)
+        elif not rel.endswith(_NOT_PRECACHED) and rel != "404.html":
+            precache.append("./" if rel == "index.html" else
+                            rel[: -len("index.html")] if rel.endswith("/index.html") else rel)
+    template = (ROOT / "calculators" / "sw.js.template").read_text()
+    (site_dir / "sw.js").write_text(template % {
+        "version": digest.hexdigest()[:16],
+        "runtime": json.dumps(runtime),
+        "precache": json.dumps(precache, indent=0),
+    })
+
+
 def write_runtime(site_dir: Path) -> None:
     """Copy the Pyodide files and the Python bundle into the built site."""
     target = site_dir / "assets" / "pyodide" / pyodide_version()

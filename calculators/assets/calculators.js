@@ -9,6 +9,27 @@ let seq = 0;
 const pending = new Map();
 const progressListeners = new Set();
 
+const BUSY_AFTER_MS = 150;
+
+class Cancelled extends Error {}
+
+/** End the worker (a long calculation is abandoned); the next call starts a fresh one. */
+function restartWorker() {
+  if (worker) worker.terminate();
+  worker = null;
+  ready = null;
+  const error = new Cancelled("the calculation was cancelled");
+  pending.forEach((entry) => entry.reject(error));
+  pending.clear();
+}
+
+function keepRuntimeOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.ready
+    .then((registration) => registration.active && registration.active.postMessage("keep-runtime"))
+    .catch(() => {});
+}
+
 function startWorker(root) {
   if (ready) return ready;
   const pyodide = new URL(`../pyodide/${root.dataset.pyodide}/`, HERE).href;
@@ -38,6 +59,7 @@ function startWorker(root) {
     pending.clear();
   };
   ready = send({ op: "init", pyodide, bundle, root: SITE_ROOT.href });
+  ready.then(keepRuntimeOffline, () => {});
   return ready;
 }
 
@@ -122,13 +144,14 @@ function applyValues(root, values) {
     const el = control(field);
     const value = values[name];
     if (field.dataset.kind === "bool") {
-      el.checked = value === true || value === "true";
+      // a field the values leave out (hidden by shown_if) goes back to its starting value
+      el.checked = value === undefined ? el.defaultChecked : value === true || value === "true";
     } else if (el.tagName === "SELECT") {
       const text = value === undefined || value === null ? "" : String(value);
       if ([...el.options].some((o) => o.value === text)) el.value = text;
       else root._overrides[name] = text; // sent as received: the core names the problem
     } else {
-      el.value = value === undefined || value === null ? "" : String(value);
+      el.value = value === undefined ? el.defaultValue : value === null ? "" : String(value);
     }
   }
   updateVisibility(root);
@@ -176,6 +199,20 @@ function showError(root, error) {
   setStatus(root, "error", "Check the highlighted input; the result below is from the last valid inputs.");
 }
 
+function showBusy(root, busy) {
+  const button = root.querySelector('[data-action="cancel"]');
+  if (busy && root.dataset.status !== "loading") {
+    root.dataset.busy = "true";
+    root.setAttribute("aria-busy", "true");
+    if (button) button.hidden = false;
+    setStatus(root, root.dataset.status, "Working it out…");
+  } else if (!busy) {
+    delete root.dataset.busy;
+    root.removeAttribute("aria-busy");
+    if (button) button.hidden = true;
+  }
+}
+
 function runtimeFailed(root, err) {
   setStatus(root, "error",
     "Live calculation is unavailable: the Python runtime could not be loaded (" +
@@ -195,14 +232,24 @@ async function compute(root) {
   root._dirty = false;
   const inputs = collect(root);
   let reply;
+  const busyTimer = setTimeout(() => showBusy(root, true), BUSY_AFTER_MS);
   try {
     reply = await call(root, "run", inputs);
   } catch (err) {
     root._busy = false;
-    runtimeFailed(root, err);
+    clearTimeout(busyTimer);
+    showBusy(root, false);
+    if (err instanceof Cancelled) {
+      root.querySelector(".calc-result").classList.add("calc-stale");
+      setStatus(root, "error", "Calculation cancelled. Change an input to calculate again.");
+    } else {
+      runtimeFailed(root, err);
+    }
     return;
   }
   root._busy = false;
+  clearTimeout(busyTimer);
+  showBusy(root, false);
   if (root._dirty) return compute(root);
   clearErrors(root);
   if (!reply.ok) {
@@ -289,6 +336,7 @@ function bind(root) {
     if (!button) return;
     const action = button.dataset.action;
     if (action === "roll") roll(root);
+    if (action === "cancel") restartWorker();
     if (action === "reset") {
       applyValues(root, initial);
       writeUrl(root);
@@ -356,6 +404,15 @@ function bindAll() {
   document.querySelectorAll(".calc[data-calculator]").forEach(bind);
   document.querySelectorAll(".calc-app[data-app]").forEach(mountApp);
 }
+
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+  navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT).href, { scope: SITE_ROOT.href })
+    .catch(() => { /* no offline copy; the site works online as before */ });
+}
+
+// Not before the page has loaded and settled: the first result comes first.
+window.addEventListener("load", () => setTimeout(registerServiceWorker, 3000), { once: true });
 
 if (window.document$ && typeof window.document$.subscribe === "function") {
   window.document$.subscribe(bindAll);

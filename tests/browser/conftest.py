@@ -72,7 +72,9 @@ class PageLog:
 @pytest.fixture(scope="module")
 def module_page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-untyped-def]
     """One page per test module, with ``page.log`` recording problems."""
-    context = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900})
+    # Service workers are blocked here so every request is seen; test_offline.py has its own.
+    context = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900},
+                                  service_workers="block")
     host = urlparse(site.url).netloc
     log = PageLog()
 

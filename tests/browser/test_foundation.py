@@ -122,7 +122,7 @@ def test_hostile_share_link_is_shown_as_text(difficulty_page: Page, site) -> Non
 
 
 def test_navigation_keeps_one_runtime_and_nothing_leaves_localhost(browser, site) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context()
+    context = browser.new_context(service_workers="block")
     wasm: list[str] = []
     external: list[str] = []
     errors: list[str] = []
@@ -144,7 +144,7 @@ def test_navigation_keeps_one_runtime_and_nothing_leaves_localhost(browser, site
 
 
 def test_rules_page_without_widgets_loads_no_runtime(browser, site) -> None:  # type: ignore[no-untyped-def]
-    context = browser.new_context()
+    context = browser.new_context(service_workers="block")
     urls: list[str] = []
     context.on("request", lambda r: urls.append(r.url))
     page = context.new_page()

@@ -1,0 +1,324 @@
+"""Speed of the built site in headless Chromium: prints a table of figures.
+
+    .venv/bin/python benchmarks/site_speed.py [--runs 5]
+
+Builds the site, serves it on localhost, and measures (each figure the median of
+``--runs`` cold runs in fresh browser contexts):
+
+1. baseline: a blank page whose worker loads the same self-hosted Pyodide, unpacks the
+   same Python bundle, imports rules_core and runs one api.run call (our floor);
+2. time to the first in-browser result on a calculator page, and its ratio to 1;
+3. first contentful paint, and whether the correct (prerendered) result is in it;
+4. interaction latency: input change to updated result, 50 changes (median, p95);
+5. instant navigation to another calculator page: time to its first live result, and
+   .wasm downloads in the visit;
+6. bytes transferred per page type;
+7. the heaviest calculation of each system in CPython and in Pyodide;
+8. the wall time of the full site build.
+
+No figure is asserted: machines are shared and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from calculators import build, serve  # noqa: E402
+from rules_core import api  # noqa: E402
+
+CALC_PAGE = "gunplay/difficulty/"
+SECOND_PAGE = "gunplay/bursts/"
+RULES_PAGE = "rulings/"
+LATENCY_WIDGET = ("gunplay.hit_odds", "bonus")
+
+#: the heaviest calculation of each system we know of (skipped if not yet built)
+HEAVIEST = {
+    "gunplay.hit_odds": {"dc": 16, "bonus": 3, "rounds": 100, "recoil": 1},
+    "cortex.odds": {"attacker": [12] * 12, "defender": [12] * 12,
+                    "unit": [8, 8, 8, 8, 8, 8]},
+    "heroic.melee": {"attacker_skill": 18, "defender_skill": 16},
+    "sucs.presets": {},
+    "phases.phase_expectation": {"offense": 7, "defence": 7},
+}
+
+BASELINE_HTML = """<!doctype html><meta charset="utf-8"><title>baseline</title><body>
+<script type="module">
+const t0 = performance.now();
+const w = new Worker(new URL("baseline-worker.js", location.href), {type: "module"});
+w.onmessage = (e) => { window.__firstResult = performance.now(); window.__reply = e.data; };
+w.postMessage({pyodide: new URL("../assets/pyodide/%(ver)s/", location.href).href,
+               bundle: new URL("../assets/calculators/%(bundle)s", location.href).href});
+</script>"""
+
+BASELINE_WORKER = """
+self.onmessage = async (event) => {
+  const {pyodide, bundle} = event.data;
+  const {loadPyodide} = await import(pyodide + "pyodide.mjs");
+  const zip = fetch(bundle).then(r => r.arrayBuffer());
+  const py = await loadPyodide({indexURL: pyodide});
+  py.unpackArchive(await zip, "zip", {extractDir: "/home/pyodide/bundle"});
+  py.runPython("import sys; sys.path.insert(0, '/home/pyodide/bundle')");
+  const api = py.pyimport("rules_core.api");
+  const json = py.pyimport("json");
+  const out = api.run("gunplay.difficulty", json.loads(JSON.stringify(%(inputs)s)));
+  self.postMessage(json.dumps(out));
+};
+"""
+
+WATCH_READY = """
+window.__firstResult = null;
+new MutationObserver((_, obs) => {
+  if (document.querySelector('[data-status="ready"]')) {
+    window.__firstResult = performance.now(); obs.disconnect();
+  }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-status"]});
+"""
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def launch(p) -> Browser:  # type: ignore[no-untyped-def]
+    args = ["--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--no-first-run"]
+    if os.geteuid() == 0:
+        args.append("--no-sandbox")
+    exe = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+    return p.chromium.launch(headless=True, args=args, executable_path=exe)
+
+
+def first_result(browser: Browser, url: str, init_script: str | None) -> tuple[float, float, int, int]:
+    """(ms to first live result, ms to FCP, bytes, wasm fetches) in a fresh context."""
+    context = browser.new_context()
+    sizes: list[int] = []
+    wasm = [0]
+
+    def finished(request) -> None:  # type: ignore[no-untyped-def]
+        try:
+            s = request.sizes()
+            sizes.append(s["responseBodySize"] + s["responseHeadersSize"])
+        except Exception:  # noqa: BLE001 - a request without sizes adds nothing
+            pass
+        if request.url.endswith(".wasm"):
+            wasm[0] += 1
+
+    context.on("requestfinished", finished)
+    page = context.new_page()
+    if init_script:
+        page.add_init_script(init_script)
+    page.goto(url)
+    page.wait_for_function("window.__firstResult", timeout=180_000)
+    page.wait_for_load_state("networkidle")
+    result = page.evaluate("window.__firstResult")
+    fcp = page.evaluate(
+        "(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || NaN")
+    context.close()
+    return result, fcp, sum(sizes), wasm[0]
+
+
+def page_bytes(browser: Browser, url: str, warm: bool = False) -> int:
+    context = browser.new_context()
+    page = context.new_page()
+    if warm:
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(500)
+    sizes: list[int] = []
+
+    def finished(request) -> None:  # type: ignore[no-untyped-def]
+        try:
+            s = request.sizes()
+            sizes.append(s["responseBodySize"] + s["responseHeadersSize"])
+        except Exception:  # noqa: BLE001
+            pass
+
+    context.on("requestfinished", finished)
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    if page.locator(".calc").count():
+        page.wait_for_function("document.querySelector('.calc').dataset.status === 'ready'",
+                               timeout=180_000)
+        page.wait_for_load_state("networkidle")
+    context.close()
+    return sum(sizes)
+
+
+def interaction_latency(browser: Browser, base: str, changes: int = 50) -> list[float]:
+    name, field = LATENCY_WIDGET
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + SECOND_PAGE)
+    sel = f'.calc[data-calculator="{name}"]'
+    page.wait_for_function(f"document.querySelector('{sel}').dataset.status === 'ready'",
+                           timeout=180_000)
+    times = page.evaluate(
+        """async ([sel, field, n]) => {
+             const root = document.querySelector(sel);
+             const input = root.querySelector(`[name="${field}"]`);
+             const out = [];
+             for (let i = 0; i < n; i++) {
+               const done = new Promise(r => root.addEventListener('calc:result', r, {once: true}));
+               const t0 = performance.now();
+               input.value = String(i % 10);
+               input.dispatchEvent(new Event('input', {bubbles: true}));
+               await done;
+               await new Promise(r => requestAnimationFrame(r));
+               out.push(performance.now() - t0);
+             }
+             return out;
+           }""",
+        [sel, field, changes],
+    )
+    context.close()
+    return times
+
+
+def navigation(browser: Browser, base: str) -> tuple[float, int]:
+    context = browser.new_context()
+    wasm = [0]
+    context.on("request", lambda r: wasm.__setitem__(0, wasm[0] + 1) if r.url.endswith(".wasm") else None)
+    page = context.new_page()
+    page.goto(base + CALC_PAGE)
+    page.wait_for_function("document.querySelector('.calc').dataset.status === 'ready'",
+                           timeout=180_000)
+    elapsed = page.evaluate(
+        """async (href) => {
+             const t0 = performance.now();
+             const a = document.createElement('a'); a.href = href;
+             document.querySelector('.md-content').append(a); a.click();
+             while (!(location.pathname.endsWith(href) &&
+                      document.querySelector('.calc[data-calculator="gunplay.hit_odds"]')?.dataset.status === 'ready')) {
+               await new Promise(r => setTimeout(r, 2));
+             }
+             return performance.now() - t0;
+           }""",
+        "/" + SECOND_PAGE,
+    )
+    context.close()
+    return elapsed, wasm[0]
+
+
+def pyodide_compute(browser: Browser, base: str, name: str, inputs: dict, repeat: int = 3) -> float:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + CALC_PAGE)
+    page.wait_for_function("document.querySelector('.calc').dataset.status === 'ready'",
+                           timeout=180_000)
+    times = page.evaluate(
+        """async ([name, inputs, repeat]) => {
+             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const {bridge} = await import(url);
+             const root = document.querySelector('.calc');
+             const out = [];
+             for (let i = 0; i < repeat; i++) {
+               const t0 = performance.now();
+               const reply = await bridge.run(root, name, inputs);
+               if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+               out.push(performance.now() - t0);
+             }
+             return out;
+           }""",
+        [name, inputs, repeat],
+    )
+    context.close()
+    return min(times)
+
+
+def cpython_compute(name: str, inputs: dict, repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        response = api.run(name, inputs)
+        best = min(best, (time.perf_counter() - t0) * 1000)
+        assert response["ok"], response
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/"
+    out = Path(tempfile.mkdtemp(prefix="bench-site-"))
+    env = {**os.environ, "SITE_URL": base, "NO_MKDOCS_2_WARNING": "1"}
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(out)],
+                   cwd=ROOT, env=env, check=True)
+    build_s = time.perf_counter() - t0
+    bundle_name, _ = build.bundle()
+    bench = out / "_bench"
+    bench.mkdir()
+    inputs = json.dumps(api.spec("gunplay.difficulty")["initial"])
+    (bench / "baseline.html").write_text(BASELINE_HTML % {"ver": build.pyodide_version(), "bundle": bundle_name})
+    (bench / "baseline-worker.js").write_text(BASELINE_WORKER % {"inputs": inputs})
+    httpd = serve.server(str(out), port, quiet=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    rows: list[tuple[str, str, str]] = []
+    with sync_playwright() as p:
+        browser = launch(p)
+        baseline = [first_result(browser, base + "_bench/baseline.html", None)[0] for _ in range(args.runs)]
+        ours = [first_result(browser, base + CALC_PAGE, WATCH_READY) for _ in range(args.runs)]
+        b, o = median(baseline), median([r[0] for r in ours])
+        rows.append(("1. Baseline: bare Pyodide + rules_core + one api.run", f"{b:.0f} ms", ""))
+        rows.append(("2. Calculator page: first in-browser result", f"{o:.0f} ms", f"ratio {o / b:.2f} (target <= 1.15)"))
+        fcp = median([r[1] for r in ours])
+        rows.append(("3. First contentful paint (prerendered result in the HTML)", f"{fcp:.0f} ms",
+                     "correct result at FCP: yes (prerendered)"))
+        lat = interaction_latency(browser, base)
+        rows.append(("4. Input change -> updated result (50 changes)", f"median {median(lat):.1f} ms",
+                     f"p95 {p95(lat):.1f} ms (targets 30 / 100 ms)"))
+        navs = [navigation(browser, base) for _ in range(args.runs)]
+        rows.append(("5. Instant navigation to 2nd calculator page: first live result",
+                     f"{median([n[0] for n in navs]):.0f} ms",
+                     f".wasm downloads per visit: {max(n[1] for n in navs)} (target 300 ms, 1)"))
+        rows.append(("6. Bytes: rules page without widgets", f"{page_bytes(browser, base + RULES_PAGE) / 1024:.0f} KiB", ""))
+        rows.append(("6. Bytes: calculator page, cold", f"{median([r[2] for r in ours]) / 1024:.0f} KiB", ""))
+        rows.append(("6. Bytes: calculator page, warm (second visit)",
+                     f"{page_bytes(browser, base + CALC_PAGE, warm=True) / 1024:.0f} KiB", ""))
+        for name, inputs_ in HEAVIEST.items():
+            if name not in api.names():
+                continue
+            c = cpython_compute(name, inputs_)
+            w = pyodide_compute(browser, base, name, inputs_)
+            rows.append((f"7. Compute {name}", f"CPython {c:.1f} ms", f"Pyodide {w:.1f} ms (x{w / c:.1f})"))
+        browser.close()
+    rows.append(("8. Full site build (mkdocs build --strict)", f"{build_s:.1f} s", ""))
+    httpd.shutdown()
+    shutil.rmtree(out, ignore_errors=True)
+    width = max(len(r[0]) for r in rows)
+    print(f"{'figure':<{width}}  value              note")
+    for label, value, note in rows:
+        print(f"{label:<{width}}  {value:<18} {note}")
+
+
+if __name__ == "__main__":
+    main()
