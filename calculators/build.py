@@ -6,10 +6,12 @@ pure-Python dependencies, named by content hash so browsers never keep a stale c
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import importlib
 import io
 import json
+import re
 import shutil
 import zipfile
 from functools import cache
@@ -72,6 +74,52 @@ def pyodide_version() -> str:
     if have != wanted:
         raise BuildError(f"node_modules has Pyodide {have} but package.json pins {wanted}: run `npm ci`.")
     return have
+
+
+# Every inline script, data blocks included: Material's instant navigation re-creates the
+# script elements of the page it swaps in, and the browser checks those against the policy.
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S)
+CSP_META = '<meta http-equiv="Content-Security-Policy" content="{}">'
+
+
+def content_security_policy(script_hashes: list[str]) -> str:
+    """As strict as Material allows: nothing from other origins; scripts only from the
+    site or the exact inline snippets Material writes (by hash); WebAssembly allowed."""
+    scripts = " ".join(f"'sha256-{h}'" for h in script_hashes)
+    return "; ".join([
+        "default-src 'self'",
+        f"script-src 'self' 'wasm-unsafe-eval' {scripts}".strip(),
+        "style-src 'self' 'unsafe-inline'",  # Material sets style attributes
+        "img-src 'self' data:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "worker-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'none'",
+    ])
+
+
+def apply_csp(site_dir: Path) -> str:
+    """Put one Content-Security-Policy meta tag in every page.
+
+    The same policy everywhere (the union of all pages' inline-script hashes), because
+    with instant navigation the first page's policy governs the whole visit.
+    """
+    pages = sorted(site_dir.rglob("*.html"))
+    hashes: set[str] = set()
+    for page in pages:
+        for body in _INLINE_SCRIPT.findall(page.read_text(encoding="utf-8")):
+            digest = hashlib.sha256(body.encode("utf-8")).digest()
+            hashes.add(base64.b64encode(digest).decode())
+    policy = content_security_policy(sorted(hashes))
+    meta = CSP_META.format(policy)
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        if "Content-Security-Policy" not in text:
+            text = text.replace('<meta charset="utf-8">', '<meta charset="utf-8">' + meta, 1)
+            page.write_text(text, encoding="utf-8")
+    return policy
 
 
 #: site files the service worker does not precache (the runtime is kept on first use)

@@ -41,4 +41,5 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
 
 def on_post_build(config: Any) -> None:
     build.write_runtime(Path(config["site_dir"]))
+    build.apply_csp(Path(config["site_dir"]))
     build.write_service_worker(Path(config["site_dir"]))

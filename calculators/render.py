@@ -21,6 +21,8 @@ def markdown(text: str, root: str) -> str:
     """Markdown to HTML with raw HTML off; "/page/#x" links become root-relative."""
     tokens = _MD.parse(text)
     for token in tokens:
+        if token.type == "table_open":  # styled by the widget, the same before and after JS
+            token.attrSet("class", "calc-md-table")
         for child in token.children or ():
             href = child.attrGet("href") if child.type == "link_open" else None
             if isinstance(href, str) and href.startswith("/") and not href.startswith("//"):
@@ -29,6 +31,8 @@ def markdown(text: str, root: str) -> str:
 
 
 def _pct(p: float) -> str:
+    """A probability as a percentage to one decimal, never rounding a possibility to 0%
+    or a doubt to 100%."""
     if 0 < p < 0.0005:
         return "<0.1%"
     if 0.9995 < p < 1:
@@ -49,50 +53,88 @@ def _views(outcomes: list[str], exact: list[Fraction], ordered: bool) -> dict[st
     return views
 
 
+#: outcome labels longer than this many characters are drawn as horizontal bars
+SHORT_LABEL = 4
+
+
+def chart_layout(outcomes: list[str]) -> str:
+    """How the bars are laid out: ``"rows"`` (horizontal bars, one outcome per line) when
+    any label is a word or longer, else a density class for vertical columns:
+    ``"few"`` (up to 6, columns at any width), ``"some"`` (7-12) or ``"many"`` (13+),
+    which the stylesheet turns into rows when the chart is too narrow for the columns."""
+    if any(len(o) > SHORT_LABEL for o in outcomes):
+        return "rows"
+    n = len(outcomes)
+    return "few" if n <= 6 else "some" if n <= 12 else "many"
+
+
+_VIEW_WORDS = {"exactly": "exactly", "at_least": "at least", "at_most": "at most"}
+
+
+def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
+          outcome_label: str, layout: str) -> str:
+    """One view of a chart: a labelled bar per outcome, scaled to the largest chance.
+
+    Plain HTML and CSS rather than SVG or a chart library: text stays at reading size at
+    any width, the layout switches between columns and rows with the space available,
+    colours follow the light and dark schemes, and nothing is added to the page weight.
+    The picture is one image to assistive technology; the numbers are in the table."""
+    top = max(values, default=Fraction(0)) or Fraction(1)
+    best = max(range(len(values)), key=lambda i: values[i]) if values else None
+    words = _VIEW_WORDS[view]
+    summary = f"{title}: bars for the chance of {words} each outcome ({outcome_label})"
+    if best is not None and view == "exactly":
+        summary += f"; most likely {outcomes[best]} ({_pct(float(values[best]))})"
+    out = [f'<div class="calc-bars calc-view-{view} calc-bars-{layout}" role="img" '
+           f'aria-label="{escape(summary)}. The table of exact odds has every figure.">']
+    for outcome, p in zip(outcomes, values):
+        label, pct = escape(outcome), _pct(float(p))
+        zero = " calc-bar-zero" if p == 0 else ""
+        out.append(f'<div class="calc-bar{zero}" title="{label}: {pct}" '
+                   f'style="--v:{float(p / top):.4f}">'
+                   f'<span class="calc-bar-label">{label}</span>'
+                   f'<span class="calc-bar-track"><span class="calc-bar-fill"></span></span>'
+                   f'<span class="calc-bar-value">{pct}</span></div>')
+    out.append("</div>")
+    return "".join(out)
+
+
 def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
-    """A distribution as an SVG bar chart (three views) plus an accessible table."""
+    """A distribution as a bar chart (exactly / at least / at most views when the
+    outcomes are ordered) followed by the same figures as an accessible table."""
     key = chart_spec["key"]
     exact_map = result.get(key + "_exact") or {k: str(Fraction(v).limit_denominator(10**9))
                                                for k, v in result[key].items()}
-    outcomes = list(exact_map)
-    exact = [Fraction(exact_map[k]) for k in outcomes]
+    outcomes = [str(k) for k in exact_map]
+    exact = [Fraction(v) for v in exact_map.values()]
     views = _views(outcomes, exact, chart_spec.get("ordered", True))
+    layout = chart_layout(outcomes)
     name = f"{uid}-{key}-view"
     title = escape(chart_spec["title"])
-    out = [f'<figure class="calc-chart" data-chart="{escape(key)}">',
-           f'<figcaption>{title}</figcaption>']
+    out = [f'<figure class="calc-chart" data-chart="{escape(key)}" data-layout="{layout}">',
+           f'<figcaption class="calc-chart-title">{title}</figcaption>']
     if len(views) > 1:
         out.append('<fieldset class="calc-chart-toggle"><legend class="calc-sr">'
-                   'Show the chance of</legend>')
+                   f'{title}: show the chance of</legend>')
         for i, (view, label) in enumerate(CHART_VIEWS):
             checked = " checked" if i == 0 else ""
             out.append(f'<label><input type="radio" name="{escape(name)}" value="{view}"'
-                       f'{checked}> {label}</label>')
+                       f'{checked}><span>{label}</span></label>')
         out.append("</fieldset>")
-    bar_w, gap, height = 28, 6, 120
-    width = max(len(outcomes), 1) * (bar_w + gap)
     for view, values in views.items():
-        out.append(f'<svg class="calc-bars calc-view-{view}" viewBox="0 0 {width} {height + 34}" '
-                   f'role="img" aria-label="{title}: {escape(view.replace("_", " "))}" '
-                   f'preserveAspectRatio="xMinYMin meet">')
-        for i, (outcome, p) in enumerate(zip(outcomes, values)):
-            x, h = i * (bar_w + gap), round(float(p) * height, 2)
-            out.append(f'<g><title>{escape(outcome)}: {_pct(float(p))}</title>'
-                       f'<rect x="{x}" y="{height - h}" width="{bar_w}" height="{h}" rx="2"/>'
-                       f'<text x="{x + bar_w / 2}" y="{height + 14}">{escape(outcome)}</text>'
-                       f'<text class="calc-bar-value" x="{x + bar_w / 2}" y="{height + 28}">'
-                       f'{round(float(p) * 100)}</text></g>')
-        out.append("</svg>")
+        out.append(_bars(view, outcomes, values, chart_spec["title"],
+                         chart_spec["outcome_label"], layout))
     heads = [escape(chart_spec["outcome_label"])] + [label for v, label in CHART_VIEWS if v in views]
     out.append('<details class="calc-table"' + (" open" if len(outcomes) <= 12 else "") + ">"
-               "<summary>Table of exact odds</summary><table><thead><tr>"
+               f'<summary>Table of exact odds</summary><div class="calc-scroll">'
+               f'<table class="calc-odds"><caption class="calc-sr">{title}</caption><thead><tr>'
                + "".join(f"<th scope=\"col\">{h}</th>" for h in heads)
                + '<th scope="col">Exact</th></tr></thead><tbody>')
     for i, outcome in enumerate(outcomes):
         cells = "".join(f"<td>{_pct(float(views[v][i]))}</td>" for v, _ in CHART_VIEWS if v in views)
         out.append(f'<tr><th scope="row">{escape(outcome)}</th>{cells}'
                    f"<td>{escape(str(exact[i]))}</td></tr>")
-    out.append("</tbody></table></details></figure>")
+    out.append("</tbody></table></div></details></figure>")
     return "".join(out)
 
 
@@ -103,11 +145,15 @@ def response_html(response: dict[str, Any], root: str, uid: str) -> str:
     for label, value in display["headline"]:
         parts.append(f"<div><dt>{escape(str(label))}</dt><dd>{escape(str(value))}</dd></div>")
     parts.append("</dl>")
-    for spec in display["charts"]:
-        parts.append(chart(spec, response["result"], uid))
+    if display["charts"]:
+        parts.append('<div class="calc-charts">')
+        for spec in display["charts"]:
+            parts.append(chart(spec, response["result"], uid))
+        parts.append("</div>")
     if response.get("explanation"):
         parts.append('<details class="calc-explanation" open><summary>How this was worked out'
-                     "</summary>" + markdown(response["explanation"], root) + "</details>")
+                     '</summary><div class="calc-explanation-body">'
+                     + markdown(response["explanation"], root) + "</div></details>")
     return "".join(parts)
 
 

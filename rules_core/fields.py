@@ -8,6 +8,7 @@ core cannot disagree about names, ranges or choices.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -179,8 +180,9 @@ class ChoiceField(Field):
         raise InputError(self.name, f"must be one of {allowed}; received {describe(raw)}.")
 
     def form(self) -> dict[str, Any]:
+        numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in self.values())
         return {**super().form(), "choices": [[v, label] for v, label in self.choices],
-                "none_label": self.none_label}
+                "none_label": self.none_label, "numeric": numeric}
 
 
 @dataclass(frozen=True)
@@ -205,12 +207,15 @@ class TextField(Field):
 
     parse: Callable[[str, Any], Any] | None = None
     placeholder: str = ""
+    #: longest text accepted, in characters (a pasted or uploaded file may need more)
+    max_length: int = MAX_TEXT
     kind: str = field(default="text", init=False)
 
     def coerce(self, raw: Any) -> Any:
-        if isinstance(raw, str) and len(raw) > MAX_TEXT:
+        if isinstance(raw, str) and len(raw) > self.max_length:
             raise InputError(
-                self.name, f"is too long ({len(raw)} characters); at most {MAX_TEXT} are accepted."
+                self.name,
+                f"is too long ({len(raw)} characters); at most {self.max_length} are accepted.",
             )
         if self.parse is None:
             if not isinstance(raw, str):
@@ -220,6 +225,25 @@ class TextField(Field):
 
     def form(self) -> dict[str, Any]:
         return {**super().form(), "placeholder": self.placeholder}
+
+
+def list_items(field: str, raw: Any, what: str) -> list[Any]:
+    """A list typed into a text input or sent as JSON: a JSON list, a JSON list written
+    as text, or text separated by commas (or semicolons). ``what`` names the items in
+    the error message ("members", "names")."""
+    items = raw
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text.startswith("["):
+            try:
+                items = json.loads(text)
+            except ValueError:
+                raise InputError(field, f"could not read {describe(raw)} as JSON.") from None
+        else:
+            items = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
+    if not isinstance(items, list):
+        raise InputError(field, f"expected a list of {what}, received {describe(raw)}.")
+    return items
 
 
 def validate(fields: tuple[Field, ...], raw: Any) -> dict[str, Any]:
@@ -236,6 +260,8 @@ def validate(fields: tuple[Field, ...], raw: Any) -> dict[str, Any]:
         if key not in known:
             names = ", ".join(known) or "none"
             shown = key if isinstance(key, str) and len(key) <= 40 else str(key)[:37] + "..."
+            if not str(shown).strip():
+                raise InputError("inputs", f"has an input with a blank name; the inputs are: {names}.")
             raise InputError(str(shown), f"is not an input of this calculator; the inputs are: {names}.")
     clean: dict[str, Any] = {}
     for f in fields:  # fields are declared so that controlling fields come first

@@ -47,3 +47,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     thread.start()
     yield BuiltSite(out, url)
     server.shutdown()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # type: ignore[no-untyped-def]
+    """Print how many inputs the fuzz test tried per calculator, and the slowest call."""
+    try:
+        from tests.rules_core.test_fuzz import FUZZ_STATS
+    except Exception:  # noqa: BLE001 - the fuzz module was not collected
+        return
+    if not FUZZ_STATS:
+        return
+    terminalreporter.section("fuzzed inputs per calculator")
+    total = 0
+    for name, stats in sorted(FUZZ_STATS.items()):
+        total += int(stats["inputs"])
+        terminalreporter.write_line(
+            f"{name:32} {int(stats['inputs']):5d} inputs   slowest {stats['slowest_ms']:8.1f} ms")
+    terminalreporter.write_line(f"{'total':32} {total:5d} inputs")

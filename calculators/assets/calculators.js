@@ -95,7 +95,10 @@ function readValue(field, overrides) {
   if (kind === "bool") return el.checked;
   const text = el.value.trim();
   if (text === "") return field.hasAttribute("data-optional") || kind === "choice" ? null : "";
-  if (kind === "int" && /^[-+]?\d+$/.test(text)) return parseInt(text, 10);
+  const whole = /^[-+]?\d+$/.test(text);
+  if ((kind === "int" || (kind === "choice" && field.hasAttribute("data-numeric"))) && whole) {
+    return parseInt(text, 10);
+  }
   if (kind === "number" && /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return Number(text);
   return text;
 }
@@ -151,7 +154,11 @@ function applyValues(root, values) {
       if ([...el.options].some((o) => o.value === text)) el.value = text;
       else root._overrides[name] = text; // sent as received: the core names the problem
     } else {
-      el.value = value === undefined ? el.defaultValue : value === null ? "" : String(value);
+      const text = value === undefined ? el.defaultValue : value === null ? "" : String(value);
+      el.value = text;
+      // A number box drops text it cannot hold: send what the link said, so the core
+      // can name the problem instead of complaining about an empty value.
+      if (el.value !== text) root._overrides[name] = text;
     }
   }
   updateVisibility(root);
@@ -188,9 +195,11 @@ function clearErrors(root) {
 }
 
 function showError(root, error) {
-  const field = root.querySelector(`.calc-field[data-field="${CSS.escape(error.field)}"]`);
+  // A nested field ("attacker.4", "members.2.cqb") is shown next to its top-level input.
+  const byName = (name) => root.querySelector(`.calc-field[data-field="${CSS.escape(name)}"]`);
+  const field = byName(error.field) || byName(String(error.field).split(".")[0]);
   const target = field ? field.querySelector(".calc-error") : root.querySelector(".calc-form-error");
-  const label = field ? "" : `${error.field}: `;
+  const label = field && field.dataset.field === error.field ? "" : `${error.field}: `;
   target.textContent = label + error.message;
   target.hidden = false;
   if (field) control(field).setAttribute("aria-invalid", "true");
@@ -320,6 +329,8 @@ function bind(root) {
   const fromUrl = urlValues(root);
   if (fromUrl) applyValues(root, { ...initial, ...fromUrl });
   const onChange = (event) => {
+    // A widget of a page being left (instant navigation) must not touch the new page.
+    if (!root.isConnected) return;
     const field = event.target.closest(".calc-field");
     if (field) delete root._overrides[field.dataset.field];
     if (fromUrl || root._touched || event) {

@@ -1,7 +1,12 @@
-"""Calculators of this system (see rules_core.calculator.Calculator)."""
+"""SUCS calculators and rules tables (source: SUCS, Small Unit Combat System, CC BY-NC 3.0)."""
 
 from __future__ import annotations
 
-from rules_core.calculator import Calculator
+from rules_core.sucs.calc_attack import ATTACK
+from rules_core.sucs.calc_roster import ROSTER_CHECK, ROSTER_IMPORT
+from rules_core.sucs.calc_units import PRESETS, UNIT_COST
+from rules_core.sucs.reference import TABLES
 
-CALCULATORS: tuple[Calculator, ...] = ()
+CALCULATORS = (UNIT_COST, PRESETS, ATTACK, ROSTER_CHECK, ROSTER_IMPORT)
+
+__all__ = ["CALCULATORS", "TABLES"]

@@ -37,6 +37,19 @@ def wait_result(page: Page, root: Locator, change: Any) -> dict:
     return page.evaluate("el => el._lastReply", handle)
 
 
+def live_run(page: Page, name: str, inputs: dict) -> dict:
+    """``api.run`` in the page's own worker, through the module the site loaded."""
+    return page.evaluate(
+        """async ([name, inputs]) => {
+             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const bridge = (await import(url)).bridge;
+             const root = document.querySelector('.calc[data-calculator], .calc-app');
+             return bridge.run(root, name, inputs);
+           }""",
+        [name, inputs],
+    )
+
+
 def instant_goto(page: Page, path: str) -> None:
     """Follow a link the way a reader does: Material's instant navigation keeps the
     JavaScript context (and so the one Pyodide worker) alive. ``path`` is resolved
@@ -57,4 +70,4 @@ def instant_goto(page: Page, path: str) -> None:
            }""",
         path,
     )
-    page.wait_for_function("window.__navDone === true")
+    page.wait_for_function("() => window.__navDone === true")

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from tests.browser.support import instant_goto, wait_result, wait_settled, widget
+from tests.browser.support import instant_goto, live_run, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -23,19 +23,6 @@ CASES = [
     {"size": "medium", "effective_range_m": 300, "distance_m": 300, "target_movement": "subtle",
      "shooter_movement": "fast", "stance": "kneeling", "aim_actions": 0, "environment": 0, "misc": 4},
 ]
-
-
-def live_run(page: Page, name: str, inputs: dict) -> dict:
-    """api.run in the page's own worker, through the module the site loaded."""
-    return page.evaluate(
-        """async ([name, inputs]) => {
-             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
-             const bridge = (await import(url)).bridge;
-             const root = document.querySelector('.calc[data-calculator]');
-             return bridge.run(root, name, inputs);
-           }""",
-        [name, inputs],
-    )
 
 
 @pytest.fixture(scope="module")
@@ -134,8 +121,10 @@ def test_navigation_keeps_one_runtime_and_nothing_leaves_localhost(browser, site
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site.url + "gunplay/difficulty/")
     assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
+    page.fill("#calc-difficulty-misc", "3")  # focused input, left by the navigation
     instant_goto(page, "../bursts/")
     assert wait_settled(page, widget(page, "gunplay.hit_odds")) == "ready"
+    assert "difficulty." not in page.url, "a left page's widget must not write the new URL"
     instant_goto(page, "../difficulty/")
     assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
     assert len(wasm) == 1, wasm

@@ -52,9 +52,9 @@ def test_site_and_calculators_work_offline_after_first_visit(browser, site) -> N
         sw.write_text(original.replace(old, "feedfacefeedface", 1))
         page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
         page.wait_for_function(
-            """async () => { const keys = await caches.keys();
-                             return keys.includes('tcr-shell-feedfacefeedface')
-                                 && !keys.some(k => k.endsWith('%s')); }""" % old,
+            """async (old) => { const keys = await caches.keys();
+                                return keys.includes('tcr-shell-feedfacefeedface')
+                                    && !keys.some(k => k.endsWith(old)); }""", arg=old,
             timeout=60_000, polling=250)
     finally:
         sw.write_text(original)

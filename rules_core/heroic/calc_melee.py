@@ -1,0 +1,286 @@
+"""Heroic Combat calculators for melee: the attack contest and numerical superiority
+(source: Heroic Combat, Melee Attacks, Speed Factor, Non-Identical Targets, Multiple
+Attackers)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules_core.calculator import Calculator, Chart, Result
+from rules_core.dice.distribution import percent, to_json
+from rules_core.errors import InputError
+from rules_core.explain import rule, signed, table
+from rules_core.fields import ChoiceField, IntField
+from rules_core.heroic import contest
+from rules_core.heroic.groups import hit_multiplier, multiplier_band, skill_bonus
+from rules_core.heroic.tables import (
+    DEFAULT_SF,
+    FREE_ATTACK_MAX_PENALTY,
+    TACTIC_BY_KEY,
+    TACTICS,
+)
+
+MELEE_PAGE = "heroic/melee"
+GROUPS_PAGE = "heroic/groups"
+TACTICS_PAGE = "heroic/tactics"
+MAX_COMBATANTS = 100_000
+
+TACTIC_CHOICES = tuple((t.key, t.name) for t in TACTICS)
+
+
+def tactic_field(name: str, label: str, help_: str) -> ChoiceField:
+    return ChoiceField(name, label, default="balanced", choices=TACTIC_CHOICES, help=help_)
+
+
+def count_field(name: str, label: str, initial: int, help_: str = "") -> IntField:
+    return IntField(name, label, default=1, initial=initial, minimum=1, maximum=MAX_COMBATANTS,
+                    help=help_)
+
+
+def skill_field(name: str, label: str, initial: int, help_: str = "", **kw: Any) -> IntField:
+    return IntField(name, label, initial=initial, minimum=3, maximum=40, help=help_, **kw)
+
+
+def roll_field(name: str, label: str) -> IntField:
+    return IntField(name, label, optional=True, minimum=3, maximum=18,
+                    help="A 3d6 total already rolled at the table (leave empty for the odds).")
+
+
+def roll_3d6(rng: random.Random) -> list[int]:
+    return [rng.randint(1, 6) for _ in range(3)]
+
+
+# --- the melee contest ------------------------------------------------------------
+
+MELEE_FIELDS = (
+    skill_field("attacker_skill", "Attacker's skill", 14,
+                "The weapon or unarmed skill, before the modifiers below."),
+    tactic_field("attacker_tactic", "Attacker's tactic", "Its melee modifier is added to the "
+                 "attacker's skill."),
+    IntField("attacker_modifier", "Attacker's other modifiers", default=0, minimum=-30,
+             maximum=30, help="Posture, situation, visibility, a chosen hit location."),
+    count_field("attackers", "Attackers", 1, "Identical attackers able to reach the foe "
+                "this round (1 for a single fighter)."),
+    count_field("defenders", "Defenders", 1),
+    ChoiceField("defense", "Defender resists with", default="skill",
+                choices=(("skill", "A weapon, unarmed, Shield or Cloak skill"),
+                         ("dodge", "Dodge, as (Dodge - 3) x 2"))),
+    skill_field("defender_skill", "Defender's skill", 11, shown_if=("defense", ("skill",))),
+    IntField("dodge", "Defender's Dodge", initial=8, minimum=3, maximum=30,
+             shown_if=("defense", ("dodge",))),
+    IntField("defense_bonus", "Defence bonuses", default=0, minimum=0, maximum=20,
+             help="Shield DB, Combat Reflexes, Enhanced Defenses; with Dodge they are added "
+                  "before the conversion."),
+    tactic_field("defender_tactic", "Defender's tactic", "Its defence modifier is added to "
+                 "the defender's contest skill."),
+    IntField("move_advantage", "Retreating defender's Basic Move over the attacker's",
+             default=0, minimum=0, maximum=50, shown_if=("defender_tactic", ("retreat",)),
+             help="A free attack on a retreating foe is at -1 per level, at worst -4."),
+    IntField("speed_factor", "Speed Factor (SF)", default=DEFAULT_SF, minimum=1, maximum=20,
+             help="4 normally; 6 for unwieldy weapons that must be readied after each attack."),
+    roll_field("attacker_roll", "Attacker's roll"),
+    roll_field("defender_roll", "Defender's roll"),
+    IntField("hits_assigned", "Hits already given to other targets", default=0, minimum=0,
+             maximum=1000, help="For a further, non-identical target: its contest is at -SF "
+                                "per hit already assigned."),
+)
+
+
+def melee_skills(inputs: dict[str, Any]) -> dict[str, Any]:
+    """Both sides' effective contest skills and the terms that make them."""
+    a_tactic = TACTIC_BY_KEY[inputs["attacker_tactic"]]
+    d_tactic = TACTIC_BY_KEY[inputs["defender_tactic"]]
+    bonus = skill_bonus(inputs["attackers"], inputs["defenders"])
+    a_terms = [("Skill", inputs["attacker_skill"], MELEE_PAGE, "the-attack-contest"),
+               (f"Tactic: {a_tactic.name}", a_tactic.melee, TACTICS_PAGE, "the-eight-tactics"),
+               (f"Numbers: {inputs['attackers']} against {inputs['defenders']}", bonus,
+                GROUPS_PAGE, "numerical-superiority"),
+               ("Other modifiers", inputs["attacker_modifier"], MELEE_PAGE, "melee-modifiers")]
+    if d_tactic.key == "retreat":
+        free = max(FREE_ATTACK_MAX_PENALTY, -inputs["move_advantage"])
+        a_terms.append(("Free attack on a faster retreating foe", free, TACTICS_PAGE, "retreat"))
+    if inputs["defense"] == "dodge":
+        base = contest.dodge_as_skill(inputs["dodge"], inputs["defense_bonus"])
+        d_terms = [(f"(Dodge {inputs['dodge']} + bonuses {inputs['defense_bonus']} - 3) x 2",
+                    base, MELEE_PAGE, "dodge-in-the-contest")]
+    else:
+        d_terms = [("Skill", inputs["defender_skill"], MELEE_PAGE, "the-attack-contest"),
+                   ("Defence bonuses", inputs["defense_bonus"], MELEE_PAGE, "the-attack-contest")]
+    d_terms.append((f"Tactic: {d_tactic.name}", d_tactic.defense, TACTICS_PAGE, "the-eight-tactics"))
+    return {
+        "attacker_terms": a_terms,
+        "defender_terms": d_terms,
+        "attacker": sum(t[1] for t in a_terms),
+        "defender": sum(t[1] for t in d_terms),
+        "skill_bonus": bonus,
+        "hit_multiplier": hit_multiplier(inputs["attackers"]),
+    }
+
+
+def _melee_check(inputs: dict[str, Any]) -> None:
+    if TACTIC_BY_KEY[inputs["attacker_tactic"]].melee is None:
+        raise InputError("attacker_tactic", "Retreat allows no attacks; pick another tactic "
+                                            "for the attacker.")
+
+
+def _melee_compute(inputs: dict[str, Any]) -> Result:
+    skills = melee_skills(inputs)
+    sf, mult = inputs["speed_factor"], skills["hit_multiplier"]
+    dist = contest.hit_distribution(skills["attacker"], skills["defender"], sf,
+                                    multiplier=mult, attacker_roll=inputs["attacker_roll"],
+                                    defender_roll=inputs["defender_roll"])
+    win = contest.p_win(dist)
+    penalty = contest.next_target_penalty(sf, inputs["hits_assigned"])
+    result: Result = {
+        "attacker_effective": skills["attacker"],
+        "defender_effective": skills["defender"],
+        "skill_bonus": skills["skill_bonus"],
+        "hit_multiplier": mult,
+        "p_win": float(win),
+        "p_win_exact": str(win),
+        **to_json("hits", dist),
+        "expected_hits": float(sum(h * p for h, p in dist.items())),
+        "next_target_penalty": penalty,
+        "next_target_skill": skills["attacker"] + penalty,
+    }
+    if inputs["attacker_roll"] is not None and inputs["defender_roll"] is not None:
+        c = contest.resolve(skills["attacker"], skills["defender"], inputs["attacker_roll"],
+                            inputs["defender_roll"], sf, multiplier=mult)
+        result["contest"] = {"attacker_margin": c.attacker_margin,
+                             "defender_margin": c.defender_margin,
+                             "margin_of_victory": c.margin_of_victory,
+                             "winner": _winner(c), "hits": c.hits}
+    return result
+
+
+def _winner(c: contest.Contest) -> str:
+    if c.attacker_wins:
+        return "attacker"
+    return "defender" if c.margin_of_victory < 0 else "nobody"
+
+
+def _terms_table(terms: list[tuple[str, int, str, str]], total: int, who: str) -> str:
+    rows = [[rule(label, page, anchor), str(value) if i == 0 else signed(value)]
+            for i, (label, value, page, anchor) in enumerate(terms) if value or i == 0]
+    rows.append([f"**{who}'s effective skill**", f"**{total}**"])
+    return table([who, "Value"], rows)
+
+
+def contest_sentence(c: dict[str, Any]) -> str:
+    """One line describing a resolved contest."""
+    if c["winner"] == "attacker":
+        return (f"the attacker wins by {c['margin_of_victory']}: "
+                f"**{c['hits']} hit{'s' if c['hits'] != 1 else ''}**")
+    if c["winner"] == "defender":
+        return f"the defender wins by {-c['margin_of_victory']}: no hits"
+    return "the margins are equal: nobody wins, no hits"
+
+
+def _melee_explain(inputs: dict[str, Any], result: Result) -> str:
+    skills = melee_skills(inputs)
+    sf, mult = inputs["speed_factor"], result["hit_multiplier"]
+    parts = [_terms_table(skills["attacker_terms"], skills["attacker"], "Attacker"), "",
+             _terms_table(skills["defender_terms"], skills["defender"], "Defender"), "",
+             f"Both roll 3d6; each margin is effective skill minus the roll, and the better "
+             f"margin wins, even when both fail ({rule('the attack contest', MELEE_PAGE, 'the-attack-contest')}). "
+             f"A win scores 1 hit plus 1 per full {sf} points of margin of victory "
+             f"({rule('Speed Factor', MELEE_PAGE, 'speed-factor')})."]
+    if mult > 1:
+        parts.append(f"\n{inputs['attackers']} attackers multiply the hits by **{mult}** "
+                     f"({rule('hit multiplier', GROUPS_PAGE, 'the-hit-multiplier')}).")
+    parts.append(f"\nThe attacker wins **{percent(result['p_win'])}** of contests "
+                 f"(exactly {result['p_win_exact']}).")
+    c = result.get("contest")
+    if c:
+        parts.append(f"\nWith rolls of {inputs['attacker_roll']} and {inputs['defender_roll']}: "
+                     f"margins {signed(c['attacker_margin'])} and {signed(c['defender_margin'])}, "
+                     f"so {contest_sentence(c)}.")
+    if inputs["hits_assigned"]:
+        parts.append(f"\nA different, non-identical target after {inputs['hits_assigned']} "
+                     f"hit(s) takes a new contest at {signed(result['next_target_penalty'])}: "
+                     f"effective skill **{result['next_target_skill']}** "
+                     f"({rule('non-identical targets', MELEE_PAGE, 'non-identical-targets')}).")
+    return "\n".join(parts)
+
+
+def _melee_headline(result: Result) -> list[tuple[str, str]]:
+    out = [("Attacker wins", percent(result["p_win"])),
+           ("Expected hits", f"{result['expected_hits']:.2f}"),
+           ("Effective skills", f"{result['attacker_effective']} vs {result['defender_effective']}")]
+    if "contest" in result:
+        c = result["contest"]
+        out.insert(0, ("This contest", f"{c['hits']} hit{'s' if c['hits'] != 1 else ''}"
+                       if c["hits"] else f"no hits ({c['winner']} ahead)"
+                       if c["winner"] != "nobody" else "tie: no hits"))
+    return out
+
+
+def _melee_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
+    skills = melee_skills(inputs)
+    a_dice, d_dice = roll_3d6(rng), roll_3d6(rng)
+    c = contest.resolve(skills["attacker"], skills["defender"], sum(a_dice), sum(d_dice),
+                        inputs["speed_factor"], multiplier=skills["hit_multiplier"])
+    verdict = {"attacker_margin": c.attacker_margin, "defender_margin": c.defender_margin,
+               "margin_of_victory": c.margin_of_victory, "winner": _winner(c), "hits": c.hits}
+    sentence = contest_sentence(verdict).replace("**", "")
+    return {
+        "dice": [{"die": "attacker d6", "face": f} for f in a_dice]
+                + [{"die": "defender d6", "face": f} for f in d_dice],
+        "contest": verdict,
+        "summary": f"Attacker {sum(a_dice)} vs skill {skills['attacker']} "
+                   f"({signed(c.attacker_margin)}), defender {sum(d_dice)} vs skill "
+                   f"{skills['defender']} ({signed(c.defender_margin)}): {sentence}",
+    }
+
+
+MELEE = Calculator(
+    name="heroic.melee",
+    title="Melee attack contest",
+    summary="Exact chance to win the 3d6 Quick Contest and the distribution of hits.",
+    fields=MELEE_FIELDS,
+    check=_melee_check,
+    compute=_melee_compute,
+    explain=_melee_explain,
+    headline=_melee_headline,
+    charts=(Chart("hits", "Hits delivered", "Hits"),),
+    roll=_melee_roll,
+    roll_label="Roll the contest",
+    page=MELEE_PAGE,
+)
+
+
+# --- numerical superiority --------------------------------------------------------
+
+def _numbers_compute(inputs: dict[str, Any]) -> Result:
+    a, d = inputs["attackers"], inputs["defenders"]
+    low, high = multiplier_band(a)
+    return {"skill_bonus": skill_bonus(a, d), "hit_multiplier": hit_multiplier(a),
+            "ratio": f"{a}:{d}", "ratio_value": a / d, "multiplier_band": [low, high]}
+
+
+def _numbers_explain(inputs: dict[str, Any], result: Result) -> str:
+    a, d = inputs["attackers"], inputs["defenders"]
+    low, high = result["multiplier_band"]
+    band = f"{low}" if low == high else f"{low}-{high}"
+    return (f"{a} attackers against {d} defenders is a ratio of {a / d:.4g} to 1, worth "
+            f"**{signed(result['skill_bonus'])}** to the attackers' skill "
+            f"({rule('numerical superiority', GROUPS_PAGE, 'numerical-superiority')}); a "
+            f"ratio exactly on a row's limit uses that row.\n\n{a} attackers fall in the "
+            f"{band} band: every hit they score counts **x{result['hit_multiplier']}** "
+            f"({rule('the hit multiplier', GROUPS_PAGE, 'the-hit-multiplier')}).")
+
+
+NUMBERS = Calculator(
+    name="heroic.numbers",
+    title="Numerical superiority",
+    summary="Skill bonus from the attackers : defenders ratio and the hit multiplier.",
+    fields=(count_field("attackers", "Attackers", 12, "Only those who can reach the foe this "
+                        "round (frontage, formation)."),
+            count_field("defenders", "Defenders", 8)),
+    compute=_numbers_compute,
+    explain=_numbers_explain,
+    headline=lambda r: [("Skill bonus", signed(r["skill_bonus"])),
+                        ("Hit multiplier", f"x{r['hit_multiplier']}")],
+    page=GROUPS_PAGE,
+)

@@ -1,0 +1,135 @@
+"""The action dice tracker through the API: ``phases.tracker`` takes a state and an event
+(both JSON) and returns the next state, a report for the log and what to show next.
+
+The browser's tracker keeps the state and sends it back with each event, so the page
+runs exactly the transition the tests exercise. ``api.roll`` rolls the dice of an action
+event that has no faces and feeds them to the same transition.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules_core.calculator import Calculator, Result
+from rules_core.errors import InputError
+from rules_core.explain import rule
+from rules_core.fields import TextField
+from rules_core.phases.tables import KEPT, PHASE_LABELS, Phase
+from rules_core.phases.tracker import (
+    Action,
+    Step,
+    TrackerState,
+    advance,
+    roll_action,
+)
+from rules_core.phases.tracker_json import event_from_json, report_to_json, state_from_json, state_to_json
+
+PAGE = "phases/tracker"
+
+TURN = {
+    Phase.OFFENSE: "Offense: the players take turns acting with their characters or allies; "
+                   "each character attacks at most once this phase.",
+    Phase.DEFENCE: "Defence: the enemy attacks; the player whose character is targeted "
+                   "rolls to avoid the harm.",
+}
+EXTRA = {
+    Phase.OFFENSE: "advantage: if every player agrees, a third offense die is spent and the "
+                   "best two count",
+    Phase.DEFENCE: "disadvantage: the referee may spend a third defence die and the worst "
+                   "two count",
+}
+
+
+def _parse_state(field: str, raw: Any) -> TrackerState:
+    return state_from_json(raw, field)
+
+
+def _parse_event(field: str, raw: Any) -> Any:
+    return event_from_json(raw, field, need_faces=False)
+
+
+FIELDS = (
+    TextField("state", "Tracker state (JSON)", optional=True, parse=_parse_state,
+              help="The state the last event returned; leave it out to start a fight."),
+    TextField("event", "Event (JSON)", initial='{"type": "start", "offense_dice": 5, '
+                                              '"defence_dice": 5}',
+              parse=_parse_event,
+              help='What happens next, e.g. {"type": "action", "faces": [6, 4]}.'),
+)
+
+
+def view(state: TrackerState) -> dict[str, Any]:
+    """What the tracker shows between events: whose turn, what the next action spends."""
+    phase = state.phase
+    auto = state.dice_left == KEPT + 1
+    choose = state.dice_left > KEPT + 1
+    if auto:
+        next_action = (f"Exactly three dice are left: the next action rolls all three, "
+                       f"which gives {EXTRA[phase].split(':')[0]}.")
+    elif choose:
+        next_action = f"The next action rolls 2 dice, or 3 for {EXTRA[phase]}."
+    else:
+        next_action = "Two dice are left: the next action rolls both and ends the phase."
+    return {
+        "round": state.round,
+        "phase": phase.value,
+        "phase_label": PHASE_LABELS[phase],
+        "dice_left": state.dice_left,
+        "pool": state.pool(phase),
+        "turn": TURN[phase],
+        "next_action": next_action,
+        "extra_die": "automatic" if auto else ("optional" if choose else "none"),
+        "extra_label": ("Advantage" if phase is Phase.OFFENSE else "Disadvantage"),
+        "goal": ({"spaces": state.goal_spaces, "marked": state.goal_marked,
+                  "complete": state.goal_marked >= state.goal_spaces}
+                 if state.goal_spaces else None),
+    }
+
+
+def _reply(step: Step) -> Result:
+    return {"state": state_to_json(step.state), "report": report_to_json(step.report),
+            "view": view(step.state)}
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    return _reply(advance(inputs["state"], inputs["event"]))
+
+
+def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
+    state, event = inputs["state"], inputs["event"]
+    if not isinstance(event, Action):
+        raise InputError("event.type", "only an action can be rolled; send other events "
+                                       "with run.")
+    if state is None:
+        raise InputError("state", "no fight is under way; start one first.")
+    if event.faces is not None:
+        raise InputError("event.faces", "leave the faces out to roll them here.")
+    step = roll_action(state, event.extra_die, rng, event.note)
+    return {**_reply(step), "dice": [{"die": "d6", "face": f} for f in step.report.faces],
+            "summary": step.report.text}
+
+
+def _explain(inputs: dict[str, Any], result: Result) -> str:
+    v = result["view"]
+    return (f"{result['report']['text']}\n\nNow: round {v['round']}, **{v['phase']} phase**, "
+            f"{v['dice_left']} dice left. {v['next_action']} "
+            f"({rule('spending dice', PAGE, 'spending-dice')}, "
+            f"{rule('when a phase ends', PAGE, 'when-a-phase-ends')})")
+
+
+TRACKER = Calculator(
+    name="phases.tracker",
+    title="Action dice tracker (one step)",
+    summary="The tracker's state machine: a state and an event in, the next state and "
+            "what happened out.",
+    fields=FIELDS,
+    compute=_compute,
+    explain=_explain,
+    headline=lambda r: [("Round", str(r["view"]["round"])),
+                        ("Phase", r["view"]["phase_label"]),
+                        ("Dice left", str(r["view"]["dice_left"]))],
+    roll=_roll,
+    roll_label="Roll the action",
+    page=PAGE,
+)

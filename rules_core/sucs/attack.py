@@ -1,0 +1,129 @@
+"""Resolving one attack (source: SUCS, "Order of Play", the attack paragraph after
+"Actions", "Suppressed Units", "Altitude", "Special rules for commanders").
+
+Roll 2d6 (plus modifiers) against the attacker's target number raised by the target's
+defence: cover, altitude above the attacker and (by default, as the text reads) its
+armor. A success does the attack value in damage, +1 when the roll beats the number
+needed by 3 or more. Damage above the armor destroys; equal to it, a d6 decides (1-3
+suppressed, 4-6 destroyed); below it, no effect. A stealthy target must first be found
+with a plain target-number roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import icepool
+
+from rules_core.dice.distribution import from_icepool
+from rules_core.sucs.tables import target_number
+
+OUTCOMES = ("destroyed", "suppressed", "no_effect")
+OUTCOME_LABELS = {"destroyed": "Destroyed", "suppressed": "Suppressed",
+                  "no_effect": "No effect"}
+SUCCESS_BY = 3  # a success by this much or more adds 1 damage
+
+
+@dataclass(frozen=True)
+class AttackSpec:
+    """Everything that decides the odds of one attack against one target."""
+
+    quality: int = 3
+    target_number: int | None = None   # overrides the quality's target number
+    attack: int = 1
+    armor: int = 0
+    cover: int = 0
+    dug_in: bool = False               # +1 armor
+    armor_support: bool = False        # +1 armor from a support action
+    attack_support: bool = False       # +1 attack from a support action
+    altitude_above: int = 0            # target's altitude levels above the attacker
+    out_of_command: bool = False       # +1 to the target number
+    suppressed_melee: bool = False     # -1 on the roll
+    roll_modifier: int = 0
+    stealthy: bool = False
+    armor_modifies_roll: bool = True   # the literal reading; False: cover only
+
+    @property
+    def base_tn(self) -> int:
+        tn = self.target_number if self.target_number is not None else target_number(self.quality)
+        return tn + (1 if self.out_of_command else 0)
+
+    @property
+    def effective_armor(self) -> int:
+        return self.armor + int(self.dug_in) + int(self.armor_support)
+
+    @property
+    def defence(self) -> int:
+        armor = self.effective_armor if self.armor_modifies_roll else 0
+        return armor + self.cover + self.altitude_above
+
+    @property
+    def needed(self) -> int:
+        """The modified 2d6 total the attack roll must reach."""
+        return self.base_tn + self.defence
+
+    @property
+    def roll_bonus(self) -> int:
+        return self.roll_modifier - (1 if self.suppressed_melee else 0)
+
+    @property
+    def damage(self) -> int:
+        return self.attack + int(self.attack_support)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What one set of dice did."""
+
+    outcome: str          # destroyed / suppressed / no_effect
+    stage: str            # not_found / miss / under_armor / equal_armor / over_armor
+    damage: int
+    margin: int | None    # modified roll minus the number needed (None if not rolled)
+    d6_used: bool
+
+
+def resolve(spec: AttackSpec, roll_2d6: int, d6: int, spot_2d6: int | None = None) -> Resolution:
+    """Resolve one attack for given dice: the attack roll's 2d6 total, the d6 rolled
+    when damage equals armor, and (for a stealthy target) the spotting roll's total."""
+    if spec.stealthy and (spot_2d6 is None or spot_2d6 < spec.base_tn):
+        return Resolution("no_effect", "not_found", 0, None, False)
+    margin = roll_2d6 + spec.roll_bonus - spec.needed
+    if margin < 0:
+        return Resolution("no_effect", "miss", 0, margin, False)
+    damage = spec.damage + (1 if margin >= SUCCESS_BY else 0)
+    armor = spec.effective_armor
+    if damage > armor:
+        return Resolution("destroyed", "over_armor", damage, margin, False)
+    if damage < armor:
+        return Resolution("no_effect", "under_armor", damage, margin, False)
+    return Resolution("destroyed" if d6 >= 4 else "suppressed", "equal_armor", damage, margin,
+                      True)
+
+
+def outcome_distribution(spec: AttackSpec) -> dict[str, Fraction]:
+    """Exact odds of each outcome: every 2d6 total x d6 face (x the spotting 2d6 for a
+    stealthy target) through :func:`resolve`."""
+    two = 2 @ icepool.d6
+    if spec.stealthy:
+        die = icepool.map(lambda s, r, f: resolve(spec, r, f, s).outcome, two, two, icepool.d6)
+    else:
+        die = icepool.map(lambda r, f: resolve(spec, r, f).outcome, two, icepool.d6)
+    dist = from_icepool(die)
+    return {o: dist.get(o, Fraction(0)) for o in OUTCOMES}
+
+
+def stage_distribution(spec: AttackSpec) -> dict[str, Fraction]:
+    """Exact odds of each stage (found, hit, damage against armor)."""
+    two = 2 @ icepool.d6
+    if spec.stealthy:
+        die = icepool.map(lambda s, r: resolve(spec, r, 1, s).stage, two, two)
+    else:
+        die = icepool.map(lambda r: resolve(spec, r, 1).stage, two)
+    return from_icepool(die)
+
+
+def two_d6_at_least(total: int) -> Fraction:
+    """P(2d6 >= total), exact."""
+    ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= total)
+    return Fraction(ways, 36)

@@ -1,0 +1,113 @@
+"""SUCS roster calculators: check a roster, import a roster file (source: SUCS, "Unit
+Costs" and "Special rules for commanders")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rules_core.calculator import Calculator, Result
+from rules_core.errors import InputError
+from rules_core.explain import escape, rule, table
+from rules_core.fields import TextField
+from rules_core.sucs import legality
+from rules_core.sucs.roster import MAX_DEPTH, MAX_FILE_CHARS, nesting_depth, normalize_roster, parse_file
+
+PAGE = "sucs/roster"
+SEVERITY = {"illegal": "Breaks a rule", "over_limit": "Over the points limit",
+            "advice": "Advice"}
+
+
+def _parse_roster(name: str, raw: Any) -> dict[str, Any]:
+    """A roster as a JSON object, or as its JSON text."""
+    if isinstance(raw, str):
+        if nesting_depth(raw) > MAX_DEPTH:
+            raise InputError(name, f"is nested more than {MAX_DEPTH} levels deep.")
+        try:
+            raw = json.loads(raw)
+        except (ValueError, RecursionError) as err:
+            raise InputError(name, f"is not valid JSON ({str(err)[:120]}).") from None
+    roster, problems = normalize_roster(raw)
+    if roster is None:
+        listed = "; ".join(f"{p['field']}: {p['message']}" for p in problems[:5])
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise InputError(name, f"is not a valid roster: {listed}{more}")
+    return roster
+
+
+def _check_compute(inputs: dict[str, Any]) -> Result:
+    return legality.check(inputs["roster"])
+
+
+def _check_explain(inputs: dict[str, Any], result: Result) -> str:
+    rows = [[escape(u["name"]), str(u["count"]), str(u["cost"]), str(u["subtotal"])]
+            for u in result["units"]]
+    rows.append(["**Total**", "", "", f"**{result['total']}**"])
+    text = table(["Unit", "Count", "Each", "Points"], rows)
+    if result["points_limit"]:
+        text += f"\n\nLimit {result['points_limit']} points: " + (
+            f"**{result['total'] - result['points_limit']} over**." if result["over_limit"]
+            else f"{result['remaining']} to spare.")
+    for w in result["warnings"]:
+        text += f"\n\n- **{SEVERITY[w['severity']]}:** {escape(w['message'])}"
+    text += (f"\n\nThe checks follow the rules for "
+             f"{rule('commanders', 'sucs/units', 'commanders')} and "
+             f"{rule('altitude', 'sucs/units', 'altitude')}.")
+    return text
+
+
+ROSTER_CHECK = Calculator(
+    name="sucs.roster_check",
+    title="Roster check",
+    summary="A roster's total, its points limit and every legality warning, each saying what "
+            "to change.",
+    fields=(TextField("roster", "Roster (JSON)", parse=_parse_roster,
+                      max_length=MAX_FILE_CHARS,
+                      initial=json.dumps({"format": "sucs-roster", "version": 1,
+                                          "name": "Empty roster", "points_limit": 100,
+                                          "units": []}),
+                      help="A roster in the site's format (see the army builder)."),),
+    compute=_check_compute,
+    explain=_check_explain,
+    headline=lambda r: [("Total", str(r["total"])),
+                        ("Limit", str(r["points_limit"] or "none")),
+                        ("Legal", "yes" if r["legal"] else "no")],
+    page=PAGE,
+)
+
+
+def _file(name: str, raw: Any) -> str:
+    if not isinstance(raw, str):
+        raise InputError(name, "expected the file's text.")
+    return raw
+
+
+def _import_compute(inputs: dict[str, Any]) -> Result:
+    rosters, problems = parse_file(inputs["file"])
+    return {"accepted": not problems, "problems": problems, "rosters": rosters,
+            "count": len(rosters)}
+
+
+def _import_explain(inputs: dict[str, Any], result: Result) -> str:
+    if result["accepted"]:
+        names = ", ".join(escape(r["name"]) for r in result["rosters"])
+        return f"The file holds {result['count']} valid roster(s): {names}."
+    lines = "\n".join(f"- {escape(p['field'])}: {escape(p['message'])}"
+                      for p in result["problems"])
+    return ("The file was refused and nothing was imported "
+            f"({rule('roster files', PAGE, 'roster-files')}):\n\n{lines}")
+
+
+ROSTER_IMPORT = Calculator(
+    name="sucs.roster_import",
+    title="Roster file import",
+    summary="Checks a roster file before anything is saved: every problem is listed.",
+    fields=(TextField("file", "Roster file (its text)", parse=_file,
+                      max_length=2 * MAX_FILE_CHARS, initial="{}"),),
+    compute=_import_compute,
+    explain=_import_explain,
+    headline=lambda r: [("File", "accepted" if r["accepted"] else "refused"),
+                        ("Rosters", str(r["count"])),
+                        ("Problems", str(len(r["problems"])))],
+    page=PAGE,
+)

@@ -1,0 +1,243 @@
+"""The site at desktop and phone widths, in dark mode and in print.
+
+Every page at 1280 and 360 px: no sideways scrolling of the page, touch-sized controls
+in every widget and app; screenshots for review go to ``test-results/screenshots/``.
+Charts are visible in the dark scheme; rules pages, the SUCS roster and the
+quick-reference cards print without navigation or widget controls. One Pyodide load:
+pages are visited with Material's instant navigation.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.support import instant_goto, wait_settled, widget
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+DESKTOP, PHONE = 1280, 360
+TOUCH_PX = 40
+
+#: every visible control of every widget and app that is shorter than a fingertip;
+#: check boxes and radio buttons count by their label, which is what a finger hits
+SMALL_TARGETS = """() => {
+  const out = [];
+  const roots = document.querySelectorAll('.calc[data-calculator], .calc-app[data-app]');
+  for (const root of roots) {
+    const name = root.dataset.calculator || root.dataset.app;
+    for (const el of root.querySelectorAll('input, select, button, textarea, summary')) {
+      if (!el.checkVisibility({ visibilityProperty: true })) continue;
+      if (el.closest('details:not([open])') && el.tagName !== 'SUMMARY') continue;
+      let target = el;
+      if (el.type === 'checkbox' || el.type === 'radio') target = el.closest('label') || el;
+      if (el.type === 'file' && el.closest('label')) target = el.closest('label');
+      const box = target.getBoundingClientRect();
+      if (box.height < %d) out.push(`${name}: ${el.tagName.toLowerCase()} ` +
+        `${el.name || el.dataset.action || el.textContent.trim().slice(0, 30)} ${Math.round(box.height)}px`);
+    }
+  }
+  return out;
+}""" % TOUCH_PX
+
+
+def _pages(site) -> list[str]:  # type: ignore[no-untyped-def]
+    rels = []
+    for path in sorted(site.dir.rglob("index.html")):
+        rel = path.parent.relative_to(site.dir).as_posix()
+        if rel.startswith(("assets", "search")):
+            continue
+        rels.append("" if rel == "." else rel + "/")
+    return rels
+
+
+def _shot_name(rel: str, suffix: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS / f"{(rel.strip('/').replace('/', '_') or 'home')}-{suffix}.png"
+
+
+@pytest.fixture(scope="module")
+def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
+    module_page.goto(site.url)
+    return module_page
+
+
+def test_every_page_fits_a_desktop_and_a_phone_with_touch_sized_controls(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    rels = _pages(site)
+    assert len(rels) >= 40
+    problems: list[str] = []
+    for rel in rels:
+        instant_goto(page, site.url + rel)
+        for width in (DESKTOP, PHONE):
+            page.set_viewport_size({"width": width, "height": 900})
+            overflow = page.evaluate(
+                "() => document.documentElement.scrollWidth - window.innerWidth")
+            if overflow > 0:
+                problems.append(f"{rel or 'home'} at {width}px scrolls sideways by {overflow}px")
+            if width == PHONE:
+                problems += [f"{rel or 'home'} at {width}px: {s}" for s in page.evaluate(SMALL_TARGETS)]
+            page.screenshot(path=_shot_name(rel, f"{width}"), full_page=True)
+        page.set_viewport_size({"width": DESKTOP, "height": 900})
+    assert problems == []
+
+
+def _contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two computed CSS colours (rgb/rgba, alpha ignored)."""
+    def luminance(color: str) -> float:
+        r, g, b = (int(v) for v in re.findall(r"[\d.]+", color)[:3])
+        def lin(c: int) -> float:
+            s = c / 255
+            return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+        return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+CHART_COLOURS = """root => {
+  const chart = root.querySelector('.calc-chart');
+  const view = [...chart.querySelectorAll('.calc-bars')].find(v => v.checkVisibility());
+  const bars = [...view.querySelectorAll('.calc-bar')];
+  const top = bars.find(b => b.style.getPropertyValue('--v').trim() === '1.0000');
+  const fill = top.querySelector('.calc-bar-fill').getBoundingClientRect();
+  const label = top.querySelector('.calc-bar-label');
+  return {
+    scheme: document.body.getAttribute('data-md-color-scheme'),
+    background: getComputedStyle(document.body).backgroundColor,
+    fill: getComputedStyle(top.querySelector('.calc-bar-fill')).backgroundColor,
+    label: getComputedStyle(label).color,
+    fillBox: [fill.width, fill.height],
+    labelsOverlap: bars.some((b, i) => i > 0 && (() => {
+      const r1 = bars[i - 1].querySelector('.calc-bar-label').getBoundingClientRect();
+      const r2 = b.querySelector('.calc-bar-label').getBoundingClientRect();
+      return r1.right > r2.left + 0.5 && r1.bottom > r2.top + 0.5 &&
+             r2.right > r1.left + 0.5 && r2.bottom > r1.top + 0.5;
+    })()),
+    layout: chart.dataset.layout,
+  };
+}"""
+
+
+@pytest.mark.parametrize("rel,name", [("sucs/attacks/", "sucs.attack"),
+                                      ("cortex/rolls/", "cortex.odds"),
+                                      ("phases/momentum/", "phases.table_pick")])
+def test_charts_are_visible_and_readable_in_the_dark_scheme(page: Page, site, rel: str, name: str) -> None:  # type: ignore[no-untyped-def]
+    instant_goto(page, site.url + rel)
+    page.emulate_media(color_scheme="dark")
+    try:
+        if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != "slate":
+            page.locator("form[data-md-component=palette] label:visible").first.click()
+        root = widget(page, name)
+        assert wait_settled(page, root) == "ready"
+        for width in (DESKTOP, PHONE):
+            page.set_viewport_size({"width": width, "height": 900})
+            root.scroll_into_view_if_needed()
+            info = page.evaluate(CHART_COLOURS, root.element_handle())
+            assert info["scheme"] == "slate"
+            assert min(info["fillBox"]) > 0, info
+            assert _contrast(info["fill"], info["background"]) >= 3, info
+            assert _contrast(info["label"], info["background"]) >= 4.5, info
+            assert not info["labelsOverlap"], info
+            root.screenshot(path=_shot_name(rel, f"{name}-dark-{width}"))
+    finally:
+        page.set_viewport_size({"width": DESKTOP, "height": 900})
+        page.emulate_media(color_scheme="light")
+        if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") == "slate":
+            page.locator("form[data-md-component=palette] label:visible").first.click()
+
+
+def test_chart_views_switch_between_exactly_at_least_and_at_most(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    instant_goto(page, site.url + "gunplay/bursts/")
+    chart = widget(page, "gunplay.hit_odds").locator(".calc-chart").first
+    assert chart.locator(".calc-view-exactly").is_visible()
+    chart.locator("label", has_text="At least").click()
+    assert chart.locator(".calc-view-at_least").is_visible()
+    assert not chart.locator(".calc-view-exactly").is_visible()
+    first = chart.locator(".calc-view-at_least .calc-bar-value").first.inner_text()
+    assert first == "100.0%"  # at least the fewest hits: certain
+    chart.locator("label", has_text="Exactly").click()
+    assert chart.locator(".calc-view-exactly").is_visible()
+
+
+HIDDEN_IN_PRINT = (".md-header", ".md-sidebar--primary", ".md-sidebar--secondary", ".md-footer",
+                   ".calc-form", ".calc-actions", ".calc-status", ".calc-chart-toggle",
+                   ".calc-rolls")
+
+
+def _print_visibility(page: Page) -> dict[str, bool]:
+    return page.evaluate(
+        """selectors => Object.fromEntries(selectors.map(s => [s,
+             [...document.querySelectorAll(s)].some(e => e.checkVisibility())]))""",
+        list(HIDDEN_IN_PRINT))
+
+
+def test_a_rules_page_prints_without_navigation_or_widget_controls(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    instant_goto(page, site.url + "sucs/attacks/")
+    page.emulate_media(media="print")
+    try:
+        shown = _print_visibility(page)
+        assert not any(shown.values()), shown
+        root = widget(page, "sucs.attack")
+        assert root.locator(".calc-headline").is_visible()
+        assert root.locator(".calc-chart .calc-view-exactly").is_visible()
+        table = page.locator(".rules-table table").first
+        assert table.is_visible()
+        assert table.evaluate("t => getComputedStyle(t).breakInside") == "avoid"
+        (SHOTS / "print").mkdir(parents=True, exist_ok=True)
+        page.pdf(path=str(SHOTS / "print" / "sucs-attacks.pdf"), format="A4")
+    finally:
+        page.emulate_media(media="screen")
+
+
+def test_the_sucs_roster_prints_its_cards_and_nothing_else(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    instant_goto(page, site.url + "sucs/roster/")
+    app = page.locator('.calc-app[data-app="sucs_roster"]')
+    wait_settled(page, app)
+    page.emulate_media(media="print")
+    try:
+        shown = _print_visibility(page)
+        assert not shown[".md-header"] and not shown[".md-sidebar--primary"], shown
+        assert not app.locator(".sucs-ui").is_visible()
+        assert app.locator(".sucs-cards").is_visible()
+        assert not page.locator("article h1").is_visible()
+        (SHOTS / "print").mkdir(parents=True, exist_ok=True)
+        page.pdf(path=str(SHOTS / "print" / "sucs-roster.pdf"), format="A4")
+    finally:
+        page.emulate_media(media="screen")
+
+
+@pytest.mark.parametrize("system", ["gunplay", "cortex", "heroic", "sucs", "phases"])
+def test_each_quick_reference_card_prints_on_one_sheet(page: Page, site, system: str) -> None:  # type: ignore[no-untyped-def]
+    instant_goto(page, site.url + f"quick-reference/{system}/")
+    page.emulate_media(media="print")
+    try:
+        assert not any(_print_visibility(page).values())
+        (SHOTS / "print").mkdir(parents=True, exist_ok=True)
+        pdf = page.pdf(path=str(SHOTS / "print" / f"quick-reference-{system}.pdf"), format="A4")
+    finally:
+        page.emulate_media(media="screen")
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
+    assert pages == 1, f"{system}: the card prints on {pages} A4 pages"
+
+
+def test_glossary_links_and_tooltips_work_in_the_browser(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    instant_goto(page, site.url + "cortex/")
+    page.locator('article a[href$="glossary/#effect-die"]').first.click()
+    page.wait_for_function("() => location.hash === '#effect-die' && "
+                           "document.querySelector('article h2#effect-die')")
+    assert page.locator("h2#effect-die").is_visible()
+    instant_goto(page, site.url + "cortex/rolls/")
+    term = page.locator("article abbr", has_text="effect die").first
+    term.scroll_into_view_if_needed()
+    term.hover()  # Material turns the abbreviation's title into a tooltip
+    tip = page.locator(".md-tooltip2--active, .md-tooltip--active").first
+    tip.wait_for(state="visible")
+    assert "size" in tip.inner_text()
+
+
+def test_one_runtime_and_no_errors(page: Page) -> None:
+    assert page.log.page_errors == [] and page.log.external_requests == []  # type: ignore[attr-defined]
+    assert page.log.wasm_fetches <= 1  # type: ignore[attr-defined]

@@ -1,0 +1,241 @@
+"""Every d10 ranged combat widget in Chromium: it goes live, agrees with CPython, shows
+bad input next to the field, and (where there are dice) a roll lands in the history.
+
+One page for the module, moved between the d10 pages with Material's instant
+navigation so Pyodide starts once.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+from rules_core import api
+from tests.browser.support import instant_goto, wait_result, wait_settled, widget
+
+pytestmark = pytest.mark.browser
+
+PAGES = {
+    "gunplay.range_band": "size-and-range",
+    "gunplay.range_table": "size-and-range",
+    "gunplay.hit_chance": "difficulty",
+    "gunplay.difficulty": "difficulty",
+    "gunplay.hit_odds": "bursts",
+    "gunplay.suppression": "suppressing-fire",
+    "gunplay.weapon_search": "weapon-handling",
+}
+
+# Inputs per calculator that the browser must compute exactly as CPython does.
+CASES = {
+    "gunplay.range_band": [{"weapon": "pistol", "distance_m": 12.5},
+                           {"effective_range_m": 300, "distance_m": 301}],
+    "gunplay.range_table": [{"target_stance": "prone", "band": "maximum"},
+                            {"size": "huge", "weapon": "rifle", "distance_m": 37.5}],
+    "gunplay.hit_chance": [{"bonus": 5, "dc": 14}, {"bonus": -3}],
+    "gunplay.difficulty": [{"target_stance": "kneeling", "weapon": "rifle", "distance_m": 100,
+                            "target_movement": "subtle", "shooter_movement": "subtle",
+                            "stance": "standing", "environment": 2}],
+    "gunplay.hit_odds": [{"dc": 16, "bonus": 0, "rounds": 3, "recoil": 2, "roll_total": 19},
+                         {"dc": 12, "bonus": 6, "rounds": 60, "recoil": 1}],
+    "gunplay.suppression": [{"lanes": 2, "open_groups": 1, "actions": 6, "magazine": 20}],
+    "gunplay.weapon_search": [{"stealth": 4, "notice": 2, "method": "hands_on"},
+                              {"stealth": 0, "notice": 9, "method": "distance"}],
+}
+
+
+def visit(page: Page, slug: str, query: str = "") -> None:
+    """Go to a d10 page by instant navigation (keeps the one Pyodide worker)."""
+    here = page.url.split("?")[0].endswith(f"/gunplay/{slug}/")
+    if here and not query:
+        return
+    if here:  # a new query on the same page: Material only navigates between pages
+        instant_goto(page, "/gunplay/")
+    instant_goto(page, f"/gunplay/{slug}/{query}")
+
+
+def settled(page: Page, name: str) -> Locator:
+    visit(page, PAGES[name])
+    root = widget(page, name)
+    assert wait_settled(page, root) in ("ready", "error")
+    return root
+
+
+def live_run(page: Page, name: str, inputs: dict) -> dict:
+    return page.evaluate(
+        """async ([name, inputs]) => {
+             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const bridge = (await import(url)).bridge;
+             return bridge.run(document.querySelector('.calc[data-calculator]'), name, inputs);
+           }""",
+        [name, inputs],
+    )
+
+
+def error_text(root: Locator, field: str) -> str:
+    error = root.locator(f'.calc-field[data-field="{field}"] .calc-error')
+    assert error.is_visible()
+    return error.inner_text()
+
+
+@pytest.fixture(scope="module")
+def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
+    module_page.goto(site.url + "gunplay/size-and-range/")
+    return module_page
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_widget_goes_live_and_agrees_with_cpython(page: Page, name: str) -> None:
+    root = settled(page, name)
+    assert root.get_attribute("data-status") == "ready"
+    assert "live" in root.locator(".calc-status").inner_text()
+    for inputs in CASES[name]:
+        reply = live_run(page, name, inputs)
+        expected = api.run(name, inputs)
+        assert reply["ok"] and expected["ok"], (reply, expected)
+        assert reply["result"] == json.loads(json.dumps(expected["result"]))
+        assert reply["explanation"] == expected["explanation"]
+
+
+def test_range_table_marks_the_chosen_cell(page: Page) -> None:
+    root = settled(page, "gunplay.range_table")
+    marked = root.locator(".calc-explanation td:not(:first-child) strong")
+    assert marked.inner_text() == "▶ +8"
+    reply = wait_result(page, root, lambda: page.select_option("#calc-range-table-band", "maximum"))
+    assert reply["ok"] and reply["result"]["modifier"] == 12
+    assert root.locator("#calc-range-table-distance_m").is_hidden()
+    assert marked.inner_text() == "▶ +12"
+    reply = wait_result(page, root,
+                        lambda: page.select_option("#calc-range-table-target_stance", "prone"))
+    assert reply["result"]["size"] == "tiny" and reply["result"]["modifier"] == 18
+    assert root.locator("#calc-range-table-size").is_hidden()
+    assert marked.inner_text() == "▶ +18"
+    assert root.locator(".calc-headline dd").first.inner_text() == "+18"
+    # the marked cell stands out (outlined), not just bold
+    outline = marked.evaluate("el => getComputedStyle(el).outlineStyle")
+    assert outline == "solid"
+
+
+def test_range_table_refuses_a_distance_past_the_weapon(page: Page) -> None:
+    root = settled(page, "gunplay.range_table")
+    wait_result(page, root, lambda: page.select_option("#calc-range-table-band", ""))
+    wait_result(page, root, lambda: page.select_option("#calc-range-table-weapon", "pistol"))
+    assert root.locator("#calc-range-table-effective_range_m").is_hidden()
+    reply = wait_result(page, root, lambda: page.fill("#calc-range-table-distance_m", "80"))
+    assert not reply["ok"]
+    assert "beyond the weapon's effective range of 50 m" in error_text(root, "distance_m")
+    reply = wait_result(page, root, lambda: page.fill("#calc-range-table-distance_m", "20"))
+    assert reply["ok"] and reply["result"]["band"] == "far"
+    assert root.get_attribute("data-status") == "ready"
+
+
+def test_range_band_finder_with_an_example_weapon_and_bad_ranges(page: Page) -> None:
+    root = settled(page, "gunplay.range_band")
+    reply = wait_result(page, root, lambda: page.select_option("#calc-range-band-weapon", "pistol"))
+    assert reply["result"]["effective_range_m"] == 50
+    assert reply["result"]["band"] == "beyond"  # the starting 100 m is past a pistol's 50 m
+    reply = wait_result(page, root, lambda: page.fill("#calc-range-band-distance_m", "25"))
+    assert reply["result"]["band"] == "maximum"
+    assert root.locator(".calc-headline dd").first.inner_text() == "Maximum"
+    wait_result(page, root, lambda: page.select_option("#calc-range-band-weapon", "custom"))
+    for bad in ("0", "-20"):
+        reply = wait_result(page, root,
+                            lambda bad=bad: page.fill("#calc-range-band-effective_range_m", bad))
+        assert not reply["ok"]
+        assert f"more than 0 and at most 100000 m, received {bad}" in error_text(root, "effective_range_m")
+    reply = wait_result(page, root, lambda: page.fill("#calc-range-band-effective_range_m", "300"))
+    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+
+
+def test_distance_that_is_not_a_number_from_a_share_link(page: Page) -> None:
+    visit(page, "size-and-range", "?range-band.distance_m=far")
+    root = widget(page, "gunplay.range_band")
+    assert wait_settled(page, root) == "error"
+    # a number input cannot hold "far": the bridge sends what the link said, and the core
+    # names it and says what it wants
+    assert ('expected a number at least 0 and at most 1000000 m, received the text "far"'
+            in error_text(root, "distance_m"))
+    reply = wait_result(page, root, lambda: page.fill("#calc-range-band-distance_m", "10"))
+    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+
+
+def test_unknown_size_and_stance_from_a_share_link(page: Page) -> None:
+    visit(page, "difficulty", "?difficulty.size=giant&hit-chance.bonus=x")
+    root = widget(page, "gunplay.difficulty")
+    assert wait_settled(page, root) == "error"
+    assert "must be one of tiny, small, medium, large, huge" in error_text(root, "size")
+    chance = widget(page, "gunplay.hit_chance")
+    assert wait_settled(page, chance) == "error"
+    assert "expected a whole number from -30 to 50" in error_text(chance, "bonus")
+    visit(page, "difficulty", "?difficulty.stance=crouching")
+    root = widget(page, "gunplay.difficulty")
+    assert wait_settled(page, root) == "error"
+    assert "prone_firing" in error_text(root, "stance")
+
+
+def test_difficulty_from_the_targets_stance(page: Page) -> None:
+    visit(page, "difficulty", "?difficulty.size=small")
+    root = widget(page, "gunplay.difficulty")
+    assert wait_settled(page, root) == "ready"
+    assert root.locator(".calc-headline dd").first.inner_text() == "14"
+    reply = wait_result(page, root,
+                        lambda: page.select_option("#calc-difficulty-target_stance", "standing"))
+    assert reply["result"]["size"] == "medium"
+    assert reply["result"]["dc"] == 5 + 4 + 0 + 0 - 1 + 2
+    assert root.locator("#calc-difficulty-size").is_hidden()
+    assert "difficulty.target_stance=standing" in page.url
+    assert "Person standing (medium)" in root.locator(".calc-explanation").inner_text()
+
+
+@pytest.mark.parametrize("rounds", ["0", "10000"])
+def test_hit_odds_refuses_bursts_of_zero_or_ten_thousand(page: Page, rounds: str) -> None:
+    root = settled(page, "gunplay.hit_odds")
+    reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-rounds", rounds))
+    assert not reply["ok"]
+    assert f"must be from 1 to 100, received {rounds}" in error_text(root, "rounds")
+    assert root.get_attribute("data-status") == "error"
+    reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-rounds", "3"))
+    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+
+
+def test_hit_odds_source_example_and_chart(page: Page) -> None:
+    root = settled(page, "gunplay.hit_odds")
+    wait_result(page, root, lambda: page.fill("#calc-hit-odds-dc", "16"))
+    wait_result(page, root, lambda: page.fill("#calc-hit-odds-bonus", "0"))
+    reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "19"))
+    assert reply["result"]["hits"] == 2
+    assert root.locator(".calc-headline dd").first.inner_text() == "2"
+    chart = root.locator('.calc-chart[data-chart="distribution"]')
+    assert chart.locator(".calc-bars").count() == 3  # exactly / at least / at most
+    assert chart.locator("table tbody tr").count() == 4
+
+
+@pytest.mark.parametrize("name", ["gunplay.hit_odds", "gunplay.hit_chance", "gunplay.weapon_search"])
+def test_roll_button_adds_to_the_history(page: Page, name: str) -> None:
+    root = settled(page, name)
+    count = root.locator(".calc-history-count")
+    before = int(count.inner_text())
+    root.locator('button[data-action="roll"]').click()
+    page.wait_for_function("([el, n]) => Number(el.textContent) === n",
+                           arg=[count.element_handle(), min(before + 1, 50)])
+    faces = root.locator(".calc-roll-current .calc-die")
+    assert faces.count() == (2 if name == "gunplay.weapon_search" else 1)
+    for face in faces.all():
+        assert 1 <= int(face.inner_text().split()[-1]) <= 10
+    assert root.locator(".calc-history li").first.inner_text() == \
+        root.locator(".calc-roll-summary").inner_text()
+
+
+def test_suppression_needs_a_target_and_recovers(page: Page) -> None:
+    root = settled(page, "gunplay.suppression")
+    reply = wait_result(page, root, lambda: page.fill("#calc-suppression-lanes", "0"))
+    assert not reply["ok"] and "nothing to suppress" in error_text(root, "lanes")
+    reply = wait_result(page, root, lambda: page.fill("#calc-suppression-open_groups", "2"))
+    assert reply["ok"] and reply["result"]["per_action"] == [6, 10]
+    assert root.get_attribute("data-status") == "ready"
+
+
+def test_nothing_went_wrong_on_the_page(page: Page) -> None:
+    assert page.log.page_errors == [] and page.log.external_requests == []  # type: ignore[attr-defined]
+    assert page.log.wasm_fetches == 1  # type: ignore[attr-defined]

@@ -1,0 +1,149 @@
+"""The action dice tracker in Chromium: play a phase with the table's rolls and with real
+dice, reload and find the fight intact, undo, and survive corrupted storage."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+from rules_core import api
+from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_settled
+
+pytestmark = pytest.mark.browser
+
+STORAGE_KEY = "phases-tracker:v1"
+
+
+def tracker(page: Page) -> Locator:
+    return page.locator('.calc-app[data-app="phases_tracker"]')
+
+
+def idle(page: Page) -> None:
+    page.wait_for_function("el => !el._busy", arg=tracker(page).element_handle(),
+                           timeout=RUNTIME_TIMEOUT_MS)
+
+
+def click(page: Page, action: str) -> None:
+    tracker(page).locator(f'[data-pt="{action}"]').click()
+    idle(page)
+
+
+def table_roll(page: Page, faces: str) -> None:
+    page.fill("#pt-faces", faces)
+    click(page, "enter")
+
+
+def board(page: Page) -> tuple[str, str, str]:
+    root = tracker(page)
+    return (root.locator(".pt-round").inner_text(), root.locator(".pt-phase").inner_text(),
+            root.locator(".pt-left").inner_text())
+
+
+def stored(page: Page) -> dict:
+    return json.loads(page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')"))
+
+
+@pytest.fixture(scope="module")
+def tracker_page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
+    module_page.goto(site.url + "phases/tracker/")
+    module_page.evaluate(f"localStorage.removeItem('{STORAGE_KEY}')")
+    module_page.reload()
+    assert wait_settled(module_page, tracker(module_page)) == "ready"
+    return module_page
+
+
+def test_play_the_worked_round(tracker_page: Page) -> None:
+    page = tracker_page
+    page.select_option("#pt-offense", "6")
+    page.select_option("#pt-defence", "5")
+    click(page, "start")
+    assert board(page) == ("1", "Offense", "6")
+    table_roll(page, "2 3")  # failure: 6 - 2 - 1
+    assert board(page)[2] == "3"
+    assert tracker(page).locator("#pt-extra").is_checked()  # exactly three: automatic
+    assert tracker(page).locator("#pt-extra").is_disabled()
+    table_roll(page, "6 4 1")
+    assert board(page) == ("1", "Defence", "5")
+    assert "Disadvantage" in tracker(page).locator(".pt-extra-label").inner_text()
+    page.check("#pt-extra")
+    table_roll(page, "5 4 2")  # the referee's disadvantage: keeps 2 and 4, failure
+    assert board(page) == ("1", "Defence", "2")
+    assert "kept 2+4 = 6: Failure" in tracker(page).locator(".pt-last").inner_text()
+    table_roll(page, "5 5")
+    assert board(page) == ("2", "Offense", "6")
+    assert "No die left to remove" in tracker(page).locator(".pt-log li").first.inner_text()
+    assert tracker(page).locator(".pt-log li").count() == 5
+    # the browser's state is the one CPython reaches with the same events
+    state = None
+    for event in [{"type": "start", "offense_dice": 6, "defence_dice": 5},
+                  {"type": "action", "faces": [2, 3]}, {"type": "action", "faces": [6, 4, 1]},
+                  {"type": "action", "faces": [5, 4, 2], "extra_die": True},
+                  {"type": "action", "faces": [5, 5]}]:
+        state = api.run("phases.tracker", {"state": state, "event": event}
+                        if state else {"event": event})["result"]["state"]
+    assert stored(page)["history"][-1]["state"] == state
+
+
+def test_bad_roll_is_refused_with_a_message_and_nothing_changes(tracker_page: Page) -> None:
+    page = tracker_page
+    before = stored(page)
+    table_roll(page, "6 9")
+    error = tracker(page).locator(".pt-error")
+    assert error.is_visible() and "from 1 to 6" in error.inner_text()
+    table_roll(page, "<img src=x onerror=alert(1)>")
+    assert "received" in error.inner_text() and page.locator(".pt-tracker img").count() == 0
+    assert stored(page) == before and board(page) == ("2", "Offense", "6")
+
+
+def test_real_roll_goes_through_the_core(tracker_page: Page) -> None:
+    page = tracker_page
+    click(page, "roll")
+    history = stored(page)["history"]
+    assert len(history) == 6 and history[-1]["text"].startswith("Offense action 1: rolled ")
+    assert board(page)[2] in {"4", "3"}  # 6 - 2, minus one more on a failure
+    assert tracker(page).locator(".pt-error").is_hidden()
+
+
+def test_reload_keeps_the_fight_and_undo_steps_back(tracker_page: Page) -> None:
+    page = tracker_page
+    shown = board(page)
+    log = tracker(page).locator(".pt-log").inner_text()
+    page.reload()
+    assert wait_settled(page, tracker(page)) == "ready"
+    assert "restored" in tracker(page).locator(".calc-status").inner_text()
+    assert board(page) == shown and tracker(page).locator(".pt-log").inner_text() == log
+    assert page.input_value("#pt-offense") == "6"  # the setup shows the fight's dice
+    click(page, "undo")
+    assert board(page) == ("2", "Offense", "6")
+    assert len(stored(page)["history"]) == 5
+    click(page, "undo")
+    assert board(page) == ("1", "Defence", "2")
+    page.reload()
+    assert wait_settled(page, tracker(page)) == "ready"
+    assert board(page) == ("1", "Defence", "2")
+
+
+@pytest.mark.parametrize("damage", [
+    "{not json",
+    json.dumps({"version": 1, "history": [{"state": {"version": 1}, "view": {}, "text": "x"}]}),
+    json.dumps({"version": 1, "history": "nope"}),
+])
+def test_corrupted_storage_is_reset_with_a_message(tracker_page: Page, damage: str) -> None:
+    page = tracker_page
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [STORAGE_KEY, damage])
+    page.reload()
+    assert wait_settled(page, tracker(page)) == "ready"
+    error = tracker(page).locator(".pt-error")
+    assert error.is_visible() and "could not be read" in error.inner_text()
+    assert tracker(page).locator(".pt-board").is_hidden()
+    assert page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')") is None
+    click(page, "start")  # and it still works
+    assert board(page) == ("1", "Offense", "5")
+
+
+def test_no_errors_and_nothing_left_localhost(tracker_page: Page) -> None:
+    log = tracker_page.log  # type: ignore[attr-defined]
+    assert log.page_errors == [] and log.external_requests == []
+    assert log.console_errors == []

@@ -1,0 +1,189 @@
+"""The SUCS army builder in Chromium: a five-unit roster survives a reload, export and
+import round-trip, hostile files change nothing, share links and the print view work,
+and the costs match CPython."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page
+
+from rules_core import api
+from tests.browser.support import RUNTIME_TIMEOUT_MS
+
+pytestmark = pytest.mark.browser
+
+APP = '.calc-app[data-app="sucs_roster"]'
+UNITS = [("tl5-7", "tl5-7/officer"), ("tl5-7", "tl5-7/light-tank"),
+         ("tl5-7", "tl5-7/machine-gun"), ("tl12-15", "tl12-15/grav-tank"),
+         ("tl0-2", "tl0-2/crossbowman")]
+
+
+def settle(page: Page) -> None:
+    page.wait_for_function(
+        f"() => {{ const el = document.querySelector('{APP}');"
+        " return el && el.dataset.status === 'ready' && !el._busy; }",
+        timeout=RUNTIME_TIMEOUT_MS)
+
+
+def store(page: Page) -> dict:
+    return json.loads(page.evaluate("() => localStorage.getItem('sucs-rosters:v1')"))
+
+
+def active_roster(page: Page) -> dict:
+    data = store(page)
+    return next(e["roster"] for e in data["rosters"] if e["id"] == data["active"])
+
+
+@pytest.fixture(scope="module")
+def builder(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
+    module_page.goto(site.url + "sucs/roster/")
+    settle(module_page)
+    return module_page
+
+
+def test_build_five_units_and_reload(builder: Page) -> None:
+    page = builder
+    page.fill(".sucs-name", "Test company")
+    page.press(".sucs-name", "Enter")
+    page.fill(".sucs-limit", "150")
+    page.press(".sucs-limit", "Enter")
+    for list_id, preset in UNITS:
+        page.select_option(".sucs-add-list", list_id)
+        page.select_option(".sucs-add-unit", preset)
+        page.click('[data-sucs="add"]')
+        settle(page)
+    count = page.locator(".sucs-line").nth(1).locator(".sucs-line-count")
+    count.fill("2")
+    count.press("Enter")
+    settle(page)
+    roster = active_roster(page)
+    assert roster["name"] == "Test company" and roster["points_limit"] == 150
+    assert [u["preset"] for u in roster["units"]] == [p for _, p in UNITS]
+    expected = api.run("sucs.roster_check", {"roster": roster})["result"]
+    assert page.locator(".sucs-total").inner_text() == str(expected["total"])
+    assert expected["over_limit"]
+    assert "over the limit" in page.locator(".sucs-warnings").inner_text()
+
+    page.reload()
+    settle(page)
+    assert page.locator(".sucs-line").count() == 5
+    assert page.locator(".sucs-name").input_value() == "Test company"
+    assert page.locator(".sucs-total").inner_text() == str(expected["total"])
+    assert active_roster(page) == roster
+    assert not page.log.page_errors and not page.log.external_requests
+
+
+def test_editing_a_stat_updates_the_cost(builder: Page) -> None:
+    page = builder
+    page.locator(".sucs-line").nth(0).get_by_role("button", name="Edit").click()
+    settle(page)
+    page.fill("#sucs-f-armor", "3")
+    page.wait_for_function("() => document.querySelector('.sucs-editor-cost').textContent.includes('extra 18')")
+    settle(page)
+    stats = active_roster(page)["units"][0]["stats"]
+    assert stats["armor"] == 3
+    assert api.run("sucs.unit_cost", stats)["result"]["extra_cost"] == 18
+    page.fill("#sucs-f-armor", "99")
+    page.wait_for_selector("#sucs-f-armor-error:not([hidden])")
+    assert active_roster(page)["units"][0]["stats"]["armor"] == 3  # the bad value is not kept
+    page.fill("#sucs-f-armor", "1")
+    settle(page)
+    page.click('[data-sucs="close-editor"]')
+
+
+def test_export_import_round_trip(builder: Page, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    page = builder
+    settle(page)
+    with page.expect_download() as info:
+        page.click('[data-sucs="export"]')
+    path = tmp_path / "roster.json"
+    info.value.save_as(path)
+    exported = json.loads(path.read_text())
+    assert exported == active_roster(page)
+    before = len(store(page)["rosters"])
+    page.set_input_files(".sucs-import", str(path))
+    page.wait_for_function(f"() => JSON.parse(localStorage.getItem('sucs-rosters:v1')).rosters.length === {before + 1}")
+    settle(page)
+    assert active_roster(page) == exported
+    assert page.locator(".sucs-line").count() == 5
+
+
+def test_hostile_file_changes_nothing(builder: Page, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    page = builder
+    saved = page.evaluate("() => localStorage.getItem('sucs-rosters:v1')")
+    hostile = {"format": "sucs-roster", "version": 1, "name": "<img src=x onerror=alert(1)>",
+               "points_limit": -5, "units": [{"name": "x", "count": 1,
+                                              "stats": {"armor": "<script>", "evil": 1}}]}
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(hostile))
+    page.set_input_files(".sucs-import", str(path))
+    page.wait_for_selector(".sucs-problems:not([hidden])")
+    problems = page.locator(".sucs-problems li")
+    assert problems.count() >= 3
+    assert page.locator(".sucs-problems img").count() == 0
+    assert page.evaluate("() => localStorage.getItem('sucs-rosters:v1')") == saved
+    path.write_text("[" * 100)
+    page.set_input_files(".sucs-import", str(path))
+    page.wait_for_function("() => document.querySelector('.sucs-problems li')?.textContent.includes('nested')")
+    assert page.evaluate("() => localStorage.getItem('sucs-rosters:v1')") == saved
+
+
+def test_duplicate_delete_and_undo(builder: Page) -> None:
+    page = builder
+    before = len(store(page)["rosters"])
+    page.click('[data-sucs="duplicate"]')
+    settle(page)
+    assert len(store(page)["rosters"]) == before + 1
+    name = active_roster(page)["name"]
+    page.click('[data-sucs="delete"]')
+    settle(page)
+    assert len(store(page)["rosters"]) == before
+    page.click('[data-sucs="undo"]')
+    settle(page)
+    assert len(store(page)["rosters"]) == before + 1 and active_roster(page)["name"] == name
+
+
+def test_share_link_adds_a_copy(builder: Page, site) -> None:  # type: ignore[no-untyped-def]
+    page = builder
+    roster = active_roster(page)
+    encoded = page.evaluate(
+        """r => { const b = new TextEncoder().encode(JSON.stringify(r)); let s = '';
+                  b.forEach(x => { s += String.fromCharCode(x); });
+                  return btoa(s).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, ''); }""",
+        {**roster, "name": "Shared army"})
+    before = len(store(page)["rosters"])
+    page.goto(site.url + "sucs/roster/#roster=" + encoded)
+    page.reload()  # a change of hash alone does not reload the page
+    settle(page)
+    assert len(store(page)["rosters"]) == before + 1
+    assert active_roster(page)["name"] == "Shared army"
+    assert "#roster" not in page.url
+
+
+def test_print_view_shows_compact_cards(builder: Page) -> None:
+    page = builder
+    settle(page)
+    page.emulate_media(media="print")
+    try:
+        cards = page.locator(".sucs-card")
+        assert cards.count() == 5
+        assert cards.first.is_visible()
+        assert not page.locator(".sucs-ui").is_visible()
+        assert not page.locator(".md-header").is_visible()
+        height = page.evaluate("() => document.querySelector('.sucs-cards').getBoundingClientRect().height")
+        assert height < 1000  # fits an A4 page at 96 dpi
+    finally:
+        page.emulate_media(media="screen")
+
+
+def test_phone_width(builder: Page) -> None:
+    page = builder
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 360
+        assert page.locator('[data-sucs="add"]').is_visible()
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})

@@ -1,0 +1,207 @@
+"""The shared result renderer: charts that stay readable (long labels, many outcomes,
+phones, dark mode), the table that carries the same numbers, and safe output."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from html.parser import HTMLParser
+
+import pytest
+
+from calculators.render import _pct, chart, chart_layout, markdown, response_html, roll_html
+from rules_core import api
+from rules_core.catalog import calculators
+from rules_core.fields import initial_inputs
+
+
+class _Tree(HTMLParser):
+    """Just enough structure to check the chart: bars per view, their labels and widths."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.views: dict[str, list[dict[str, str]]] = {}
+        self.rows: list[list[str]] = []
+        self._view: str | None = None
+        self._bar: dict[str, str] | None = None
+        self._span: str | None = None
+        self._row: list[str] | None = None
+        self._cell = False
+        self.open_tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        cls = a.get("class", "").split()
+        self.open_tags.append(tag)
+        if "calc-bars" in cls:
+            self._view = next(c[len("calc-view-"):] for c in cls if c.startswith("calc-view-"))
+            self.views[self._view] = []
+            self.views[self._view + ":attrs"] = [a]  # type: ignore[list-item]
+        if "calc-bar" in cls and self._view:
+            self._bar = {"style": a.get("style", ""), "title": a.get("title", ""),
+                         "class": a.get("class", "")}
+            self.views[self._view].append(self._bar)
+        if self._bar is not None and tag == "span" and cls:
+            self._span = cls[0]
+        if tag == "tr":
+            self._row = []
+        if tag in ("td", "th") and self._row is not None:
+            self._cell = True
+            self._row.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.open_tags:
+            self.open_tags.pop()
+        if tag == "span":
+            self._span = None
+        if tag == "tr" and self._row is not None:
+            self.rows.append(self._row)
+            self._row = None
+        if tag in ("td", "th"):
+            self._cell = False
+
+    def handle_data(self, data: str) -> None:
+        if self._bar is not None and self._span in ("calc-bar-label", "calc-bar-value"):
+            self._bar[self._span] = self._bar.get(self._span, "") + data
+        if self._cell and self._row is not None:
+            self._row[-1] += data
+
+
+def parse(html: str) -> _Tree:
+    tree = _Tree()
+    tree.feed(html)
+    return tree
+
+
+def spec(key: str = "dist", ordered: bool = True) -> dict:
+    return {"key": key, "title": "Hits", "outcome_label": "Hits", "ordered": ordered}
+
+
+def result(dist: dict[str, Fraction], key: str = "dist") -> dict:
+    return {key: {k: float(v) for k, v in dist.items()},
+            key + "_exact": {k: str(v) for k, v in dist.items()}}
+
+
+@pytest.mark.parametrize("labels,layout", [
+    (["0", "1", "2"], "few"),
+    ([str(i) for i in range(6)], "few"),
+    ([str(i) for i in range(7)], "some"),
+    ([str(i) for i in range(12)], "some"),
+    ([str(i) for i in range(17)], "many"),
+    (["d4", "d6", "d8", "d10", "d12"], "few"),
+    (["Destroyed", "Suppressed", "No effect"], "rows"),
+    (["0", "1", "Ultra"], "rows"),
+])
+def test_long_labels_get_rows_and_short_labels_columns_by_count(labels: list[str],
+                                                                layout: str) -> None:
+    assert chart_layout(labels) == layout
+
+
+def test_ordered_chart_has_three_views_scaled_to_the_largest_bar() -> None:
+    dist = {"0": Fraction(1, 2), "1": Fraction(1, 5), "2": Fraction(1, 5), "3": Fraction(1, 10)}
+    html = chart(spec(), result(dist), "w")
+    tree = parse(html)
+    assert [v for v in tree.views if ":" not in v] == ["exactly", "at_least", "at_most"]
+    exactly = tree.views["exactly"]
+    assert [b["calc-bar-label"] for b in exactly] == ["0", "1", "2", "3"]
+    assert [b["calc-bar-value"] for b in exactly] == ["50.0%", "20.0%", "20.0%", "10.0%"]
+    assert [b["style"] for b in exactly] == ["--v:1.0000", "--v:0.4000", "--v:0.4000",
+                                              "--v:0.2000"]
+    at_least = [b["calc-bar-value"] for b in tree.views["at_least"]]
+    at_most = [b["calc-bar-value"] for b in tree.views["at_most"]]
+    assert at_least == ["100.0%", "50.0%", "30.0%", "10.0%"]
+    assert at_most == ["50.0%", "70.0%", "90.0%", "100.0%"]
+    assert 'data-layout="few"' in html and "calc-bars-few" in html
+    # one radio group per chart, named by widget and key, "exactly" first and checked
+    assert html.count('type="radio" name="w-dist-view"') == 3
+    assert re.search(r'value="exactly" checked', html)
+
+
+def test_unordered_chart_has_one_view_and_no_toggle() -> None:
+    dist = {"Destroyed": Fraction(1, 6), "Suppressed": Fraction(0), "No effect": Fraction(5, 6)}
+    html = chart(spec(ordered=False), result(dist), "w")
+    tree = parse(html)
+    assert [v for v in tree.views if ":" not in v] == ["exactly"]
+    assert "calc-chart-toggle" not in html
+    bars = tree.views["exactly"]
+    assert "calc-bar-zero" in bars[1]["class"]  # a 0% bar is drawn as no bar at all
+    assert "calc-bars-rows" in html  # word labels: horizontal bars, never overlapping
+
+
+def test_chart_is_one_labelled_image_and_the_table_has_every_number() -> None:
+    dist = {"0": Fraction(239, 2304), "4": Fraction(355, 1152), "6": Fraction(1355, 2304)}
+    html = chart(spec(), result(dist), "w")
+    tree = parse(html)
+    attrs = tree.views["exactly:attrs"][0]  # type: ignore[index]
+    assert attrs["role"] == "img"
+    assert "most likely 6 (58.8%)" in attrs["aria-label"]
+    body = [row for row in tree.rows if row and row[0] in dist]
+    assert body == [
+        ["0", "10.4%", "100.0%", "10.4%", "239/2304"],
+        ["4", "30.8%", "89.6%", "41.2%", "355/1152"],
+        ["6", "58.8%", "58.8%", "100.0%", "1355/2304"],
+    ]
+    assert '<th scope="col">Exactly</th>' in html and "<caption" in html
+
+
+def test_chart_without_exact_fractions_uses_the_floats() -> None:
+    html = chart(spec(), {"dist": {"1": 0.25, "2": 0.75}}, "w")
+    assert "1/4" in html and "3/4" in html
+
+
+def test_labels_and_titles_are_escaped() -> None:
+    dist = {"<img src=x>": Fraction(1, 2), '"quoted"': Fraction(1, 2)}
+    bad = {"key": "d", "title": "<script>x</script>", "outcome_label": "<b>", "ordered": False}
+    html = chart(bad, result(dist, "d"), 'w"')
+    assert "<img" not in html and "<script>" not in html and "<b>" not in html
+    assert "&lt;img src=x&gt;" in html and "&quot;quoted&quot;" in html
+
+
+@pytest.mark.parametrize("p,text", [(0, "0.0%"), (1e-6, "<0.1%"), (0.5, "50.0%"),
+                                    (0.99999, ">99.9%"), (1, "100.0%")])
+def test_percentages_never_round_a_chance_to_certainty(p: float, text: str) -> None:
+    assert _pct(p) == text
+
+
+def test_explanation_tables_get_the_widget_table_class() -> None:
+    html = markdown("| a | b |\n| - | - |\n| 1 | 2 |\n", "../")
+    assert '<table class="calc-md-table">' in html
+
+
+def test_roll_html_escapes_and_names_each_die() -> None:
+    html = roll_html({"result": {"dice": [{"die": "d6<", "face": 4}], "summary": "<hit>"}})
+    assert "d6&lt; rolled </span>4" in html and "&lt;hit&gt;" in html
+
+
+def _default_response(name: str) -> dict:
+    calc = calculators()[name]
+    return api.run(name, initial_inputs(calc.fields, {}))
+
+
+@pytest.mark.parametrize("name", api.names())
+def test_every_calculator_renders_consistent_charts(name: str) -> None:
+    """Each chart of each calculator at its starting inputs: one bar per outcome in every
+    view, the largest exactly-bar at full scale, values matching the result's floats."""
+    response = _default_response(name)
+    if not response["ok"]:
+        pytest.skip(f"{name} needs inputs to run")  # apps' engines (tracker, import)
+    html = response_html(response, "/", "t")
+    assert html.startswith('<dl class="calc-headline">')
+    for chart_spec in response["display"]["charts"]:
+        key = chart_spec["key"]
+        dist = response["result"][key]
+        one = chart(chart_spec, response["result"], "t")
+        assert one in html
+        tree = parse(one)
+        views = [v for v in tree.views if ":" not in v]
+        assert len(views) == (3 if chart_spec.get("ordered", True) else 1)
+        for view in views:
+            assert len(tree.views[view]) == len(dist), (name, key, view)
+        exactly = tree.views["exactly"]
+        scales = [float(b["style"].removeprefix("--v:")) for b in exactly]
+        assert max(scales) == 1.0
+        for bar, (outcome, p) in zip(exactly, dist.items()):
+            assert bar["calc-bar-label"] == str(outcome)
+            assert bar["calc-bar-value"] == _pct(p)
+        layout = chart_layout([str(k) for k in dist])
+        assert f"calc-bars-{layout}" in one
