@@ -39,6 +39,14 @@ def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
     return html
 
 
+#: Material's search dialog has no accessible name; give it one (axe: aria-dialog-name).
+_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    return output.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + ' aria-label="Search">', 1)
+
+
 def on_post_build(config: Any) -> None:
     build.write_runtime(Path(config["site_dir"]))
     build.apply_csp(Path(config["site_dir"]))

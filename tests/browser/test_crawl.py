@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.support import wait_settled
+from tests.browser.support import instant_goto, wait_settled
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +94,8 @@ def test_runtime_blocked_widgets_say_so_and_keep_results(browser: Browser, site)
 
 
 def test_accessibility_has_no_serious_violations(browser: Browser, site) -> None:  # type: ignore[no-untyped-def]
+    """axe-core on every page, light and dark, with the widgets live (instant navigation
+    from page to page, as a reader moves, so Pyodide loads once per scheme)."""
     from pathlib import Path
 
     axe = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -103,14 +105,15 @@ def test_accessibility_has_no_serious_violations(browser: Browser, site) -> None
         context = browser.new_context(bypass_csp=True, service_workers="block",
                                       color_scheme=scheme)
         page = context.new_page()
+        page.goto(site.url)
+        page.add_script_tag(path=str(axe))  # stays loaded across instant navigation
         for rel in _all_pages(site):
-            page.goto(site.url + rel)
-            page.wait_for_load_state("networkidle")
+            if rel:
+                instant_goto(page, "/" + rel)
             for root in page.locator(".calc[data-calculator], .calc-app[data-app]").all():
                 wait_settled(page, root)
-            page.add_script_tag(path=str(axe))
             result = page.evaluate(
-                "axe.run(document, {resultTypes: ['violations']})"
+                "() => axe.run(document, {resultTypes: ['violations']})"
                 ".then(r => r.violations.filter(v => ['serious', 'critical'].includes(v.impact))"
                 ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))")
             found += [f"{scheme} {rel}: {v}" for v in result]

@@ -47,7 +47,7 @@ def test_the_site_has_widget_pages(site) -> None:  # type: ignore[no-untyped-def
 def test_every_widget_goes_live_agrees_with_cpython_and_refuses_bad_input(
         module_page: Page, site) -> None:  # type: ignore[no-untyped-def]
     page = module_page
-    checked = 0
+    checked = typed = 0
     for path in _pages_with_widgets(site):
         _visit(page, site, path)
         for index in range(page.locator(".calc[data-calculator]").count()):
@@ -63,25 +63,35 @@ def test_every_widget_goes_live_agrees_with_cpython_and_refuses_bad_input(
             for control in root.locator(".calc-field input, .calc-field select").all():
                 control_id = control.get_attribute("id")
                 assert root.locator(f'label[for="{control_id}"]').count() == 1, where
-            # an out-of-range number gets a message next to its field, then recovers
-            numeric = root.locator('.calc-field[data-kind="int"]:not([hidden]) input').first
-            if numeric.count():
-                field = numeric.get_attribute("name")
-                old = numeric.input_value()
-                too_big = str(int(float(numeric.get_attribute("max"))) + 1)
-                reply = wait_result(page, root, lambda n=numeric, v=too_big: n.fill(v))
-                assert not reply["ok"], where
-                assert reply["error"]["field"] == field, where
-                error = root.locator(f'.calc-field[data-field="{field}"] .calc-error')
-                assert error.is_visible() and re.search(r"\d", error.inner_text()), where
-                reply = wait_result(page, root, lambda n=numeric, v=old: n.fill(v))
-                assert reply["ok"] and root.get_attribute("data-status") == "ready", where
+            # every typed input: a bad value gets a message next to its field, then recovers
+            for control in root.locator(
+                    '.calc-field[data-kind="int"]:not([hidden]) input, '
+                    '.calc-field[data-kind="number"]:not([hidden]) input, '
+                    '.calc-field[data-kind="text"]:not([hidden]) input').all():
+                field = control.get_attribute("name")
+                old = control.input_value()
+                if control.get_attribute("type") == "number":
+                    bad = str(int(float(control.get_attribute("max"))) + 1)
+                else:
+                    bad = '<img src=x onerror="window.__pwned=1"> d13 ' * 3
+                reply = wait_result(page, root, lambda c=control, v=bad: c.fill(v))
+                assert page.locator("img[src=x]").count() == 0, where
+                if not reply["ok"]:
+                    assert reply["error"]["field"].split(".")[0] == field, (where, field, reply)
+                    error = root.locator(f'.calc-field[data-field="{field}"] .calc-error')
+                    assert error.is_visible() and error.inner_text().strip(), (where, field)
+                    assert root.get_attribute("data-status") == "error", where
+                    typed += 1
+                reply = wait_result(page, root, lambda c=control, v=old: c.fill(v))
+                assert reply["ok"] and root.get_attribute("data-status") == "ready", (where, field)
             checked += 1
         for index in range(page.locator(".calc-app[data-app]").count()):
             root = page.locator(".calc-app[data-app]").nth(index)
             assert wait_settled(page, root) == "ready", f"{path} {root.get_attribute('data-app')}"
             checked += 1
     assert checked >= len(api.names()) // 2
+    assert typed >= checked, "most widgets have typed inputs, and each bad one is refused"
+    assert page.evaluate("() => window.__pwned === undefined")
     assert page.log.wasm_fetches == 1, "Pyodide must load once for the whole visit"
     assert page.log.external_requests == []
     assert page.log.console_errors == [] and page.log.page_errors == []

@@ -1,0 +1,40 @@
+"""A long calculation shows a busy state and can be cancelled; the widget then works
+again on a fresh runtime (the worker is ended and restarted)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
+
+pytestmark = pytest.mark.browser
+
+BIG_ATTACK = "d12 d10 d8 d6 d4 d12 d10 d8 d6 d12 d10 d8"
+BIG_DEFENCE = "d10 d8 d12 d6 d4 d10 d8 d12 d6 d10 d8 d12"
+
+
+def test_busy_state_and_cancel(module_page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    page = module_page
+    page.goto(site.url + "cortex/rolls/")
+    root = widget(page, "cortex.odds")
+    assert wait_settled(page, root) == "ready"
+    page.select_option("#calc-odds-rules", "part1")
+    page.fill("#calc-odds-unit", "d4 d6 d8 d10 d12 d6")
+    page.fill("#calc-odds-defender", BIG_DEFENCE)
+    page.fill("#calc-odds-attacker", BIG_ATTACK)
+    cancel = root.locator('[data-action="cancel"]')
+    cancel.wait_for(state="visible", timeout=RUNTIME_TIMEOUT_MS)
+    assert root.get_attribute("data-busy") == "true"
+    assert root.get_attribute("aria-busy") == "true"
+    assert "Working" in root.locator(".calc-status").inner_text()
+    cancel.click()
+    page.wait_for_function("el => el.dataset.status === 'error' && !el._busy",
+                           arg=root.element_handle())
+    assert "cancelled" in root.locator(".calc-status").inner_text()
+    assert cancel.is_hidden() and root.get_attribute("data-busy") is None
+    # the next change starts a fresh worker and computes normally
+    reply = wait_result(page, root, lambda: page.fill("#calc-odds-attacker", "d8 d8 d6"))
+    assert reply["ok"]
+    assert root.get_attribute("data-status") == "ready"
+    assert page.log.page_errors == []

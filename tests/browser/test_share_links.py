@@ -1,0 +1,84 @@
+"""Hostile share links: for every widget on every page, URL state carrying script and
+markup payloads runs nothing, adds no element, and is shown as text or refused."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.browser.support import instant_goto, wait_settled
+
+pytestmark = pytest.mark.browser
+
+PAYLOADS = [
+    "<script>window.__pwned=1</script>",
+    '"><img src=x onerror="window.__pwned=1">',
+    "javascript:window.__pwned=1",
+    "' onmouseover='window.__pwned=1' x='",
+    "</textarea><svg onload=window.__pwned=1>",
+    "<iframe srcdoc=\"<script>parent.__pwned=1</script>\">",
+    "{{7*7}}${7*7}",
+    "d12 " * 1500,  # very long
+    "1e999",
+    "-0",
+]
+INJECTED = "img[src=x], svg[onload], iframe, [onerror], [onload], [onmouseover], .calc script"
+
+
+def _widget_pages(site) -> dict[str, list[tuple[str, list[str]]]]:  # type: ignore[no-untyped-def]
+    """page path -> [(widget uid, [field names])] read from the built HTML."""
+    import re
+
+    pages: dict[str, list[tuple[str, list[str]]]] = {}
+    for path in sorted(site.dir.rglob("index.html")):
+        text = path.read_text(encoding="utf-8")
+        widgets = []
+        for block in text.split('<div class="calc" id="calc-')[1:]:
+            uid = re.search(r'data-uid="([^"]+)"', block).group(1)  # type: ignore[union-attr]
+            body = block.split("</form>")[0]
+            widgets.append((uid, re.findall(r'data-field="([^"]+)"', body)))
+        if widgets:
+            rel = path.parent.relative_to(site.dir).as_posix()
+            pages["" if rel == "." else rel + "/"] = widgets
+    return pages
+
+
+def test_hostile_share_links_run_nothing(browser: Browser, site) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    dialogs: list[str] = []
+    errors: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    tried = refused = widgets_seen = 0
+    for p_index, (rel, widgets) in enumerate(_widget_pages(site).items()):
+        params = []
+        for w_index, (uid, fields) in enumerate(widgets):
+            for f_index, field in enumerate(fields):
+                payload = PAYLOADS[(p_index + w_index + f_index) % len(PAYLOADS)]
+                params.append(f"{quote(uid)}.{quote(field)}={quote(payload)}")
+                tried += 1
+        target = "/" + rel + "?" + "&".join(params)
+        if p_index == 0:
+            page.goto(site.url + target.lstrip("/"))
+        else:  # instant navigation keeps one Pyodide; the widgets bind from the new URL
+            instant_goto(page, target)
+        for root in page.locator(".calc[data-calculator]").all():
+            status = wait_settled(page, root)
+            assert status in ("ready", "error"), rel
+            widgets_seen += 1
+            if status == "error":
+                refused += 1  # the refusal is shown as text next to a field
+                shown = root.locator(".calc-error:not([hidden])").all_inner_texts()
+                assert shown and all(text.strip() for text in shown), rel
+        page.mouse.move(200, 300)
+        page.mouse.move(600, 500)
+        assert page.locator(INJECTED).count() == 0, rel
+        assert page.evaluate("() => window.__pwned === undefined"), rel
+    assert tried >= 100
+    # the payloads really reached the widgets: nearly all of them refuse their inputs
+    assert refused >= widgets_seen * 0.8, (refused, widgets_seen)
+    assert dialogs == [] and errors == []
+    context.close()
