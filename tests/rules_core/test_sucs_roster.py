@@ -158,3 +158,32 @@ def test_stats_are_normalized() -> None:
     stats = normal["units"][0]["stats"]
     assert stats["attack"] == 1 and stats["speed"] == 6 and stats["alt_weapons"] == ""
     assert normal["units"][0]["preset"] is None
+
+
+def test_a_stored_roster_is_checked_on_its_own() -> None:
+    """The builder checks each roster read from browser storage with sucs.roster_import
+    (compact JSON), and keeps a refused one aside as an indented roster file that the
+    same import accepts once fixed."""
+    normal, _ = normalize_roster(LEGAL)
+    reply = api.run("sucs.roster_import", {"file": json.dumps(normal, separators=(",", ":"))})
+    assert reply["ok"] and reply["result"]["accepted"] and reply["result"]["rosters"] == [normal]
+    bad = copy.deepcopy(normal)
+    bad["units"][1]["stats"]["armor"] = 99
+    reply = api.run("sucs.roster_import", {"file": json.dumps(bad, indent=2)})
+    assert reply["ok"] and not reply["result"]["accepted"]
+    assert [p["field"] for p in reply["result"]["problems"]] == ["roster.units.1.stats.armor"]
+    bad["units"][1]["stats"]["armor"] = normal["units"][1]["stats"]["armor"]
+    reply = api.run("sucs.roster_import", {"file": json.dumps(bad, indent=2)})
+    assert reply["result"]["accepted"] and reply["result"]["rosters"] == [normal]
+
+
+@pytest.mark.parametrize("change", [
+    {"points_limit": 10**30}, {"name": "x" * 100_000}, {"units": [{"name": "a", "count": 1, "stats": {}}] * 150},
+    {"rev": 3}, {"id": "r1"},
+])
+def test_store_entry_fields_and_huge_values_are_refused(change: dict) -> None:
+    """Huge values the builder's storage check sets aside are refused by the core too,
+    and the store's own entry fields (id, rev) are not part of a roster file."""
+    reply = api.run("sucs.roster_import", {"file": json.dumps({**LEGAL, **change})})
+    assert reply["ok"] and not reply["result"]["accepted"]
+    assert reply["result"]["problems"][0]["field"].startswith("roster")

@@ -1,12 +1,14 @@
 // The SUCS army builder. Costs, checks and file validation all come from the rules core
 // through the bridge (sucs.unit_cost, sucs.roster_check, sucs.roster_import); this module
-// keeps rosters in localStorage and shows them. Every text from storage, files or the
-// address reaches the page through textContent only.
+// shows the rosters, and sucs_roster_store.js keeps them safe in localStorage (damaged
+// data set aside, other tabs' changes merged, conflicts asked about). Every text from
+// storage, files or the address reaches the page through textContent only.
 import {
-  STORE_KEY, STORE_SCHEMA, FORMAT, COLLECTION, VERSION, HASH_KEY, el, loadStylesheet, newId, blankRoster, clone, readStore, writeStore, encodeShare, decodeShare, download, fileName, weaponsText, statLine, featureList,
+  STORE_KEY, COLLECTION, VERSION, HASH_KEY, el, loadStylesheet, blankRoster, clone, suffixed, ask,
+  encodeShare, decodeShare, download, fileName, showCards, busyTracker, buildEditorForm, fillEditor, readEditor, markFieldError,
+  breakdownRows, lineNode, showCheck, pendingEdits, keptNodes, QUESTIONS, SAVE_PROBLEMS, damageMessage,
 } from "./sucs_roster_lib.js";
-
-// ---- the app ----------------------------------------------------------------------
+import { RosterStore, KEPT_PREFIX } from "./sucs_roster_store.js";
 
 export async function mount(root, bridge) {
   loadStylesheet();
@@ -14,56 +16,77 @@ export async function mount(root, bridge) {
   const data = JSON.parse($(".sucs-data").dataset.json);
   const presetById = new Map(data.presets.map((p) => [p.id, p]));
   const ui = $(".sucs-ui");
-  let { store, problem } = readStore();
+  const dialog = $(".sucs-ask");
+  const store = new RosterStore();
   let editing = null; // index of the line in the editor
   let lastCheck = null;
   let checkSeq = 0;
   let costSeq = 0;
-  let undo = null; // {entry, index} of the last deleted roster
-  // busy while a computation is in flight or scheduled (tests wait on root._busy)
-  let inFlight = 0;
-  const timers = new Map();
-  const busyUpdate = () => { root._busy = inFlight > 0 || timers.size > 0; };
-  async function run(name, inputs) {
-    inFlight += 1;
-    busyUpdate();
-    try {
-      return await bridge.run(root, name, inputs);
-    } finally {
-      inFlight -= 1;
-      busyUpdate();
-    }
-  }
-  function schedule(key, fn, ms) {
-    clearTimeout(timers.get(key));
-    timers.set(key, setTimeout(() => {
-      timers.delete(key);
-      Promise.resolve(fn()).catch((err) => bridge.runtimeFailed(root, err)).finally(busyUpdate);
-    }, ms));
-    busyUpdate();
-  }
+  let undo = null; // {text, restore} for the last delete or replace
+  let saveProblem = "";
+  let damageText = "";
+  // busy while a computation is in flight or scheduled, or until the start is done
+  const { run, schedule, question, timers, setStarting } = busyTracker(root, bridge, dialog);
 
-  if (!store) {
-    store = { schema: STORE_SCHEMA, version: VERSION, active: null, rosters: [] };
-  }
-  if (!store.rosters.length) {
-    const id = newId();
-    store.rosters.push({ id, roster: blankRoster("My first army") });
-    store.active = id;
-  }
-  if (!store.rosters.some((e) => e.id === store.active)) store.active = store.rosters[0].id;
-
-  const active = () => store.rosters.find((e) => e.id === store.active);
+  const active = () => store.get(store.active);
   const roster = () => active().roster;
+  function ensureActive() {
+    if (!store.entries.length) store.add(blankRoster("My first army"));
+    if (!store.get(store.active)) store.active = store.entries[0].id;
+  }
 
+  // -- saving, and what the saved copy says about other tabs and damage
   function save() {
-    if (!writeStore(store)) notice("Could not save: this browser's storage is full or blocked.");
+    afterSync(store.sync({ write: true }));
+  }
+
+  function afterSync(res) {
+    const before = saveProblem;
+    saveProblem = res.error ? SAVE_PROBLEMS[res.error] : "";
+    if (before && !saveProblem) notice("Saved again: your changes are stored in this browser.");
+    if (res.damage.length) reportDamage(res.damage);
+    const messages = [];
+    if (res.refreshed.includes(store.active)) messages.push(`“${roster().name}” was changed in another tab; this tab now shows that version.`);
+    if (res.removed.includes(store.active)) messages.push("The roster shown here was deleted in another tab.");
+    if (res.restored.length) messages.push("A roster deleted here was changed in another tab, so it was kept.");
+    if (res.kept.length) messages.push("A roster was deleted in another tab while this tab had changes to it, so it was kept.");
+    if (res.refreshed.includes(store.active) || res.removed.includes(store.active)) {
+      if (editing !== null) closeEditor();
+      lastCheck = null;
+    }
+    ensureActive();
+    if (messages.length) notice(messages.join(" "));
+    renderStorage();
+    if (res.added.length || res.removed.length || res.refreshed.length || res.restored.length) {
+      renderPicker();
+      renderLines();
+      schedule("check", recheck, 20);
+      validateEntries([...res.added, ...res.restored]).catch((err) => bridge.runtimeFailed(root, err));
+    }
+    res.conflicts.forEach((id) => { resolveConflict(id).catch((err) => bridge.runtimeFailed(root, err)); });
+  }
+
+  function reportDamage(parts) {
+    damageText = damageMessage(parts);
+    renderStorage();
+  }
+
+  function renderStorage() {
+    const kept = store.keptList();
+    const show = (sel, text) => { $(sel).textContent = text; $(sel).hidden = !text; };
+    show(".sucs-save-problem", saveProblem);
+    show(".sucs-damage", damageText);
+    $(".sucs-kept-title").hidden = !kept.length;
+    $(".sucs-kept").replaceChildren(...keptNodes(kept));
+    $('.sucs-storage [data-sucs="export-all"]').hidden = !saveProblem;
+    $(".sucs-storage").hidden = !saveProblem && !damageText && !kept.length;
   }
 
   function notice(text, withUndo = false) {
     $(".sucs-notice").hidden = !text;
     $(".sucs-notice-text").textContent = text;
     $('[data-sucs="undo"]').hidden = !withUndo;
+    if (!withUndo) undo = null;
   }
 
   function showProblems(title, problems) {
@@ -74,10 +97,48 @@ export async function mount(root, bridge) {
     list.replaceChildren(...(problems || []).map((p) => el("li", {}, el("code", { text: p.field }), ` ${p.message}`)));
   }
 
+  // -- edits typed but not yet committed (a field still being typed in) count as changes
+  function pending(apply) {
+    const found = pendingEdits(root, roster(), apply);
+    if (found && apply) active().dirty = true;
+    return found;
+  }
+
+  async function resolveConflict(id) {
+    const entry = store.get(id);
+    if (!entry || !entry.conflict || entry.asking) return;
+    entry.asking = true;
+    if (id === store.active) pending(true);
+    const choice = await question(QUESTIONS.conflict(entry.roster.name));
+    entry.asking = false;
+    const theirs = entry.conflict;
+    if (!store.get(id) || !theirs) { save(); return; }
+    let show = store.active;
+    if (choice === "both") {
+      const copy = store.add({ ...clone(entry.roster), name: suffixed(entry.roster.name, "(this tab)") }, store.entries.indexOf(entry) + 1);
+      if (store.active === id) show = copy.id;
+      notice(`Both kept: this tab's version is now “${copy.roster.name}”, and “${theirs.roster.name}” is the other tab's version.`);
+    } else notice(`This tab now shows the other tab's version of “${theirs.roster.name}”.`);
+    store.accept(id, theirs);
+    if (editing !== null) closeEditor();
+    switchTo(show);
+  }
+
+  // -- the rules core checks every roster read from storage before it is trusted
+  async function validateEntries(ids) {
+    const parts = await store.checkWithCore(ids, run);
+    if (!parts.length) return;
+    if (editing !== null && !store.get(store.active)) closeEditor();
+    reportDamage(parts);
+    ensureActive();
+    lastCheck = null;
+    refresh({ now: true });
+  }
+
   // -- roster picker and header
   function renderPicker() {
     const pick = $(".sucs-pick");
-    pick.replaceChildren(...store.rosters.map((e) => el("option", { value: e.id, text: e.roster.name })));
+    pick.replaceChildren(...store.entries.map((e) => el("option", { value: e.id, text: e.roster.name })));
     pick.value = store.active;
     $(".sucs-name").value = roster().name;
     $(".sucs-limit").value = String(roster().points_limit);
@@ -88,62 +149,16 @@ export async function mount(root, bridge) {
     const list = $(".sucs-lines");
     const r = roster();
     const costs = lastCheck && lastCheck.rosterId === store.active ? lastCheck.result.units : [];
-    list.replaceChildren(...r.units.map((line, i) => {
-      const cost = costs[i];
-      const preset = line.preset ? presetById.get(line.preset) : null;
-      const name = el("input", { type: "text", class: "sucs-line-name", value: line.name, maxlength: 80,
-        "aria-label": `Name of unit ${i + 1}`, autocomplete: "off" });
-      name.addEventListener("change", () => {
-        const text = name.value.trim();
-        if (text) { line.name = text.slice(0, 80); changed(); } else name.value = line.name;
-      });
-      const count = el("input", { type: "number", class: "sucs-line-count", value: line.count, min: 1, max: 99,
-        step: 1, inputmode: "numeric", "aria-label": `How many of unit ${i + 1}` });
-      count.addEventListener("change", () => {
-        const n = parseInt(count.value, 10);
-        if (Number.isInteger(n) && n >= 1 && n <= 99) { line.count = n; changed(); } else count.value = line.count;
-      });
-      return el("li", { class: `sucs-line${editing === i ? " sucs-line-editing" : ""}`, "data-index": i },
-        el("div", { class: "sucs-line-main" }, name,
-          el("label", { class: "sucs-line-count-label" }, "× ", count),
-          el("span", { class: "sucs-line-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "…" })),
-        el("p", { class: "sucs-line-stats", text: statLine(line.stats) }),
-        el("p", { class: "sucs-line-features", text: [preset ? `${preset.list_title}: ${preset.name}` : "custom unit",
-          ...featureList(line.stats)].join(" · ") }),
-        el("div", { class: "sucs-line-actions" },
-          el("button", { type: "button", class: "md-button", text: editing === i ? "Editing" : "Edit",
-            onclick: () => openEditor(i) }),
-          el("button", { type: "button", class: "md-button", text: "Copy", onclick: () => {
-            r.units.splice(i + 1, 0, clone(line)); changed();
-          } }),
-          el("button", { type: "button", class: "md-button", text: "Remove", onclick: () => {
-            r.units.splice(i, 1);
-            if (editing !== null) closeEditor();
-            changed();
-          } })));
-    }));
+    list.replaceChildren(...r.units.map((line, i) => lineNode(line, i, {
+      cost: costs[i], preset: line.preset ? presetById.get(line.preset) : null, editing: editing === i,
+      onChange: () => changed(),
+      onEdit: () => openEditor(i),
+      onCopy: () => { r.units.splice(i + 1, 0, clone(line)); changed(); },
+      onRemove: () => { r.units.splice(i, 1); if (editing !== null) closeEditor(); changed(); },
+    })));
   }
 
   // -- checks
-  function renderCheck(reply) {
-    if (!reply.ok) {
-      $(".sucs-total").textContent = "?";
-      $(".sucs-warnings").replaceChildren(el("li", { class: "sucs-illegal", text: `${reply.error.field}: ${reply.error.message}` }));
-      return;
-    }
-    const res = reply.result;
-    $(".sucs-total").textContent = String(res.total);
-    $(".sucs-limit-out").textContent = res.points_limit ? String(res.points_limit) : "none";
-    $(".sucs-left-label").textContent = res.over_limit ? "Over by" : "Left";
-    $(".sucs-left").textContent = res.points_limit ? String(Math.abs(res.remaining)) : "-";
-    $(".sucs-legal").textContent = res.legal ? "yes" : "no";
-    root.dataset.legal = res.legal ? "yes" : "no";
-    root.dataset.over = res.over_limit ? "yes" : "no";
-    $(".sucs-warnings").replaceChildren(...res.warnings.map((w) => el("li", { class: `sucs-${w.severity}` },
-      el("strong", { text: { illegal: "Breaks a rule: ", over_limit: "Over the limit: ", advice: "Advice: " }[w.severity] }),
-      w.unit === null ? "" : `line ${w.unit + 1}: `, w.message)));
-  }
-
   async function recheck() {
     const seq = ++checkSeq;
     const rosterId = store.active;
@@ -151,7 +166,7 @@ export async function mount(root, bridge) {
       const reply = await run("sucs.roster_check", { roster: roster() });
       if (seq !== checkSeq) return;
       lastCheck = reply.ok ? { rosterId, result: reply.result } : null;
-      renderCheck(reply);
+      showCheck(root, reply);
       renderLines();
       renderCards();
       bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
@@ -160,7 +175,8 @@ export async function mount(root, bridge) {
     }
   }
 
-  function changed({ now = false } = {}) {
+  /** Save and show again; `changed` also marks the shown roster as edited. */
+  function refresh({ now = false } = {}) {
     save();
     renderPicker();
     renderLines();
@@ -170,81 +186,25 @@ export async function mount(root, bridge) {
       recheck();
     } else schedule("check", recheck, 120);
   }
+  function changed(options) {
+    active().dirty = true;
+    refresh(options);
+  }
 
   // -- editor
-  const form = $(".sucs-editor-form");
-  const inputs = new Map();
-  for (const f of data.spec.fields) {
-    const id = `sucs-f-${f.name}`;
-    let control;
-    if (f.kind === "bool") {
-      control = el("input", { type: "checkbox", id, name: f.name });
-    } else if (f.kind === "choice") {
-      control = el("select", { id, name: f.name }, ...f.choices.map(([v, label]) => el("option", { value: v, text: label })));
-    } else if (f.kind === "int") {
-      control = el("input", { type: "number", id, name: f.name, min: f.min, max: f.max, step: 1, inputmode: "numeric" });
-    } else {
-      control = el("input", { type: "text", id, name: f.name, placeholder: f.placeholder || "", autocomplete: "off", spellcheck: "false" });
-    }
-    const error = el("p", { class: "calc-error", id: `${id}-error`, hidden: true });
-    control.setAttribute("aria-describedby", `${id}-error`);
-    const field = f.kind === "bool"
-      ? el("div", { class: "calc-field calc-kind-bool" }, el("label", { for: id }, control, ` ${f.label}`), error)
-      : el("div", { class: "calc-field" }, el("label", { for: id, text: f.label }), control,
-        f.help ? el("p", { class: "calc-help", text: f.help }) : null, error);
-    inputs.set(f.name, { f, control, error });
-    form.append(field);
-    control.addEventListener(f.kind === "text" || f.kind === "int" ? "input" : "change", () => {
-      schedule("edit", editorChanged, 150);
-    });
-  }
-
-  function fillEditor(stats) {
-    for (const [name, { f, control, error }] of inputs) {
-      if (f.kind === "bool") control.checked = Boolean(stats[name]);
-      else control.value = stats[name] === undefined || stats[name] === null ? "" : String(stats[name]);
-      error.hidden = true;
-      control.removeAttribute("aria-invalid");
-    }
-  }
-
-  function readEditor() {
-    const stats = {};
-    for (const [name, { f, control }] of inputs) {
-      if (f.kind === "bool") stats[name] = control.checked;
-      else if (f.kind === "int") {
-        const text = control.value.trim();
-        stats[name] = /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : text;
-      } else stats[name] = control.value;
-    }
-    return stats;
-  }
+  const inputs = buildEditorForm($(".sucs-editor-form"), data.spec.fields, () => schedule("edit", editorChanged, 150));
 
   function renderBreakdown(result) {
     $(".sucs-editor-cost").textContent = `Cost ${result.cost} points: quality base ${result.base} + extra ${result.extra_cost}.`;
-    $(".sucs-breakdown tbody").replaceChildren(...result.breakdown
-      .filter((t) => t.points || t.key === "base" || t.key === "weapon0")
-      .map((t) => el("tr", {}, el("th", { scope: "row", text: t.label }), el("td", { text: t.detail }),
-        el("td", { text: t.points_text }))),
-    el("tr", { class: "sucs-breakdown-total" }, el("th", { scope: "row", text: "Total" }), el("td", { text: result.rounded ? "extra cost rounded up" : "" }),
-      el("td", { text: String(result.cost) })));
+    $(".sucs-breakdown tbody").replaceChildren(...breakdownRows(result));
   }
 
   async function priceEditor(stats) {
     const seq = ++costSeq;
     const reply = await run("sucs.unit_cost", stats);
     if (seq !== costSeq) return null;
-    for (const { control, error } of inputs.values()) {
-      error.hidden = true;
-      control.removeAttribute("aria-invalid");
-    }
+    markFieldError(inputs, reply.ok ? null : reply.error);
     if (!reply.ok) {
-      const target = inputs.get(reply.error.field);
-      if (target) {
-        target.error.textContent = reply.error.message;
-        target.error.hidden = false;
-        target.control.setAttribute("aria-invalid", "true");
-      }
       $(".sucs-editor-cost").textContent = `Not priced: ${reply.error.field} ${reply.error.message}`;
       return null;
     }
@@ -252,18 +212,22 @@ export async function mount(root, bridge) {
     return reply.result;
   }
 
+  let pricing = 0; // an edit being priced is not in the roster yet
   async function editorChanged() {
     if (editing === null) return;
     const index = editing;
     const rosterId = store.active;
+    pricing += 1;
     try {
-      const result = await priceEditor(readEditor());
-      if (result && editing === index && store.active === rosterId) {
+      const result = await priceEditor(readEditor(inputs));
+      if (result && editing === index && store.active === rosterId && roster().units[index]) {
         roster().units[index].stats = result.stats;
         changed({ now: true });
       }
     } catch (err) {
       bridge.runtimeFailed(root, err);
+    } finally {
+      pricing -= 1;
     }
   }
 
@@ -272,7 +236,7 @@ export async function mount(root, bridge) {
     const line = roster().units[index];
     $(".sucs-editor").hidden = false;
     $(".sucs-editor-title").textContent = `Edit line ${index + 1}: ${line.name}`;
-    fillEditor(line.stats);
+    fillEditor(inputs, line.stats);
     renderLines();
     priceEditor(line.stats).catch((err) => bridge.runtimeFailed(root, err));
     $(".sucs-editor").scrollIntoView({ block: "nearest" });
@@ -284,28 +248,8 @@ export async function mount(root, bridge) {
     renderLines();
   }
 
-  // -- print cards
   function renderCards() {
-    const r = roster();
-    const costs = lastCheck && lastCheck.rosterId === store.active ? lastCheck.result : null;
-    $(".sucs-cards-title").textContent = r.name;
-    $(".sucs-cards-total").textContent = costs
-      ? `${costs.total} points${costs.points_limit ? ` of ${costs.points_limit}` : ""} · ${r.units.reduce((n, u) => n + u.count, 0)} units`
-      : "";
-    $(".sucs-cards-grid").replaceChildren(...r.units.map((line, i) => {
-      const cost = costs ? costs.units[i] : null;
-      const s = line.stats;
-      return el("article", { class: "sucs-card" },
-        el("h3", { text: `${line.count} × ${line.name}` }),
-        el("p", { class: "sucs-card-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "" }),
-        el("table", {}, el("tbody", {},
-          el("tr", {}, ...["Q", "TN", "Attack", "Armor", "Speed", "Range"].map((h) => el("th", { text: h }))),
-          el("tr", {}, ...[String(s.quality), `${11 - s.quality}+`, weaponsText(s), String(s.armor),
-            `${s.must_move ? "(" : ""}${s.speed}"${s.must_move ? ")" : ""}${s.altitude !== "0" ? ` alt ${s.altitude}` : ""}`,
-            s.range ? `${s.min_range ? "(" : ""}${s.range}"${s.min_range ? ")" : ""}` : "0"].map((t) => el("td", { text: t }))))),
-        el("p", { class: "sucs-card-features", text: featureList(s).join(" · ") }),
-        el("p", { class: "sucs-card-track", text: "Suppressed: ☐ ☐ ☐   Destroyed: ☐" }));
-    }));
+    showCards(root, roster(), lastCheck && lastCheck.rosterId === store.active ? lastCheck.result : null);
   }
 
   // -- adding units
@@ -330,18 +274,23 @@ export async function mount(root, bridge) {
     store.active = id;
     if (editing !== null) closeEditor();
     lastCheck = null;
-    changed({ now: true });
+    refresh({ now: true });
   }
 
-  function addRosters(rosters, message) {
-    let first = null;
-    for (const r of rosters) {
-      const id = newId();
-      store.rosters.push({ id, roster: r });
-      first = first || id;
-    }
-    notice(message);
+  /** Add checked rosters; one whose name is taken by a different roster is asked about. */
+  async function importRosters(rosters, source) {
+    const plan = store.planImport(rosters);
+    const clashes = plan.filter((p) => p.clash);
+    const choice = clashes.length ? await question(QUESTIONS.clash(clashes.map((p) => p.match.roster.name), source)) : "both";
+    if (choice === "cancel") { notice(`${source}: import cancelled; nothing was changed.`); return; }
+    const { first, replaced } = store.applyImport(plan, choice, (name) => suffixed(name, "(imported)"));
     switchTo(first);
+    if (replaced.length) {
+      notice(`${source}: replaced ${replaced.length} roster(s), added ${plan.length - replaced.length}.`, true);
+      undo = { restore: () => replaced.forEach(({ entry, before }) => {
+        if (store.get(entry.id)) Object.assign(entry, { roster: before, dirty: true });
+      }), id: first };
+    } else notice(`${source}: ${plan.length} roster(s) added.`);
   }
 
   async function importText(text, source) {
@@ -355,34 +304,30 @@ export async function mount(root, bridge) {
       return;
     }
     showProblems("", []);
-    addRosters(reply.result.rosters, `${source}: ${reply.result.count} roster(s) added.`);
+    await importRosters(reply.result.rosters, source);
   }
 
   const actions = {
-    new: () => { const id = newId(); store.rosters.push({ id, roster: blankRoster() }); notice(""); switchTo(id); },
+    new: () => { const entry = store.add(blankRoster()); notice(""); switchTo(entry.id); },
     duplicate: () => {
-      const copy = clone(roster());
-      copy.name = `${copy.name} (copy)`.slice(0, 80);
-      addRosters([copy], "Roster duplicated.");
+      const entry = store.add({ ...clone(roster()), name: `${roster().name} (copy)`.slice(0, 80) });
+      notice("Roster duplicated.");
+      switchTo(entry.id);
     },
     delete: () => {
-      const index = store.rosters.findIndex((e) => e.id === store.active);
-      const [entry] = store.rosters.splice(index, 1);
-      undo = { entry, index };
-      if (!store.rosters.length) store.rosters.push({ id: newId(), roster: blankRoster() });
+      const { entry, index } = store.remove(store.active);
+      ensureActive();
+      store.active = store.entries[Math.min(index, store.entries.length - 1)].id;
+      switchTo(store.active);
       notice(`Deleted “${entry.roster.name}”.`, true);
-      switchTo(store.rosters[Math.min(index, store.rosters.length - 1)].id);
-      $(".sucs-notice-text").textContent = `Deleted “${entry.roster.name}”.`;
-      $('[data-sucs="undo"]').hidden = false;
-      $(".sucs-notice").hidden = false;
+      undo = { restore: () => store.restore(entry, index), id: entry.id };
     },
     undo: () => {
       if (!undo) return;
-      store.rosters.splice(Math.min(undo.index, store.rosters.length), 0, undo.entry);
-      const id = undo.entry.id;
-      undo = null;
-      notice("Roster restored.");
-      switchTo(id);
+      const { restore, id } = undo;
+      restore();
+      notice("Restored.");
+      switchTo(store.get(id) ? id : store.active);
     },
     add: () => {
       const p = presetById.get(unitSelect.value);
@@ -395,7 +340,18 @@ export async function mount(root, bridge) {
     "close-editor": () => closeEditor(),
     export: () => download(fileName(roster().name), JSON.stringify(roster(), null, 2)),
     "export-all": () => download("sucs-rosters.json", JSON.stringify(
-      { format: COLLECTION, version: VERSION, rosters: store.rosters.map((e) => e.roster) }, null, 2)),
+      { format: COLLECTION, version: VERSION, rosters: store.entries.map((e) => e.roster) }, null, 2)),
+    "kept-download": (button) => {
+      const key = button.closest("li").dataset.key;
+      const text = store.keptText(key);
+      if (text !== null) download(`sucs-kept${key.slice(KEPT_PREFIX.length).replace(/[^a-z0-9-]/gi, "-")}.json`, text);
+    },
+    "kept-delete": async (button) => {
+      const key = button.closest("li").dataset.key;
+      if (await question(QUESTIONS.dropKept) === "delete") store.dropKept(key);
+      if (key === STORE_KEY) save(); // the damaged saved copy is gone: saving resumes
+      renderStorage();
+    },
     share: async () => {
       const url = new URL(window.location.href);
       url.hash = HASH_KEY + encodeShare(roster());
@@ -413,7 +369,7 @@ export async function mount(root, bridge) {
     const button = event.target.closest("[data-sucs]");
     if (!button) return;
     const action = actions[button.dataset.sucs];
-    if (action) Promise.resolve(action()).catch((err) => bridge.runtimeFailed(root, err));
+    if (action) Promise.resolve(action(button)).catch((err) => bridge.runtimeFailed(root, err));
   });
   $(".sucs-pick").addEventListener("change", (e) => switchTo(e.target.value));
   $(".sucs-name").addEventListener("change", (e) => {
@@ -439,13 +395,40 @@ export async function mount(root, bridge) {
     }
   });
 
+  // another tab saved: merge its changes (after any edit still being priced here)
+  function onStorage(event) {
+    if (!root.isConnected) { window.removeEventListener("storage", onStorage); return; }
+    if (!store.area || event.storageArea !== store.area) return;
+    if (event.key && event.key.startsWith(KEPT_PREFIX)) renderStorage();
+    else if (event.key === null || event.key === STORE_KEY) schedule("sync", syncOtherTab, 30);
+  }
+  function syncOtherTab() {
+    if (timers.has("edit") || pricing) { schedule("sync", syncOtherTab, 100); return; }
+    afterSync(store.sync({ write: false, busy: pending(false) ? [store.active] : [] }));
+  }
+  window.addEventListener("storage", onStorage);
+
+  // -- start: read what was saved, set damage aside, show, then let the core check it
+  const loaded = store.load();
+  ensureActive();
+  if (loaded.error) saveProblem = SAVE_PROBLEMS[loaded.error];
+  if (loaded.damage.length) reportDamage(loaded.damage);
   ui.hidden = false;
+  renderStorage();
   renderPicker();
   renderLines();
   renderCards();
-  if (problem) notice(`Note: ${problem}.`);
   bridge.setStatus(root, "loading", "Starting the rules engine…");
-  // a shared link: check it in the core, add it as a new roster, then drop it from the address
+  try {
+    await validateEntries(store.entries.map((e) => e.id));
+    save();
+    await recheck();
+  } catch (err) {
+    setStarting(false);
+    bridge.runtimeFailed(root, err);
+    return;
+  }
+  // a shared link: check it in the core, add it as a roster, then drop it from the address
   const hash = window.location.hash.slice(1);
   if (hash.startsWith(HASH_KEY)) {
     history.replaceState(history.state, "", window.location.pathname + window.location.search);
@@ -455,15 +438,7 @@ export async function mount(root, bridge) {
     } catch {
       showProblems("The shared link is damaged; nothing was added.", []);
     }
-    if (text !== null) {
-      try {
-        await importText(text, "The shared link");
-      } catch (err) {
-        bridge.runtimeFailed(root, err);
-        return;
-      }
-    }
+    if (text !== null) await importText(text, "The shared link").catch((err) => bridge.runtimeFailed(root, err));
   }
-  save();
-  await recheck();
+  setStarting(false);
 }

@@ -1,5 +1,6 @@
-// Helpers of the SUCS army builder (sucs_roster.js): text-only DOM building, the
-// localStorage store, share-link encoding, downloads and the unit card text.
+// Helpers of the SUCS army builder (sucs_roster.js): text-only DOM building, comparing
+// rosters, the in-page question dialog, share-link encoding, downloads and the unit
+// cards. Saved rosters are handled by sucs_roster_store.js.
 export const STORE_KEY = "sucs-rosters:v1";
 export const STORE_SCHEMA = "sucs-roster-store";
 export const FORMAT = "sucs-roster";
@@ -41,38 +42,55 @@ export function clone(value) {
   return JSON.parse(JSON.stringify(value));
 }
 
-// ---- storage --------------------------------------------------------------------
+// ---- comparing rosters -----------------------------------------------------------
 
-export function readStore() {
-  let raw = null;
-  try {
-    raw = localStorage.getItem(STORE_KEY);
-  } catch {
-    return { store: null, problem: "this browser does not allow saving" };
+/** JSON with sorted keys: two rosters are the same when these texts are equal. */
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
   }
-  if (raw === null) return { store: null, problem: null };
-  try {
-    const data = JSON.parse(raw);
-    if (!data || data.schema !== STORE_SCHEMA || data.version !== VERSION || !Array.isArray(data.rosters)) {
-      throw new Error("it is not a roster store this page knows");
-    }
-    const rosters = data.rosters.filter((e) => e && typeof e.id === "string" && e.roster
-      && typeof e.roster === "object" && Array.isArray(e.roster.units));
-    return { store: { schema: STORE_SCHEMA, version: VERSION, active: data.active, rosters }, problem: null };
-  } catch (err) {
-    // keep the damaged copy aside rather than overwrite it
-    try { localStorage.setItem(`${STORE_KEY}:damaged`, raw); } catch { /* full */ }
-    return { store: null, problem: `the saved rosters could not be read (${err.message}); a copy was kept` };
-  }
+  return JSON.stringify(value === undefined ? null : value);
 }
 
-export function writeStore(store) {
-  try {
-    localStorage.setItem(STORE_KEY, JSON.stringify(store));
-    return true;
-  } catch {
-    return false;
-  }
+/** Names compared the way a reader would: case and spacing do not matter. */
+export function nameKey(name) {
+  return String(name).toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+}
+
+/** A name with a suffix, kept within the 80 characters a roster name may have. */
+export function suffixed(name, suffix) {
+  return `${String(name).slice(0, 80 - suffix.length - 1)} ${suffix}`;
+}
+
+// ---- questions: an in-page dialog (not window.confirm), one at a time ---------------
+
+/** Ask with a modal <dialog>; resolves to the chosen key (Escape gives `cancel`).
+ *  choices: [[key, label], ...]; the first one has the focus. Questions wait their turn. */
+export function ask(dialog, { title, text, choices, cancel }) {
+  const next = (dialog.sucsQueue || Promise.resolve()).then(() => new Promise((resolve) => {
+    const before = document.activeElement;
+    dialog.querySelector(".sucs-ask-title").textContent = title;
+    dialog.querySelector(".sucs-ask-text").textContent = text;
+    const finish = (key) => {
+      dialog.removeEventListener("cancel", onCancel);
+      if (dialog.open) dialog.close();
+      delete dialog.dataset.open;
+      if (before && before.isConnected && typeof before.focus === "function") before.focus();
+      resolve(key);
+    };
+    const onCancel = (event) => { event.preventDefault(); finish(cancel); };
+    dialog.addEventListener("cancel", onCancel);
+    const buttons = choices.map(([key, text], i) => el("button", { type: "button", class: `md-button${i ? "" : " md-button--primary"}`,
+      "data-choice": key, text, onclick: () => finish(key) }));
+    dialog.querySelector(".sucs-ask-choices").replaceChildren(...buttons);
+    dialog.dataset.open = "yes";
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+    buttons[0].focus();
+  }));
+  dialog.sucsQueue = next.catch(() => {});
+  return next;
 }
 
 // ---- share links ----------------------------------------------------------------
@@ -108,7 +126,8 @@ export function fileName(name) {
 // ---- the unit card text -----------------------------------------------------------
 
 export function weaponsText(s) {
-  const main = Array(s.targets).fill(String(s.attack)).join(",");
+  const targets = Number.isInteger(s.targets) ? Math.min(Math.max(s.targets, 1), 10) : 1;
+  const main = Array(targets).fill(String(s.attack)).join(",");
   return s.alt_weapons ? `${main} or ${s.alt_weapons}` : main;
 }
 
@@ -136,3 +155,271 @@ export function featureList(s) {
   return out;
 }
 
+
+/** The printable roster cards: one card per line, with its cost when known. */
+export function cardNodes(r, costs) {
+  return r.units.map((line, i) => {
+    const cost = costs ? costs.units[i] : null;
+    const s = line.stats;
+    return el("article", { class: "sucs-card" },
+      el("h3", { text: `${line.count} × ${line.name}` }),
+      el("p", { class: "sucs-card-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "" }),
+      el("table", {}, el("tbody", {},
+        el("tr", {}, ...["Q", "TN", "Attack", "Armor", "Speed", "Range"].map((h) => el("th", { text: h }))),
+        el("tr", {}, ...[String(s.quality), `${11 - s.quality}+`, weaponsText(s), String(s.armor),
+          `${s.must_move ? "(" : ""}${s.speed}"${s.must_move ? ")" : ""}${s.altitude !== "0" ? ` alt ${s.altitude}` : ""}`,
+          s.range ? `${s.min_range ? "(" : ""}${s.range}"${s.min_range ? ")" : ""}` : "0"].map((t) => el("td", { text: t }))))),
+      el("p", { class: "sucs-card-features", text: featureList(s).join(" · ") }),
+      el("p", { class: "sucs-card-track", text: "Suppressed: ☐ ☐ ☐   Destroyed: ☐" }));
+  });
+}
+
+/** One line of the roster: name and count inputs, cost, stats and its buttons. */
+export function lineNode(line, i, { cost, preset, editing, onChange, onEdit, onCopy, onRemove }) {
+  const name = el("input", { type: "text", class: "sucs-line-name", value: line.name, maxlength: 80,
+    "aria-label": `Name of unit ${i + 1}`, autocomplete: "off" });
+  name.addEventListener("change", () => {
+    const text = name.value.trim();
+    if (text) { line.name = text.slice(0, 80); onChange(); } else name.value = line.name;
+  });
+  const count = el("input", { type: "number", class: "sucs-line-count", value: line.count, min: 1, max: 99,
+    step: 1, inputmode: "numeric", "aria-label": `How many of unit ${i + 1}` });
+  count.addEventListener("change", () => {
+    const n = parseInt(count.value, 10);
+    if (Number.isInteger(n) && n >= 1 && n <= 99) { line.count = n; onChange(); } else count.value = line.count;
+  });
+  return el("li", { class: `sucs-line${editing ? " sucs-line-editing" : ""}`, "data-index": i },
+    el("div", { class: "sucs-line-main" }, name,
+      el("label", { class: "sucs-line-count-label" }, "× ", count),
+      el("span", { class: "sucs-line-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "…" })),
+    el("p", { class: "sucs-line-stats", text: statLine(line.stats) }),
+    el("p", { class: "sucs-line-features", text: [preset ? `${preset.list_title}: ${preset.name}` : "custom unit",
+      ...featureList(line.stats)].join(" · ") }),
+    el("div", { class: "sucs-line-actions" },
+      el("button", { type: "button", class: "md-button", text: editing ? "Editing" : "Edit", onclick: onEdit }),
+      el("button", { type: "button", class: "md-button", text: "Copy", onclick: onCopy }),
+      el("button", { type: "button", class: "md-button", text: "Remove", onclick: onRemove })));
+}
+
+/** The roster check's warnings as list items. */
+export function warningNodes(warnings) {
+  const lead = { illegal: "Breaks a rule: ", over_limit: "Over the limit: ", advice: "Advice: " };
+  return warnings.map((w) => el("li", { class: `sucs-${w.severity}` }, el("strong", { text: lead[w.severity] }),
+    w.unit === null ? "" : `line ${w.unit + 1}: `, w.message));
+}
+
+// ---- the unit editor: a form built from the core's own field list ---------------------
+
+/** Build the editor's fields into `form`; returns name -> {f, control, error}. */
+export function buildEditorForm(form, fields, onInput) {
+  const inputs = new Map();
+  for (const f of fields) {
+    const id = `sucs-f-${f.name}`;
+    let control;
+    if (f.kind === "bool") {
+      control = el("input", { type: "checkbox", id, name: f.name });
+    } else if (f.kind === "choice") {
+      control = el("select", { id, name: f.name }, ...f.choices.map(([v, label]) => el("option", { value: v, text: label })));
+    } else if (f.kind === "int") {
+      control = el("input", { type: "number", id, name: f.name, min: f.min, max: f.max, step: 1, inputmode: "numeric" });
+    } else {
+      control = el("input", { type: "text", id, name: f.name, placeholder: f.placeholder || "", autocomplete: "off", spellcheck: "false" });
+    }
+    const error = el("p", { class: "calc-error", id: `${id}-error`, hidden: true });
+    control.setAttribute("aria-describedby", `${id}-error`);
+    const field = f.kind === "bool"
+      ? el("div", { class: "calc-field calc-kind-bool" }, el("label", { for: id }, control, ` ${f.label}`), error)
+      : el("div", { class: "calc-field" }, el("label", { for: id, text: f.label }), control,
+        f.help ? el("p", { class: "calc-help", text: f.help }) : null, error);
+    inputs.set(f.name, { f, control, error });
+    form.append(field);
+    control.addEventListener(f.kind === "text" || f.kind === "int" ? "input" : "change", onInput);
+  }
+  return inputs;
+}
+
+/** Show one field's error (or none) next to it. */
+export function markFieldError(inputs, problem) {
+  for (const [name, { control, error }] of inputs) {
+    const mine = problem && problem.field === name;
+    error.hidden = !mine;
+    error.textContent = mine ? problem.message : "";
+    if (mine) control.setAttribute("aria-invalid", "true");
+    else control.removeAttribute("aria-invalid");
+  }
+}
+
+export function fillEditor(inputs, stats) {
+  for (const [name, { f, control }] of inputs) {
+    if (f.kind === "bool") control.checked = Boolean(stats[name]);
+    else control.value = stats[name] === undefined || stats[name] === null ? "" : String(stats[name]);
+  }
+  markFieldError(inputs, null);
+}
+
+export function readEditor(inputs) {
+  const stats = {};
+  for (const [name, { f, control }] of inputs) {
+    if (f.kind === "bool") stats[name] = control.checked;
+    else if (f.kind === "int") {
+      const text = control.value.trim();
+      stats[name] = /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : text;
+    } else stats[name] = control.value;
+  }
+  return stats;
+}
+
+/** The cost breakdown table's rows. */
+export function breakdownRows(result) {
+  return [...result.breakdown
+    .filter((t) => t.points || t.key === "base" || t.key === "weapon0")
+    .map((t) => el("tr", {}, el("th", { scope: "row", text: t.label }), el("td", { text: t.detail }), el("td", { text: t.points_text }))),
+  el("tr", { class: "sucs-breakdown-total" }, el("th", { scope: "row", text: "Total" }),
+    el("td", { text: result.rounded ? "extra cost rounded up" : "" }), el("td", { text: String(result.cost) }))];
+}
+
+// ---- storage problems: what is asked and shown ----------------------------------------
+
+/** What the GM is told when saving fails (RosterStore.sync's `error`). */
+export const SAVE_PROBLEMS = {
+  full: "Your latest changes are NOT saved: this browser's storage is full. They stay in this tab until you close it. "
+    + "Use Export all rosters now to keep them as a file; deleting rosters or kept copies you no longer need frees space, "
+    + "and saving resumes with your next change.",
+  blocked: "Nothing is being saved: this browser does not let the page keep data (its storage is blocked or unavailable), "
+    + "so your rosters last only until you close this tab. Use Export all rosters to keep them as a file.",
+  frozen: "Saving is paused: the saved data is damaged and there is no room to set it aside, so saving now would overwrite it. "
+    + "Download it below, then delete it to resume saving; Export all rosters keeps your work as a file meanwhile.",
+};
+
+/** The report of damaged saved data: which rosters, why, and where they went. */
+export function damageMessage(parts) {
+  const list = parts.map((p) => `${p.label} (${p.reason})`).join("; ");
+  return `Some saved data could not be read: ${list}. `
+    + (parts.some((p) => !p.kept) ? "There was no room to set it aside, so it was left where it was. "
+      : "It was set aside, not deleted: see the kept copies below. ")
+    + "Everything else was loaded.";
+}
+export const MAX_ROSTER_CHARS = 400_000; // the rules core's limit for one roster file
+
+export const QUESTIONS = {
+  conflict: (name) => ({
+    title: `“${name}” was changed in another tab`,
+    text: "This tab has changes to the same roster. Keep both saves this tab's version as a separate roster, so nothing is "
+      + "overwritten; or drop this tab's changes and use the other tab's version.",
+    choices: [["both", "Keep both"], ["theirs", "Use the other tab's version"]],
+    cancel: "both",
+  }),
+  clash: (names, source) => ({
+    title: `You already have ${names.length === 1 ? "a roster" : "rosters"} called ${names.map((n) => `“${n}”`).join(", ")}`,
+    text: `${source} holds a different version. Keep both adds it as a separate roster; Replace overwrites your saved `
+      + "version with it (Undo brings yours back); Cancel changes nothing.",
+    choices: [["both", "Keep both"], ["replace", "Replace"], ["cancel", "Cancel"]],
+    cancel: "cancel",
+  }),
+  dropKept: {
+    title: "Delete this kept copy?",
+    text: "It is saved data that could not be read. Once deleted it cannot be brought back; download it first if you may need it.",
+    choices: [["keep", "Keep it"], ["delete", "Delete"]],
+    cancel: "keep",
+  },
+};
+
+/** The kept copies of damaged data, each with Download and Delete buttons. */
+export function keptNodes(kept) {
+  return kept.map((k) => el("li", { "data-key": k.key }, `${k.label}, ${k.size} `,
+    el("button", { type: "button", class: "md-button", "data-sucs": "kept-download", text: "Download", "aria-label": `Download ${k.label}` }), " ",
+    el("button", { type: "button", class: "md-button", "data-sucs": "kept-delete", text: "Delete", "aria-label": `Delete the kept copy of ${k.label}` })));
+}
+
+/** Whether fields hold edits not yet committed to roster `r` (typed, no Enter yet); with
+ *  apply, commit the valid ones to `r`. */
+export function pendingEdits(root, r, apply) {
+  let found = false;
+  const take = (text, current, valid, set) => {
+    if (text === "" || !valid(text) || text === String(current)) return;
+    found = true;
+    if (apply) set(text);
+  };
+  const whole = (low, high) => (t) => /^\d+$/.test(t) && Number(t) >= low && Number(t) <= high;
+  const named = (t) => t.length > 0;
+  take(root.querySelector(".sucs-name").value.trim().slice(0, 80), r.name, named, (t) => { r.name = t; });
+  take(root.querySelector(".sucs-limit").value.trim(), r.points_limit, whole(0, 100000), (t) => { r.points_limit = Number(t); });
+  root.querySelectorAll(".sucs-line").forEach((li) => {
+    const line = r.units[Number(li.dataset.index)];
+    if (!line) return;
+    take(li.querySelector(".sucs-line-name").value.trim().slice(0, 80), line.name, named, (t) => { line.name = t; });
+    take(li.querySelector(".sucs-line-count").value.trim(), line.count, whole(1, 99), (t) => { line.count = Number(t); });
+  });
+  return found;
+}
+
+/** Show the roster check (totals, limit, legality, warnings) in the app. */
+export function showCheck(root, reply) {
+  const $ = (sel) => root.querySelector(sel);
+  if (!reply.ok) {
+    $(".sucs-total").textContent = "?";
+    $(".sucs-warnings").replaceChildren(el("li", { class: "sucs-illegal", text: `${reply.error.field}: ${reply.error.message}` }));
+    return;
+  }
+  const res = reply.result;
+  $(".sucs-total").textContent = String(res.total);
+  $(".sucs-limit-out").textContent = res.points_limit ? String(res.points_limit) : "none";
+  $(".sucs-left-label").textContent = res.over_limit ? "Over by" : "Left";
+  $(".sucs-left").textContent = res.points_limit ? String(Math.abs(res.remaining)) : "-";
+  $(".sucs-legal").textContent = res.legal ? "yes" : "no";
+  root.dataset.legal = res.legal ? "yes" : "no";
+  root.dataset.over = res.over_limit ? "yes" : "no";
+  $(".sucs-warnings").replaceChildren(...warningNodes(res.warnings));
+}
+
+/** The printable cards of roster `r`, with totals when the check `costs` is known. */
+export function showCards(root, r, costs) {
+  root.querySelector(".sucs-cards-title").textContent = r.name;
+  root.querySelector(".sucs-cards-total").textContent = costs
+    ? `${costs.total} points${costs.points_limit ? ` of ${costs.points_limit}` : ""} · ${r.units.reduce((n, u) => n + u.count, 0)} units`
+    : "";
+  root.querySelector(".sucs-cards-grid").replaceChildren(...cardNodes(r, costs));
+}
+
+/** The app's computations (through the bridge) and timers keep root._busy true, as does
+ *  the start until setStarting(false); waiting for the GM's answer to a question does not. */
+export function busyTracker(root, bridge, dialog) {
+  let inFlight = 0;
+  let starting = true;
+  const timers = new Map();
+  const update = () => { root._busy = starting || inFlight > 0 || timers.size > 0; };
+  update();
+  return {
+    timers,
+    setStarting(value) { starting = value; update(); },
+    async run(name, inputs) {
+      inFlight += 1;
+      update();
+      try {
+        return await bridge.run(root, name, inputs);
+      } finally {
+        inFlight -= 1;
+        update();
+      }
+    },
+    schedule(key, fn, ms) {
+      clearTimeout(timers.get(key));
+      timers.set(key, setTimeout(() => {
+        timers.delete(key);
+        Promise.resolve(fn()).catch((err) => bridge.runtimeFailed(root, err)).finally(update);
+      }, ms));
+      update();
+    },
+    async question(q) {
+      const held = starting;
+      starting = false;
+      update();
+      try {
+        return await ask(dialog, q);
+      } finally {
+        starting = held;
+        update();
+      }
+    },
+  };
+}
