@@ -132,8 +132,8 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
                + '<th scope="col">Exact</th></tr></thead><tbody>')
     for i, outcome in enumerate(outcomes):
         cells = "".join(f"<td>{_pct(float(views[v][i]))}</td>" for v, _ in CHART_VIEWS if v in views)
-        out.append(f'<tr><th scope="row">{escape(outcome)}</th>{cells}'
-                   f"<td>{escape(str(exact[i]))}</td></tr>")
+        fraction = escape(str(exact[i])).replace("/", "/<wbr>")  # breaks there on a phone
+        out.append(f'<tr><th scope="row">{escape(outcome)}</th>{cells}<td>{fraction}</td></tr>')
     out.append("</tbody></table></div></details></figure>")
     return "".join(out)
 

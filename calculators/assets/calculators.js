@@ -324,13 +324,15 @@ async function roll(root) {
 function bind(root) {
   if (root._bound) return;
   root._bound = true;
+  root._path = location.pathname;
   root._overrides = {};
   const initial = JSON.parse(root.dataset.initial);
   const fromUrl = urlValues(root);
   if (fromUrl) applyValues(root, { ...initial, ...fromUrl });
   const onChange = (event) => {
-    // A widget of a page being left (instant navigation) must not touch the new page.
-    if (!root.isConnected) return;
+    // A widget of a page being left (instant navigation: the address changes before the
+    // old page's inputs are removed, and a blur can still fire) must not touch the new page.
+    if (!root.isConnected || location.pathname !== root._path) return;
     const field = event.target.closest(".calc-field");
     if (field) delete root._overrides[field.dataset.field];
     if (fromUrl || root._touched || event) {

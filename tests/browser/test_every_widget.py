@@ -5,8 +5,6 @@ New calculators are covered as soon as a page uses them."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page
 

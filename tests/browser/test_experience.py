@@ -1,8 +1,8 @@
-"""The site at desktop and phone widths, in dark mode and in print.
+"""The site at desktop and phone widths, in both colour schemes and in print.
 
 Every page at 1280 and 360 px: no sideways scrolling of the page, touch-sized controls
 in every widget and app; screenshots for review go to ``test-results/screenshots/``.
-Charts are visible in the dark scheme; rules pages, the SUCS roster and the
+Charts are visible and readable in the light and dark schemes; rules pages, the SUCS roster and the
 quick-reference cards print without navigation or widget controls. One Pyodide load:
 pages are visited with Material's instant navigation.
 """
@@ -42,7 +42,7 @@ SMALL_TARGETS = """() => {
     }
   }
   return out;
-}""" % TOUCH_PX
+}""" % TOUCH_PX  # noqa: UP031 - JS source, braces everywhere
 
 
 def _pages(site) -> list[str]:  # type: ignore[no-untyped-def]
@@ -60,6 +60,13 @@ def _shot_name(rel: str, suffix: str) -> Path:
     return SHOTS / f"{(rel.strip('/').replace('/', '_') or 'home')}-{suffix}.png"
 
 
+def _goto(page: Page, site, rel: str) -> None:  # type: ignore[no-untyped-def]
+    """Instant navigation to a page, unless the page is already open (Material does not
+    reload the page for a link to itself)."""
+    if page.url.split("#")[0].split("?")[0] != site.url + rel:
+        instant_goto(page, site.url + rel)
+
+
 @pytest.fixture(scope="module")
 def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
     module_page.goto(site.url)
@@ -71,7 +78,7 @@ def test_every_page_fits_a_desktop_and_a_phone_with_touch_sized_controls(page: P
     assert len(rels) >= 40
     problems: list[str] = []
     for rel in rels:
-        instant_goto(page, site.url + rel)
+        _goto(page, site, rel)
         for width in (DESKTOP, PHONE):
             page.set_viewport_size({"width": width, "height": 900})
             overflow = page.evaluate(
@@ -121,36 +128,43 @@ CHART_COLOURS = """root => {
 }"""
 
 
+def _set_scheme(page: Page, scheme: str) -> None:
+    """Follow the reader's system setting, or use Material's toggle if it stays put."""
+    page.emulate_media(color_scheme=scheme)
+    want = "slate" if scheme == "dark" else "default"
+    if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != want:
+        page.locator("form[data-md-component=palette] label:visible").first.click()
+    page.wait_for_function("s => document.body.getAttribute('data-md-color-scheme') === s",
+                           arg=want)
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
 @pytest.mark.parametrize("rel,name", [("sucs/attacks/", "sucs.attack"),
                                       ("cortex/rolls/", "cortex.odds"),
                                       ("phases/momentum/", "phases.table_pick")])
-def test_charts_are_visible_and_readable_in_the_dark_scheme(page: Page, site, rel: str, name: str) -> None:  # type: ignore[no-untyped-def]
-    instant_goto(page, site.url + rel)
-    page.emulate_media(color_scheme="dark")
+def test_charts_are_visible_and_readable_in_both_schemes(page: Page, site, rel: str, name: str,  # type: ignore[no-untyped-def]
+                                                         scheme: str) -> None:
+    _goto(page, site, rel)
     try:
-        if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != "slate":
-            page.locator("form[data-md-component=palette] label:visible").first.click()
+        _set_scheme(page, scheme)
         root = widget(page, name)
         assert wait_settled(page, root) == "ready"
         for width in (DESKTOP, PHONE):
             page.set_viewport_size({"width": width, "height": 900})
             root.scroll_into_view_if_needed()
             info = page.evaluate(CHART_COLOURS, root.element_handle())
-            assert info["scheme"] == "slate"
             assert min(info["fillBox"]) > 0, info
-            assert _contrast(info["fill"], info["background"]) >= 3, info
-            assert _contrast(info["label"], info["background"]) >= 4.5, info
+            assert _contrast(info["fill"], info["background"]) >= 3, info  # graphics: 3:1
+            assert _contrast(info["label"], info["background"]) >= 4.5, info  # text: 4.5:1
             assert not info["labelsOverlap"], info
-            root.screenshot(path=_shot_name(rel, f"{name}-dark-{width}"))
+            root.screenshot(path=_shot_name(rel, f"{name}-{scheme}-{width}"))
     finally:
         page.set_viewport_size({"width": DESKTOP, "height": 900})
-        page.emulate_media(color_scheme="light")
-        if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") == "slate":
-            page.locator("form[data-md-component=palette] label:visible").first.click()
+        _set_scheme(page, "light")
 
 
 def test_chart_views_switch_between_exactly_at_least_and_at_most(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    instant_goto(page, site.url + "gunplay/bursts/")
+    _goto(page, site, "gunplay/bursts/")
     chart = widget(page, "gunplay.hit_odds").locator(".calc-chart").first
     assert chart.locator(".calc-view-exactly").is_visible()
     chart.locator("label", has_text="At least").click()
@@ -175,7 +189,7 @@ def _print_visibility(page: Page) -> dict[str, bool]:
 
 
 def test_a_rules_page_prints_without_navigation_or_widget_controls(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    instant_goto(page, site.url + "sucs/attacks/")
+    _goto(page, site, "sucs/attacks/")
     page.emulate_media(media="print")
     try:
         shown = _print_visibility(page)
@@ -193,7 +207,7 @@ def test_a_rules_page_prints_without_navigation_or_widget_controls(page: Page, s
 
 
 def test_the_sucs_roster_prints_its_cards_and_nothing_else(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    instant_goto(page, site.url + "sucs/roster/")
+    _goto(page, site, "sucs/roster/")
     app = page.locator('.calc-app[data-app="sucs_roster"]')
     wait_settled(page, app)
     page.emulate_media(media="print")
@@ -211,7 +225,7 @@ def test_the_sucs_roster_prints_its_cards_and_nothing_else(page: Page, site) -> 
 
 @pytest.mark.parametrize("system", ["gunplay", "cortex", "heroic", "sucs", "phases"])
 def test_each_quick_reference_card_prints_on_one_sheet(page: Page, site, system: str) -> None:  # type: ignore[no-untyped-def]
-    instant_goto(page, site.url + f"quick-reference/{system}/")
+    _goto(page, site, f"quick-reference/{system}/")
     page.emulate_media(media="print")
     try:
         assert not any(_print_visibility(page).values())
@@ -224,12 +238,12 @@ def test_each_quick_reference_card_prints_on_one_sheet(page: Page, site, system:
 
 
 def test_glossary_links_and_tooltips_work_in_the_browser(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    instant_goto(page, site.url + "cortex/")
+    _goto(page, site, "cortex/")
     page.locator('article a[href$="glossary/#effect-die"]').first.click()
     page.wait_for_function("() => location.hash === '#effect-die' && "
                            "document.querySelector('article h2#effect-die')")
     assert page.locator("h2#effect-die").is_visible()
-    instant_goto(page, site.url + "cortex/rolls/")
+    _goto(page, site, "cortex/rolls/")
     term = page.locator("article abbr", has_text="effect die").first
     term.scroll_into_view_if_needed()
     term.hover()  # Material turns the abbreviation's title into a tooltip

@@ -3,6 +3,7 @@ calculators still compute with the network off, and a new build replaces the old
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -13,16 +14,20 @@ from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_settled, widget
 pytestmark = pytest.mark.browser
 
 
-def _wait_cached(page: Page) -> None:
-    """Until the service worker controls the page and holds the runtime."""
+def _wait_cached(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    """Until the service worker holds the pages and every file of the runtime."""
+    text = (site.dir / "sw.js").read_text()
+    runtime = json.loads(re.search(r"const RUNTIME_FILES = (\[.*?\]);", text).group(1))  # type: ignore[union-attr]
+    assert any(name.endswith(".wasm") for name in runtime) and len(runtime) >= 6
     page.wait_for_function(
-        """async () => {
+        """async (files) => {
              const keys = await caches.keys();
              if (!keys.some(k => k.startsWith('tcr-shell-')) || !keys.includes('tcr-runtime')) return false;
-             const runtime = await (await caches.open('tcr-runtime')).keys();
-             return runtime.some(r => r.url.endsWith('.wasm')) && runtime.some(r => r.url.endsWith('.zip'));
+             const kept = new Set((await (await caches.open('tcr-runtime')).keys())
+                                  .map(r => new URL(r.url).pathname));
+             return files.every(f => [...kept].some(k => k.endsWith('/' + f)));
            }""",
-        timeout=RUNTIME_TIMEOUT_MS, polling=500)
+        arg=runtime, timeout=RUNTIME_TIMEOUT_MS, polling=500)
 
 
 def test_site_and_calculators_work_offline_after_first_visit(browser, site) -> None:  # type: ignore[no-untyped-def]
@@ -32,7 +37,7 @@ def test_site_and_calculators_work_offline_after_first_visit(browser, site) -> N
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site.url + "gunplay/difficulty/")
     assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
-    _wait_cached(page)
+    _wait_cached(page, site)
 
     context.set_offline(True)
     page.goto(site.url + "gunplay/bursts/")  # a full load, served by the service worker

@@ -146,7 +146,7 @@ def test_chart_is_one_labelled_image_and_the_table_has_every_number() -> None:
 
 def test_chart_without_exact_fractions_uses_the_floats() -> None:
     html = chart(spec(), {"dist": {"1": 0.25, "2": 0.75}}, "w")
-    assert "1/4" in html and "3/4" in html
+    assert "1/<wbr>4" in html and "3/<wbr>4" in html
 
 
 def test_labels_and_titles_are_escaped() -> None:
