@@ -23,23 +23,46 @@ function restartWorker() {
   pending.clear();
 }
 
-function keepRuntimeOffline() {
+const CONTROL_WAIT_MS = 1000;
+
+/** Register the service worker and wait (briefly) until it controls the page, so the
+ * runtime's downloads pass through it and are kept for offline use as they stream. */
+function serviceWorkerControl() {
+  if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) {
+    return Promise.resolve(false);
+  }
+  if (navigator.serviceWorker.controller) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (value) => { clearTimeout(timer); resolve(value); };
+    const timer = setTimeout(() => done(false), CONTROL_WAIT_MS);
+    navigator.serviceWorker.addEventListener("controllerchange", () => done(true), { once: true });
+    registerServiceWorker().catch(() => done(false));
+  });
+}
+
+/** After the first result: precache the pages; keep the runtime if it bypassed the worker. */
+function afterRuntimeStarted(wasControlled) {
   if (!("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.ready
-    .then((registration) => registration.active && registration.active.postMessage("keep-runtime"))
+  registerServiceWorker()
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      if (!registration.active) return;
+      registration.active.postMessage("precache");
+      if (!wasControlled) registration.active.postMessage("keep-runtime");
+    })
     .catch(() => {});
 }
 
 function startWorker(root) {
   if (ready) return ready;
+  ready = serviceWorkerControl().then((controlled) => launchWorker(root, controlled));
+  return ready;
+}
+
+function launchWorker(root, controlled) {
   const pyodide = new URL(`../pyodide/${root.dataset.pyodide}/`, HERE).href;
   const bundle = new URL(root.dataset.bundle, HERE).href;
-  try {
-    worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
-  } catch (err) {
-    ready = Promise.reject(err);
-    return ready;
-  }
+  worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
   worker.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "progress") {
@@ -58,9 +81,9 @@ function startWorker(root) {
     pending.forEach((entry) => entry.reject(error));
     pending.clear();
   };
-  ready = send({ op: "init", pyodide, bundle, root: SITE_ROOT.href });
-  ready.then(keepRuntimeOffline, () => {});
-  return ready;
+  const started = send({ op: "init", pyodide, bundle, root: SITE_ROOT.href });
+  started.then(() => afterRuntimeStarted(controlled), () => {});
+  return started;
 }
 
 function send(message) {
@@ -418,14 +441,26 @@ function bindAll() {
   document.querySelectorAll(".calc-app[data-app]").forEach(mountApp);
 }
 
+let registration = null;
+
 function registerServiceWorker() {
-  if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
-  navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT).href, { scope: SITE_ROOT.href })
-    .catch(() => { /* no offline copy; the site works online as before */ });
+  if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) {
+    return Promise.reject(new Error("no service worker here"));
+  }
+  registration = registration || navigator.serviceWorker.register(
+    new URL("sw.js", SITE_ROOT).href, { scope: SITE_ROOT.href });
+  return registration;
 }
 
-// Not before the page has loaded and settled: the first result comes first.
-window.addEventListener("load", () => setTimeout(registerServiceWorker, 3000), { once: true });
+// On a page without a calculator: once the page has loaded and settled, register and
+// precache the site for offline reading (no runtime is fetched).
+window.addEventListener("load", () => setTimeout(() => {
+  if (document.querySelector(".calc[data-calculator], .calc-app[data-app]")) return;
+  registerServiceWorker()
+    .then(() => navigator.serviceWorker.ready)
+    .then((reg) => reg.active && reg.active.postMessage("precache"))
+    .catch(() => { /* no offline copy; the site works online as before */ });
+}, 3000), { once: true });
 
 if (window.document$ && typeof window.document$.subscribe === "function") {
   window.document$.subscribe(bindAll);
