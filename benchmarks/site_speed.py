@@ -135,9 +135,10 @@ def launch(p) -> Browser:  # type: ignore[no-untyped-def]
     return p.chromium.launch(headless=True, args=args, executable_path=exe)
 
 
-def first_result(browser: Browser, url: str, init_script: str | None) -> tuple[float, float, int, int]:
+def first_result(browser: Browser, url: str, init_script: str | None,
+                 block_sw: bool = False) -> tuple[float, float, int, int]:
     """(ms to first live result, ms to FCP, bytes sent, .wasm downloads) in a fresh context."""
-    context = browser.new_context()
+    context = browser.new_context(service_workers="block" if block_sw else "allow")
     reset_counts()
     page = context.new_page()
     if init_script:
@@ -266,6 +267,10 @@ def cpython_compute(name: str, inputs: dict, repeat: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only-start", action="store_true",
+                        help="measure figures 1-2 only (quick comparisons)")
+    parser.add_argument("--block-service-worker", action="store_true",
+                        help="figure 2 without the service worker (isolates its cost)")
     args = parser.parse_args()
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
@@ -288,10 +293,20 @@ def main() -> None:
     with sync_playwright() as p:
         browser = launch(p)
         baseline = [first_result(browser, base + "_bench/baseline.html", None)[0] for _ in range(args.runs)]
-        ours = [first_result(browser, base + CALC_PAGE, WATCH_READY) for _ in range(args.runs)]
+        ours = [first_result(browser, base + CALC_PAGE, WATCH_READY, args.block_service_worker)
+                for _ in range(args.runs)]
         b, o = median(baseline), median([r[0] for r in ours])
         rows.append(("1. Baseline: bare Pyodide + rules_core + one api.run", f"{b:.0f} ms", ""))
-        rows.append(("2. Calculator page: first in-browser result", f"{o:.0f} ms", f"ratio {o / b:.2f} (target <= 1.15)"))
+        rows.append(("2. Calculator page: first in-browser result", f"{o:.0f} ms",
+                     f"ratio {o / b:.2f} (target <= 1.15)"
+                     + (" [service worker blocked]" if args.block_service_worker else "")))
+        if args.only_start:
+            browser.close()
+            httpd.shutdown()
+            shutil.rmtree(out, ignore_errors=True)
+            for label, value, note in rows:
+                print(f"{label:<60}  {value:<18} {note}")
+            return
         fcp = median([r[1] for r in ours])
         rows.append(("3. First contentful paint (prerendered result in the HTML)", f"{fcp:.0f} ms",
                      "correct result at FCP: yes (prerendered)"))
