@@ -358,10 +358,7 @@ function bind(root) {
     if (!root.isConnected || location.pathname !== root._path) return;
     const field = event.target.closest(".calc-field");
     if (field) delete root._overrides[field.dataset.field];
-    if (fromUrl || root._touched || event) {
-      root._touched = true;
-      writeUrl(root);
-    }
+    writeUrl(root);
     compute(root);
   };
   root.querySelector(".calc-form").addEventListener("input", onChange);
