@@ -9,6 +9,22 @@ from playwright.sync_api import Locator, Page
 RUNTIME_TIMEOUT_MS = 120_000  # Pyodide's first start on a busy 2-core machine
 
 
+def site_pages(site, widgets_only: bool = False) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every page of the built site as a path relative to its root ("" for the home
+    page, "gunplay/bursts/"), optionally only those with a calculator or an app."""
+    pages = []
+    for path in sorted(site.dir.rglob("index.html")):
+        rel = path.parent.relative_to(site.dir).as_posix()
+        if rel.startswith(("assets/", "search/")):
+            continue
+        if widgets_only:
+            text = path.read_text(encoding="utf-8")
+            if "data-calculator=" not in text and 'class="calc-app"' not in text:
+                continue
+        pages.append("" if rel == "." else rel + "/")
+    return pages
+
+
 def widget(page: Page, calculator: str, index: int = 0) -> Locator:
     return page.locator(f'.calc[data-calculator="{calculator}"]').nth(index)
 

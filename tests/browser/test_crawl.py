@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.support import instant_goto, wait_settled
+from tests.browser.support import instant_goto, site_pages, wait_settled
 
 pytestmark = pytest.mark.browser
 
@@ -20,14 +20,6 @@ window.addEventListener('unhandledrejection', e => window.__rejections.push(Stri
 """
 
 
-def _all_pages(site) -> list[str]:  # type: ignore[no-untyped-def]
-    pages = []
-    for path in sorted(site.dir.rglob("index.html")):
-        rel = path.parent.relative_to(site.dir).as_posix()
-        pages.append("" if rel == "." else rel + "/")
-    return pages
-
-
 def test_every_page_loads_clean(browser: Browser, site) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context(service_workers="block")
     problems: list[str] = []
@@ -38,7 +30,7 @@ def test_every_page_loads_clean(browser: Browser, site) -> None:  # type: ignore
     page = context.new_page()
     page.on("console", lambda m: problems.append(f"console {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(f"page error {e}"))
-    pages = _all_pages(site)
+    pages = site_pages(site)
     for rel in pages:
         page.goto(site.url + rel)
         page.wait_for_load_state("networkidle")
@@ -56,7 +48,7 @@ def test_every_page_loads_clean(browser: Browser, site) -> None:  # type: ignore
 def test_pages_read_well_without_javascript(browser: Browser, site) -> None:  # type: ignore[no-untyped-def]
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    for rel in _all_pages(site):
+    for rel in site_pages(site):
         page.goto(site.url + rel)
         assert page.locator("h1").first.is_visible(), rel
         assert page.locator("article").inner_text().strip(), rel
@@ -107,7 +99,7 @@ def test_accessibility_has_no_serious_violations(browser: Browser, site) -> None
         page = context.new_page()
         page.goto(site.url)
         page.add_script_tag(path=str(axe))  # stays loaded across instant navigation
-        for rel in _all_pages(site):
+        for rel in site_pages(site):
             if rel:
                 instant_goto(page, "/" + rel)
             for root in page.locator(".calc[data-calculator], .calc-app[data-app]").all():

@@ -9,19 +9,9 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from tests.browser.support import instant_goto, wait_result, wait_settled
+from tests.browser.support import instant_goto, site_pages, wait_result, wait_settled
 
 pytestmark = pytest.mark.browser
-
-
-def _pages_with_widgets(site) -> list[str]:  # type: ignore[no-untyped-def]
-    found = []
-    for path in sorted(site.dir.rglob("index.html")):
-        text = path.read_text(encoding="utf-8")
-        if "data-calculator=" in text or 'class="calc-app"' in text:
-            rel = path.parent.relative_to(site.dir).as_posix()
-            found.append("/" if rel == "." else f"/{rel}/")
-    return found
 
 
 def _visit(page: Page, site, path: str) -> None:  # type: ignore[no-untyped-def]
@@ -39,14 +29,14 @@ def _headline(page: Page, root) -> list[list[str]]:  # type: ignore[no-untyped-d
 
 
 def test_the_site_has_widget_pages(site) -> None:  # type: ignore[no-untyped-def]
-    assert "/gunplay/difficulty/" in _pages_with_widgets(site)
+    assert "gunplay/difficulty/" in site_pages(site, widgets_only=True)
 
 
 def test_every_widget_goes_live_agrees_with_cpython_and_refuses_bad_input(
         module_page: Page, site) -> None:  # type: ignore[no-untyped-def]
     page = module_page
     checked = typed = 0
-    for path in _pages_with_widgets(site):
+    for path in ["/" + rel for rel in site_pages(site, widgets_only=True)]:
         _visit(page, site, path)
         for index in range(page.locator(".calc[data-calculator]").count()):
             root = page.locator(".calc[data-calculator]").nth(index)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.support import instant_goto, wait_settled, widget
+from tests.browser.support import instant_goto, site_pages, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -45,16 +45,6 @@ SMALL_TARGETS = """() => {
 }""" % TOUCH_PX  # noqa: UP031 - JS source, braces everywhere
 
 
-def _pages(site) -> list[str]:  # type: ignore[no-untyped-def]
-    rels = []
-    for path in sorted(site.dir.rglob("index.html")):
-        rel = path.parent.relative_to(site.dir).as_posix()
-        if rel.startswith(("assets", "search")):
-            continue
-        rels.append("" if rel == "." else rel + "/")
-    return rels
-
-
 def _shot_name(rel: str, suffix: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS / f"{(rel.strip('/').replace('/', '_') or 'home')}-{suffix}.png"
@@ -74,7 +64,7 @@ def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
 
 
 def test_every_page_fits_a_desktop_and_a_phone_with_touch_sized_controls(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    rels = _pages(site)
+    rels = site_pages(site)
     assert len(rels) >= 40
     problems: list[str] = []
     for rel in rels:

@@ -10,21 +10,12 @@ import pytest
 from rules_core import api
 from rules_core.gunplay.difficulty import difficulty, range_band
 from rules_core.gunplay.tables import SIZE_RANGE, Movement, RangeBand, Size, Stance
-
-# The table exactly as printed in the source (rows: size; columns: close..maximum).
-PRINTED = {
-    "tiny": (3, 6, 12, 18),
-    "small": (2, 4, 8, 12),
-    "medium": (1, 2, 4, 6),
-    "large": (-12, -8, -4, -2),
-    "huge": (-18, -12, -6, -3),
-}
-BANDS = ("close", "medium", "far", "maximum")
+from tests.rules_core.gunplay_source import BANDS, SOURCE_TABLE
 
 
-@pytest.mark.parametrize("size,band", list(itertools.product(PRINTED, BANDS)))
+@pytest.mark.parametrize("size,band", list(itertools.product(SOURCE_TABLE, BANDS)))
 def test_every_table_cell(size: str, band: str) -> None:
-    expected = PRINTED[size][BANDS.index(band)]
+    expected = SOURCE_TABLE[size][BANDS.index(band)]
     assert SIZE_RANGE[Size(size)][RangeBand(band)] == expected
     # and through the API, with everything else neutral: 5 + cell + 0 + 0 - 1 (standing)
     response = api.run("gunplay.difficulty", {

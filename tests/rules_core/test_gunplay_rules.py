@@ -14,23 +14,13 @@ from rules_core.gunplay.difficulty import band_limits, difficulty, range_band
 from rules_core.gunplay.presets import BY_KEY, EXAMPLES
 from rules_core.gunplay.tables import (
     BASE_DIFFICULTY,
-    SIZE_RANGE,
     STANCE_SIZE,
     Movement,
     RangeBand,
     Size,
     Stance,
 )
-
-# The source's size x range table, transcribed independently of tables.py.
-SOURCE_TABLE = {
-    "tiny": (3, 6, 12, 18),
-    "small": (2, 4, 8, 12),
-    "medium": (1, 2, 4, 6),
-    "large": (-12, -8, -4, -2),
-    "huge": (-18, -12, -6, -3),
-}
-BANDS = ("close", "medium", "far", "maximum")
+from tests.rules_core.gunplay_source import BANDS, SOURCE_TABLE
 
 
 def ok(name: str, inputs: dict) -> dict:
@@ -170,11 +160,6 @@ def test_band_agrees_with_its_limits(effective: Fraction, ratio: Fraction) -> No
         return
     start, end = limits[band]
     assert start <= distance and (distance < end or (band is RangeBand.MAXIMUM and distance <= end))
-
-
-def test_size_range_table_data_matches_the_source() -> None:
-    for size, row in SOURCE_TABLE.items():
-        assert tuple(SIZE_RANGE[Size(size)][RangeBand(b)] for b in BANDS) == row
 
 
 # --- difficulty: the source's procedure and worked examples -----------------------
