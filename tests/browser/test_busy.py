@@ -22,16 +22,26 @@ def test_busy_state_and_cancel(module_page: Page, site) -> None:  # type: ignore
     page.select_option("#calc-odds-rules", "part1")
     page.fill("#calc-odds-unit", "d4 d6 d8 d10 d12 d6")
     page.fill("#calc-odds-defender", BIG_DEFENCE)
+    # Click Cancel the moment it is shown, in the same task (a click through Playwright can
+    # arrive after a fast machine has already finished), and record the busy state seen then.
+    page.evaluate(
+        """el => { const button = el.querySelector('[data-action="cancel"]');
+                   new MutationObserver((_, observer) => {
+                     if (button.hidden) return;
+                     observer.disconnect();
+                     el._sawBusy = { busy: el.dataset.busy, aria: el.getAttribute('aria-busy'),
+                                     status: el.querySelector('.calc-status').textContent };
+                     button.click();
+                   }).observe(button, { attributes: true }); }""",
+        root.element_handle())
     page.fill("#calc-odds-attacker", BIG_ATTACK)
-    cancel = root.locator('[data-action="cancel"]')
-    cancel.wait_for(state="visible", timeout=RUNTIME_TIMEOUT_MS)
-    assert root.get_attribute("data-busy") == "true"
-    assert root.get_attribute("aria-busy") == "true"
-    assert "Working" in root.locator(".calc-status").inner_text()
-    cancel.click()
-    page.wait_for_function("el => el.dataset.status === 'error' && !el._busy",
-                           arg=root.element_handle())
+    page.wait_for_function("el => el._sawBusy && el.dataset.status === 'error' && !el._busy",
+                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    seen = page.evaluate("el => el._sawBusy", root.element_handle())
+    assert seen["busy"] == "true" and seen["aria"] == "true"
+    assert "Working" in seen["status"]
     assert "cancelled" in root.locator(".calc-status").inner_text()
+    cancel = root.locator('[data-action="cancel"]')
     assert cancel.is_hidden() and root.get_attribute("data-busy") is None
     # the next change starts a fresh worker and computes normally
     reply = wait_result(page, root, lambda: page.fill("#calc-odds-attacker", "d8 d8 d6"))
