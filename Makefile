@@ -32,14 +32,18 @@ site: setup
 serve: site
 	$(PY) -m calculators.serve site --port $(PORT)
 
-# A Chromium for the browser tests: the system one if present; as root on Debian the
-# `chromium` package; otherwise Playwright's own build.
+# Browsers for the tests: Chromium (the suite), Firefox ESR and WebKitGTK under Xvfb (the
+# cross-browser smoke tests). As root on Debian, apt-get installs whichever is missing;
+# elsewhere Chromium falls back to Playwright's own build and the others must be installed.
+BROWSER_PACKAGES := chromium:/usr/bin/chromium firefox-esr:/usr/bin/firefox-esr \
+	webkit2gtk-driver:/usr/bin/WebKitWebDriver xvfb:/usr/bin/Xvfb
 browser: setup
-	@if [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1; then \
-	  echo "browser: using system Chromium"; \
+	@missing=""; for entry in $(BROWSER_PACKAGES); do \
+	  [ -x "$${entry#*:}" ] || missing="$$missing $${entry%%:*}"; done; \
+	if [ -z "$$missing" ]; then echo "browser: using the system Chromium, Firefox ESR and WebKitGTK"; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	else \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	elif ! command -v chromium >/dev/null 2>&1; then \
 	  $(PY) -m playwright install chromium; \
 	fi
 

@@ -1,0 +1,139 @@
+"""Async functions the smoke tests run inside the page, in any engine.
+
+Each is the source of one ``async (arg) => ...`` function; ``engines.Engine.run`` calls it.
+They act as a reader does (follow a link, change an input, press a button) and wait for
+states, never for durations.
+"""
+
+_WAIT = """
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const until = async (cond, what, timeout) => {
+    const end = Date.now() + timeout;
+    while (!cond()) {
+      if (Date.now() > end) throw new Error(`${location.pathname}: timed out waiting for ${what}`);
+      await sleep(100);
+    }
+  };
+  const settled = (el) => !["loading", "prerendered"].includes(el.dataset.status) && !el._busy;
+"""
+
+#: install the page's error record (once per page load) and return what it caught so far.
+#: "ResizeObserver loop completed with undelivered notifications" is the browser saying a
+#: layout settled over two frames (the spec's own benign report), not a script failing.
+ERRORS = """async () => {
+  if (!window.__tcrErrors) {
+    window.__tcrErrors = [];
+    addEventListener("error", (e) => {
+      const text = String(e.message || e);
+      if (!/^ResizeObserver loop/.test(text)) window.__tcrErrors.push(text);
+    });
+    addEventListener("unhandledrejection",
+      (e) => window.__tcrErrors.push(String((e.reason && e.reason.message) || e.reason)));
+  }
+  return window.__tcrErrors.splice(0);
+}"""
+
+#: follow a link with Material's instant navigation; resolves when the new page is in
+NAVIGATE = """async (path) => {
+  if (location.pathname === path) return path;
+  await new Promise((resolve) => {
+    let armed = false;
+    const sub = document$.subscribe(() => { if (armed) { sub.unsubscribe(); resolve(); } });
+    armed = true;
+    const a = document.createElement("a");
+    a.href = path;
+    a.textContent = "go";
+    document.querySelector(".md-content").append(a);
+    a.click();
+  });
+  return location.pathname;
+}"""
+
+#: wait for every widget and app to go live; change one number of each calculator and
+#: wait for the recomputed result
+LIVE = """async (timeout) => {""" + _WAIT + """
+  const out = [];
+  for (const el of document.querySelectorAll(".calc[data-calculator], .calc-app[data-app]")) {
+    const name = el.dataset.calculator || el.dataset.app;
+    await until(() => settled(el), `${name} to go live`, timeout);
+    const entry = { name, status: el.dataset.status, recomputed: null };
+    // a number one step up (or down at the maximum), else the next choice of a list
+    const input = el.dataset.calculator && (el.querySelector(
+      '.calc-field[data-kind="int"]:not([hidden]) input[type="number"]') || el.querySelector(
+      '.calc-field[data-kind="choice"]:not([hidden]) select'));
+    if (input) {
+      let reply = null;
+      el.addEventListener("calc:result", (e) => { reply = e.detail; }, { once: true });
+      if (input.tagName === "SELECT") {
+        input.selectedIndex = (input.selectedIndex + 1) % input.options.length;
+      } else {
+        const max = input.max === "" ? Infinity : Number(input.max);
+        const now = Number(input.value);
+        input.value = String(now + 1 <= max ? now + 1 : now - 1);
+      }
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      await until(() => reply && settled(el), `${name} to recompute`, timeout);
+      // a result, or a message naming the field (a changed choice can make a pair invalid)
+      entry.recomputed = { answered: Boolean(reply.ok || (reply.error && reply.error.message)),
+                           ok: Boolean(reply.ok), status: el.dataset.status };
+    }
+    out.push(entry);
+  }
+  return out;
+}"""
+
+_APP = """
+  const app = document.querySelector(".calc-app[data-app]");
+  await until(() => settled(app), "the app to go live", timeout);
+  const click = (selector) => app.querySelector(selector).click();
+"""
+
+#: add a published unit to the army builder's roster; the number of lines after it
+ROSTER_ADD = """async (timeout) => {""" + _WAIT + _APP + """
+  const lines = () => app.querySelectorAll(".sucs-lines > li").length;
+  const before = lines();
+  click('[data-sucs="add"]');
+  await until(() => lines() > before, "the unit to be added", timeout);
+  return lines();
+}"""
+
+ROSTER_COUNT = """async (timeout) => {""" + _WAIT + _APP + """
+  return app.querySelectorAll(".sucs-lines > li").length;
+}"""
+
+#: start a fight in the tracker and roll one action; the log's length after it
+TRACKER_ROLL = """async (timeout) => {""" + _WAIT + _APP + """
+  const logged = () => app.querySelectorAll(".pt-log > li").length;
+  if (app.querySelector(".pt-board").hidden) {
+    click('[data-pt="start"]');
+    await until(() => !app.querySelector(".pt-board").hidden && settled(app), "the fight to start", timeout);
+  }
+  const before = logged();
+  click('[data-pt="roll"]');
+  await until(() => logged() > before && settled(app), "the roll to be logged", timeout);
+  return logged();
+}"""
+
+TRACKER_COUNT = """async (timeout) => {""" + _WAIT + _APP + """
+  return app.querySelectorAll(".pt-log > li").length;
+}"""
+
+#: the service worker controls the page and holds this page, the runtime and the bundle
+OFFLINE_READY = """async (timeout) => {""" + _WAIT + """
+  const held = async () => {
+    const urls = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+    }
+    const page = location.href.split("#")[0].split("?")[0];
+    return urls.includes(page) && urls.some((u) => u.endsWith(".wasm"))
+      && urls.some((u) => u.endsWith(".zip"));
+  };
+  let ok = false;
+  const end = Date.now() + timeout;
+  while (!(ok = Boolean(navigator.serviceWorker.controller) && await held()) && Date.now() < end) {
+    await sleep(250);
+  }
+  return ok;
+}"""

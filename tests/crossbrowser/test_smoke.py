@@ -1,0 +1,91 @@
+"""Smoke tests in Firefox ESR and WebKitGTK (Safari's engine), beside the Chromium suite.
+
+Each engine, in one browser session per engine (Pyodide starts once, then instant
+navigation keeps it): every page loads with no page error; every widget and app goes live,
+and every calculator recomputes after an input change; the army builder and the tracker
+keep their data through a reload; a page visited once works offline (the server is
+stopped, the page reloads from the service worker's cache and its widget goes live).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from calculators import serve
+from tests.browser.support import site_pages
+from tests.conftest import _free_port
+from tests.crossbrowser import page_scripts as js
+from tests.crossbrowser.engines import ENGINES, Engine
+
+pytestmark = [pytest.mark.browser, pytest.mark.crossbrowser]
+
+#: first start of Pyodide in WebKit is slow (about 25 s on a quiet machine): allow for load
+LIVE_TIMEOUT_MS = 600_000
+
+
+@pytest.fixture(scope="module", params=sorted(ENGINES))
+def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    browser = ENGINES[request.param]()
+    yield browser
+    browser.quit()
+
+
+def _errors(engine: Engine) -> list[str]:
+    return engine.errors() + engine.run(js.ERRORS)
+
+
+def test_every_page_loads_and_every_widget_goes_live_and_recomputes(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
+    engine.goto(site.url)
+    assert engine.run(js.ERRORS) == []  # installs the page's error record
+    widgets = recomputed = calculators = 0
+    for path in site_pages(site):
+        assert engine.run(js.NAVIGATE, "/" + path) == "/" + path, path
+        for entry in engine.run(js.LIVE, LIVE_TIMEOUT_MS):
+            where = f"{engine.name} /{path} {entry['name']}"
+            assert entry["status"] == "ready", where
+            widgets += 1
+            if entry["recomputed"] is not None:
+                assert entry["recomputed"]["answered"], (where, entry["recomputed"])
+                recomputed += entry["recomputed"]["ok"]
+                calculators += 1
+        assert _errors(engine) == [], f"{engine.name} /{path}"
+    # every calculator page's widgets answered a change; most changes give a new result
+    assert widgets >= 30 and calculators >= 25 and recomputed >= calculators * 3 // 4, \
+        (widgets, calculators, recomputed)
+
+
+def test_the_army_builder_and_the_tracker_keep_their_data_through_a_reload(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
+    for path, action, count in (("sucs/roster/", js.ROSTER_ADD, js.ROSTER_COUNT),
+                                ("phases/tracker/", js.TRACKER_ROLL, js.TRACKER_COUNT)):
+        engine.goto(site.url + path)
+        engine.run(js.ERRORS)
+        before = engine.run(action, LIVE_TIMEOUT_MS)
+        assert before >= 1, (engine.name, path)
+        engine.reload()
+        engine.run(js.ERRORS)
+        assert engine.run(count, LIVE_TIMEOUT_MS) == before, (engine.name, path)
+        assert _errors(engine) == [], (engine.name, path)
+
+
+def test_a_page_visited_once_works_offline(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
+    port = _free_port()
+    server = serve.server(str(site.dir), port, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}/gunplay/difficulty/"
+    try:
+        engine.goto(url)
+        engine.run(js.ERRORS)
+        assert all(e["status"] == "ready" for e in engine.run(js.LIVE, LIVE_TIMEOUT_MS))
+        assert engine.run(js.OFFLINE_READY, LIVE_TIMEOUT_MS), engine.name
+    finally:
+        server.shutdown()
+        server.server_close()
+    engine.reload()  # the server is gone: only the service worker can answer
+    engine.run(js.ERRORS)
+    live = engine.run(js.LIVE, LIVE_TIMEOUT_MS)
+    assert live and all(e["status"] == "ready" for e in live), (engine.name, live)
+    assert _errors(engine) == [], engine.name
