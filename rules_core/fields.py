@@ -69,6 +69,20 @@ def _not_a_number(raw: Any, allowed: str) -> str:
     return f"must be {allowed}; received {describe(raw)}."
 
 
+#: label words -> the noun for one entry, when a field does not declare its ``item``
+_NOUNS = ((("dice", "pool", "die"), "die"), (("member",), "member"), (("name",), "name"),
+          (("damage", "roll"), "roll"), (("face",), "die"))
+
+
+def noun_of(label: str) -> str:
+    """The noun for one entry of a list labelled ``label`` ("entry" when none fits)."""
+    label = label.lower()
+    for words, noun in _NOUNS:
+        if any(word in label for word in words):
+            return noun
+    return "entry"
+
+
 @dataclass(frozen=True)
 class Field:
     """Base declaration of one input.
@@ -95,7 +109,7 @@ class Field:
     help: str = ""
     optional: bool = False
     shown_if: tuple[str, tuple[Any, ...]] | None = None
-    item: str = "entry"
+    item: str = ""
     parts: tuple[tuple[str, str], ...] = ()
     kind: str = field(default="text", init=False)
 
@@ -114,11 +128,24 @@ class Field:
             errors.append(_rebase(err, self.name, path))
             return INVALID
 
+    def noun(self) -> str:
+        """The word for one entry of the list this field holds: ``item`` when declared,
+        else read from the label ("Attacker's dice" -> "die", "Members" -> "member")."""
+        return self.item or noun_of(self.label)
+
     def words(self, rest: list[str]) -> list[str]:
-        """The places below this field in words: positions and labelled parts."""
+        """The places below this field in words: positions and labelled parts (a
+        position below a part takes its noun from that part's label)."""
         labels = dict(self.parts)
-        return [position(seg, self.item) if seg.isdigit() else labels.get(seg, humanize(seg))
-                for seg in rest]
+        out: list[str] = []
+        noun = self.noun()
+        for seg in rest:
+            if seg.isdigit():
+                out.append(position(seg, noun))
+            else:
+                out.append(labels.get(seg, humanize(seg)))
+                noun = noun_of(out[-1])
+        return out
 
     def form(self) -> dict[str, Any]:
         """Attributes the widget template needs (JSON-safe)."""
@@ -255,7 +282,10 @@ class TextField(Field):
     kind: str = field(default="text", init=False)
 
     def allowed(self) -> str:
-        return f"text of at most {self.max_length:,} characters"
+        if self.parse is None:
+            return f"text of at most {self.max_length:,} characters"
+        example = self.placeholder or (self.initial if isinstance(self.initial, str) else "")
+        return f"a value such as {example}" if example and len(example) <= 40 else "a value"
 
     def coerce(self, raw: Any) -> Any:
         if isinstance(raw, str):

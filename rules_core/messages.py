@@ -95,7 +95,10 @@ def ordinal(n: int) -> str:
 
 def humanize(key: str) -> str:
     """A key nobody declared a label for, in words: ``direct_action`` -> "direct action"."""
-    return safe_text(key.replace("_", " ").replace(".", " ").strip() or "a blank key")
+    words = key.replace("_", " ").replace(".", " ").strip()
+    if len(words) <= 3 and words.isalpha():  # cqb, hp, dc: an abbreviation
+        words = words.upper()
+    return safe_text(words or "a blank key")
 
 
 def position(index: str, noun: str) -> str:

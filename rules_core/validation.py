@@ -38,7 +38,8 @@ def _collect_object(fields: tuple[Field, ...], raw: Mapping[str, Any], prefix: s
                 shown = safe_text(str(key)).strip()
                 path = f"{prefix}.{shown}" if prefix else shown or "inputs"
                 if prefix:
-                    errors.append(InputError(path, f"is not a known key here; the keys are: {names}."))
+                    errors.append(InputError(path, "is not part of this data; remove it (the "
+                                                   "data may come from a newer version)."))
                 elif not shown:
                     errors.append(InputError(path, f"has an input with a blank name; the inputs "
                                                    f"are: {names}."))
@@ -145,7 +146,7 @@ class ListField(Field):
     kind: str = field(default="list", init=False)
 
     def allowed(self) -> str:
-        return f"a list of {self.min_items} to {self.max_items} {self.item}s"
+        return f"a list of {self.min_items} to {self.max_items} {self.noun()}s"
 
     def collect(self, raw: Any, path: str, errors: list[InputError]) -> Any:
         if not isinstance(raw, (list, tuple)):
@@ -175,7 +176,7 @@ class ListField(Field):
         if not rest[0].isdigit():
             return Field.words(self, rest)
         inner = self.of.words(rest[1:]) if self.of is not None else Field.words(self, rest[1:])
-        return [position(rest[0], self.item)] + inner
+        return [position(rest[0], self.noun())] + inner
 
 
 def validate_all(fields: tuple[Field, ...], raw: Any) -> tuple[dict[str, Any] | None,

@@ -92,6 +92,12 @@ EVENT_FIELDS: dict[str, tuple[Field, ...]] = {
 }
 
 
+#: labels of the state's and the events' keys, for messages that name them in words
+STATE_PARTS = tuple((f.name, f.label) for f in STATE_FIELDS)
+EVENT_PARTS = tuple({f.name: (f.name, f.label) for fields in EVENT_FIELDS.values()
+                     for f in (_TYPE, *fields)}.values())
+
+
 def _object(field: str, raw: Any) -> Any:
     if isinstance(raw, str):
         return parse_json(raw, field)
