@@ -85,7 +85,7 @@ def test_no_message_shows_an_internal_name(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_a_field_error_starts_with_the_fields_label(name: str) -> None:
     labels = {f.name: f.label for f in calculators()[name].fields}
-    for field, _bad, error in messages_for(name):
+    for _field, _bad, error in messages_for(name):
         if error["field"] in labels:
             label = labels[error["field"]]
             assert error["message"].startswith(label[:1].upper() + label[1:]), error
