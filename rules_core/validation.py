@@ -88,7 +88,20 @@ def _collect_object(fields: tuple[Field, ...], raw: Mapping[str, Any], prefix: s
 
 
 @dataclass(frozen=True)
-class ObjectField(Field):
+class _Nested(Field):
+    """A field holding other values: ``collect`` does the work and lists every problem;
+    ``coerce`` raises the first."""
+
+    def coerce(self, raw: Any) -> Any:
+        errors: list[InputError] = []
+        clean = self.collect(raw, self.name, errors)
+        if errors:
+            raise errors[0]
+        return clean
+
+
+@dataclass(frozen=True)
+class ObjectField(_Nested):
     """A JSON object (or its JSON text when ``text`` is set) of named ``fields``.
 
     ``unknown="ignore"`` tolerates keys it does not know (data written by a newer
@@ -117,13 +130,6 @@ class ObjectField(Field):
         clean = _collect_object(self.fields, raw, path, errors, self.unknown)
         return INVALID if len(errors) > before else clean
 
-    def coerce(self, raw: Any) -> Any:
-        errors: list[InputError] = []
-        clean = self.collect(raw, self.name, errors)
-        if errors:
-            raise errors[0]
-        return clean
-
     def words(self, rest: list[str]) -> list[str]:
         if not rest:
             return []
@@ -136,7 +142,7 @@ class ObjectField(Field):
 
 
 @dataclass(frozen=True)
-class ListField(Field):
+class ListField(_Nested):
     """A JSON list of ``min_items`` to ``max_items`` values, each checked by ``of`` (a
     field whose own name is not used); ``item`` names one entry in messages."""
 
@@ -162,13 +168,6 @@ class ListField(Field):
         items = [self.of.collect(value, f"{path}.{i}", errors)
                  for i, value in enumerate(raw, start=1)]
         return INVALID if len(errors) > before else items
-
-    def coerce(self, raw: Any) -> Any:
-        errors: list[InputError] = []
-        clean = self.collect(raw, self.name, errors)
-        if errors:
-            raise errors[0]
-        return clean
 
     def words(self, rest: list[str]) -> list[str]:
         if not rest:
