@@ -78,8 +78,9 @@ def _prepare(name: Any, inputs: Any) -> tuple[Calculator, dict[str, Any]]:
     if errors:
         raise _Refused([in_words(calc.fields, e) for e in errors])
     assert clean is not None
-    if calc.check is not None:
-        _guarded(calc, lambda: calc.check(clean))  # type: ignore[misc]
+    check = calc.check
+    if check is not None:
+        _guarded(calc, lambda: check(clean))
     return calc, clean
 
 
