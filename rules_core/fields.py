@@ -238,6 +238,8 @@ class ChoiceField(Field):
                      if v == value and type(v) is type(value)), describe(value))
 
     def coerce(self, raw: Any) -> Any:
+        if isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
+            raw = int(raw)  # the one number rule: 8.0 is the whole number 8
         for value in self.values():
             if raw == value and type(raw) is type(value):
                 return value
