@@ -12,6 +12,8 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from rules_core.dice.distribution import percent
+
 _MD = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 CHART_VIEWS = (("exactly", "Exactly"), ("at_least", "At least"), ("at_most", "At most"))
@@ -30,17 +32,9 @@ def markdown(text: str, root: str) -> str:
     return _MD.renderer.render(tokens, _MD.options, {})
 
 
-def _pct(p: float) -> str:
-    """A probability as a percentage to one decimal, never rounding a possibility to 0%
-    or a doubt to 100%."""
-    if 0 < p < 0.0005:
-        return "<0.1%"
-    if 0.9995 < p < 1:
-        return ">99.9%"
-    return f"{p * 100:.1f}%"
-
-
-def _views(outcomes: list[str], exact: list[Fraction], ordered: bool) -> dict[str, list[Fraction]]:
+def _views(exact: list[Fraction], ordered: bool) -> dict[str, list[Fraction]]:
+    """The chance of exactly, at least and at most each outcome (the last two only for
+    ordered outcomes), as exact fractions."""
     views = {"exactly": exact}
     if ordered:
         running, at_most = Fraction(0), []
@@ -84,11 +78,11 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
     words = _VIEW_WORDS[view]
     summary = f"{title}: bars for the chance of {words} each outcome ({outcome_label})"
     if best is not None and view == "exactly":
-        summary += f"; most likely {outcomes[best]} ({_pct(float(values[best]))})"
-    out = [f'<div class="calc-bars calc-view-{view} calc-bars-{layout}" role="img" '
+        summary += f"; most likely {outcomes[best]} ({percent(values[best])})"
+    out = [f'<div class="calc-bars calc-view-{escape(view)} calc-bars-{escape(layout)}" role="img" '
            f'aria-label="{escape(summary)}. The table of exact odds has every figure.">']
     for outcome, p in zip(outcomes, values):
-        label, pct = escape(outcome), _pct(float(p))
+        label, pct = escape(outcome), escape(percent(p))
         zero = " calc-bar-zero" if p == 0 else ""
         out.append(f'<div class="calc-bar{zero}" title="{label}: {pct}" '
                    f'style="--v:{float(p / top):.4f}">'
@@ -107,31 +101,35 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
                                                for k, v in result[key].items()}
     outcomes = [str(k) for k in exact_map]
     exact = [Fraction(v) for v in exact_map.values()]
-    views = _views(outcomes, exact, chart_spec.get("ordered", True))
+    views = _views(exact, chart_spec.get("ordered", True))
     layout = chart_layout(outcomes)
     name = f"{uid}-{key}-view"
     title = escape(chart_spec["title"])
-    out = [f'<figure class="calc-chart" data-chart="{escape(key)}" data-layout="{layout}">',
+    out = [f'<figure class="calc-chart" data-chart="{escape(key)}" data-layout="{escape(layout)}">',
            f'<figcaption class="calc-chart-title">{title}</figcaption>']
     if len(views) > 1:
         out.append('<fieldset class="calc-chart-toggle"><legend class="calc-sr">'
                    f'{title}: show the chance of</legend>')
         for i, (view, label) in enumerate(CHART_VIEWS):
             checked = " checked" if i == 0 else ""
-            out.append(f'<label><input type="radio" name="{escape(name)}" value="{view}"'
-                       f'{checked}><span>{label}</span></label>')
+            out.append(f'<label><input type="radio" name="{escape(name)}" value="{escape(view)}"'
+                       f'{checked}><span>{escape(label)}</span></label>')
         out.append("</fieldset>")
+    out.append(f'<div class="calc-views" data-layout="{escape(layout)}">')
     for view, values in views.items():
         out.append(_bars(view, outcomes, values, chart_spec["title"],
                          chart_spec["outcome_label"], layout))
-    heads = [escape(chart_spec["outcome_label"])] + [label for v, label in CHART_VIEWS if v in views]
+    out.append("</div>")
+    heads = [escape(chart_spec["outcome_label"])] + [escape(label) for v, label in CHART_VIEWS
+                                                     if v in views]
     out.append('<details class="calc-table"' + (" open" if len(outcomes) <= 12 else "") + ">"
                f'<summary>Table of exact odds</summary><div class="calc-scroll">'
                f'<table class="calc-odds"><caption class="calc-sr">{title}</caption><thead><tr>'
                + "".join(f"<th scope=\"col\">{h}</th>" for h in heads)
                + '<th scope="col">Exact</th></tr></thead><tbody>')
     for i, outcome in enumerate(outcomes):
-        cells = "".join(f"<td>{_pct(float(views[v][i]))}</td>" for v, _ in CHART_VIEWS if v in views)
+        cells = "".join(f"<td>{escape(percent(views[v][i]))}</td>"
+                        for v, _ in CHART_VIEWS if v in views)
         fraction = escape(str(exact[i])).replace("/", "/<wbr>")  # breaks there on a phone
         out.append(f'<tr><th scope="row">{escape(outcome)}</th>{cells}<td>{fraction}</td></tr>')
     out.append("</tbody></table></div></details></figure>")

@@ -1,19 +1,25 @@
 """The one JSON entry point: ``run(name, inputs) -> dict`` (and ``roll`` for real dice).
 
 Success: ``{"ok": true, "result": {...}, "explanation": "markdown", "display": {...}}``.
-Bad input: ``{"ok": false, "error": {"field": "...", "message": "..."}}``. Nothing a
-caller sends makes these functions raise.
+Bad input: ``{"ok": false, "error": {"field": "...", "message": "..."}, "errors": [...]}``:
+``error`` is the first problem, ``errors`` lists every problem found (the first
+included). ``field`` is the path of the bad value (``attacker.2``); ``message`` is a
+sentence that names it in words ("Attacker dice, the 2nd die must be ..."). Nothing a
+caller sends makes these functions raise: a value Python itself cannot handle (too deep,
+too large) gives an error reply as well.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from rules_core.calculator import Calculator
 from rules_core.catalog import calculators
 from rules_core.errors import InputError
-from rules_core.fields import describe, initial_inputs, validate
+from rules_core.fields import in_words, initial_inputs, validate_all
+from rules_core.messages import describe, sentence
 
 _SYSTEM_RANDOM = random.SystemRandom()
 
@@ -42,21 +48,48 @@ def _find(name: Any) -> Calculator:
     table = calculators()
     if not isinstance(name, str) or name not in table:
         raise InputError(
-            "name", f"no calculator is called {describe(name)}; known: {', '.join(table)}."
+            "name", f"is not known: no calculator is called {describe(name)}; "
+                    f"the calculators are: {', '.join(table)}."
         )
     return table[name]
 
 
-def _error(err: InputError) -> dict[str, Any]:
-    return {"ok": False, "error": {"field": err.field, "message": err.message}}
+class _Refused(Exception):
+    """Every problem with a request, already in words."""
+
+    def __init__(self, errors: list[InputError]) -> None:
+        super().__init__(errors[0].message)
+        self.errors = errors
+
+
+def error_reply(errors: list[InputError]) -> dict[str, Any]:
+    """The error response for a list of problems (first one first)."""
+    listed = [{"field": e.field, "message": e.message} for e in errors]
+    return {"ok": False, "error": listed[0], "errors": listed}
 
 
 def _prepare(name: Any, inputs: Any) -> tuple[Calculator, dict[str, Any]]:
-    calc = _find(name)
-    clean = validate(calc.fields, inputs)
-    if calc.check is not None:
-        calc.check(clean)
+    try:
+        calc = _find(name)
+    except InputError as err:
+        raise _Refused([InputError(err.field, sentence("the calculator's name", err.message))]) \
+            from None
+    clean, errors = validate_all(calc.fields, inputs)
+    if errors:
+        raise _Refused([in_words(calc.fields, e) for e in errors])
+    assert clean is not None
+    check = calc.check
+    if check is not None:
+        _guarded(calc, lambda: check(clean))
     return calc, clean
+
+
+def _guarded(calc: Calculator, step: Callable[[], Any]) -> Any:
+    """Run one step of a calculator; its InputError comes back in words."""
+    try:
+        return step()
+    except InputError as err:
+        raise _Refused([in_words(calc.fields, err)]) from None
 
 
 def _display(calc: Calculator, result: dict[str, Any]) -> dict[str, Any]:
@@ -72,28 +105,47 @@ def _display(calc: Calculator, result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _failure(err: BaseException) -> dict[str, Any]:
+    """A reply for what Python itself could not handle (the promise: never raise)."""
+    what = {RecursionError: "are nested too deeply to work through",
+            MemoryError: "are too large to work through",
+            OverflowError: "hold a number too large to work with"}.get(type(err))
+    message = (f"The inputs {what}; send smaller values." if what else
+               "The inputs could not be worked through "
+               f"({type(err).__name__}); check the values and try again.")
+    return error_reply([InputError("inputs", message)])
+
+
+def _answer(work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    try:
+        return work()
+    except _Refused as refused:
+        return error_reply(refused.errors)
+    except Exception as err:  # noqa: BLE001 - the contract: a reply, never an exception
+        return _failure(err)
+
+
 def run(name: str, inputs: Any) -> dict[str, Any]:
     """Compute calculator ``name`` for ``inputs`` (a JSON object)."""
-    try:
+    def work() -> dict[str, Any]:
         calc, clean = _prepare(name, inputs)
-        result = calc.compute(clean)
-    except InputError as err:
-        return _error(err)
-    return {
-        "ok": True,
-        "result": result,
-        "explanation": calc.explain(clean, result),
-        "display": _display(calc, result),
-    }
+        result = _guarded(calc, lambda: calc.compute(clean))
+        return {
+            "ok": True,
+            "result": result,
+            "explanation": calc.explain(clean, result),
+            "display": _display(calc, result),
+        }
+    return _answer(work)
 
 
 def roll(name: str, inputs: Any, rng: random.Random | None = None) -> dict[str, Any]:
     """Roll real dice for calculator ``name``: the same rule fed with random faces."""
-    try:
+    def work() -> dict[str, Any]:
         calc, clean = _prepare(name, inputs)
-        if calc.roll is None:
-            raise InputError("name", f"{calc.title} has nothing to roll.")
-        result = calc.roll(clean, rng or _SYSTEM_RANDOM)
-    except InputError as err:
-        return _error(err)
-    return {"ok": True, "result": result, "explanation": "", "display": {"roll": True}}
+        roller = calc.roll
+        if roller is None:
+            raise _Refused([InputError("name", f"{calc.title} has nothing to roll.")])
+        result = _guarded(calc, lambda: roller(clean, rng or _SYSTEM_RANDOM))
+        return {"ok": True, "result": result, "explanation": "", "display": {"roll": True}}
+    return _answer(work)

@@ -1,57 +1,86 @@
 """Input fields: one declaration drives validation, the command line and the widget form.
 
-Each calculator lists its fields; :func:`validate` turns a raw JSON object into clean
-values or raises :class:`InputError` naming the field, what was received and what is
-allowed. The widget form is rendered from the same declarations, so the page and the
-core cannot disagree about names, ranges or choices.
+Each calculator lists its fields; :func:`validate_all` turns a raw JSON object into clean
+values or lists every problem, each an :class:`InputError` whose ``field`` is the path
+of the bad value (``attacker.2``, positions counted from 1) and whose ``message`` says
+what was received and what is allowed. :func:`in_words` turns that path into the
+field's label and positions in words ("Attacker dice, the 2nd die"), so no message shows
+an internal name. Nested values are declared with :class:`ObjectField` and
+:class:`ListField`, which the stored-data readers (rosters, the tracker) use too.
+
+One rule for numbers everywhere: true and false are not numbers; a whole number may be
+sent as 3 or 3.0, never as 3.5 or as text; text is never read as a number.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules_core.errors import InputError
+from rules_core.messages import (
+    describe,
+    humanize,
+    is_valid_unicode,
+    number,
+    parse_json,
+    position,
+)
+
+__all__ = ["BoolField", "ChoiceField", "Field", "IntField", "InputError", "ListField",
+           "NameField", "NumberField", "ObjectField", "REQUIRED", "TextField", "describe",
+           "in_words", "initial_inputs", "list_items", "number", "validate", "validate_all",
+           "where"]
 
 MAX_TEXT = 2000  # longest text input accepted, in characters
 
 
-class _Required:
-    """Marker: the field has no default and must be given."""
+class _Marker:
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __repr__(self) -> str:
-        return "REQUIRED"
+        return self.name
 
 
-REQUIRED: Any = _Required()
+#: the field has no default and must be given
+REQUIRED: Any = _Marker("REQUIRED")
+#: what a field's ``collect`` returns for a value it refused (its errors are listed)
+INVALID: Any = _Marker("INVALID")
 
 
-def number(value: float) -> str:
-    """A number for messages: 1000000 rather than 1e+06, 12.5 as is."""
-    if float(value).is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return f"{value:g}"
+def _rebase(err: InputError, name: str, path: str) -> InputError:
+    """An error raised for field ``name`` (or a place below it) moved to ``path``."""
+    if err.field == name:
+        return InputError(path, err.message)
+    if err.field.startswith(name + "."):
+        return InputError(path + err.field[len(name):], err.message)
+    return err
 
 
-def describe(value: Any) -> str:
-    """A short, safe rendering of a received value for error messages."""
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return f'the text "{shown}"'
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, list):
-        return f"a list of {len(value)} items"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a value of type {type(value).__name__}"
+def _not_a_number(raw: Any, allowed: str) -> str:
+    """The message for a value that is not a number at all."""
+    if isinstance(raw, str) and not raw.strip():
+        return f"is empty: enter {allowed}."
+    if isinstance(raw, str):
+        return f"is not a number ({describe(raw)}): enter {allowed}."
+    return f"must be {allowed}; received {describe(raw)}."
+
+
+#: label words -> the noun for one entry, when a field does not declare its ``item``
+_NOUNS = ((("dice", "pool", "die"), "die"), (("member",), "member"), (("name",), "name"),
+          (("damage", "roll"), "roll"), (("face",), "die"))
+
+
+def noun_of(label: str) -> str:
+    """The noun for one entry of a list labelled ``label`` ("entry" when none fits)."""
+    label = label.lower()
+    for words, noun in _NOUNS:
+        if any(word in label for word in words):
+            return noun
+    return "entry"
 
 
 @dataclass(frozen=True)
@@ -61,7 +90,9 @@ class Field:
     ``default`` is used when the field is absent (``REQUIRED``: it must be given);
     ``initial`` is the value the widget form starts with (falls back to ``default``).
     ``shown_if`` names another field and the values for which this one applies; the
-    form hides it otherwise and the core treats it as absent.
+    form hides it otherwise and the core treats it as absent. ``item`` is the word for
+    one entry of a list the field holds ("die", "member") and ``parts`` labels the keys
+    of the objects inside it, so that a message can name a place in words.
     """
 
     @property
@@ -78,10 +109,43 @@ class Field:
     help: str = ""
     optional: bool = False
     shown_if: tuple[str, tuple[Any, ...]] | None = None
+    item: str = ""
+    parts: tuple[tuple[str, str], ...] = ()
     kind: str = field(default="text", init=False)
+
+    def allowed(self) -> str:
+        """What the field accepts, in words ("a whole number from 0 to 10")."""
+        return "a value"
 
     def coerce(self, raw: Any) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def collect(self, raw: Any, path: str, errors: list[InputError]) -> Any:
+        """The clean value, or ``INVALID`` with every problem appended to ``errors``."""
+        try:
+            return self.coerce(raw)
+        except InputError as err:
+            errors.append(_rebase(err, self.name, path))
+            return INVALID
+
+    def noun(self) -> str:
+        """The word for one entry of the list this field holds: ``item`` when declared,
+        else read from the label ("Attacker's dice" -> "die", "Members" -> "member")."""
+        return self.item or noun_of(self.label)
+
+    def words(self, rest: list[str]) -> list[str]:
+        """The places below this field in words: positions and labelled parts (a
+        position below a part takes its noun from that part's label)."""
+        labels = dict(self.parts)
+        out: list[str] = []
+        noun = self.noun()
+        for seg in rest:
+            if seg.isdigit():
+                out.append(position(seg, noun))
+            else:
+                out.append(labels.get(seg, humanize(seg)))
+                noun = noun_of(out[-1])
+        return out
 
     def form(self) -> dict[str, Any]:
         """Attributes the widget template needs (JSON-safe)."""
@@ -104,26 +168,16 @@ class IntField(Field):
     maximum: int = 100
     kind: str = field(default="int", init=False)
 
+    def allowed(self) -> str:
+        return f"a whole number from {self.minimum} to {self.maximum}"
+
     def coerce(self, raw: Any) -> int:
-        if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-            raise InputError(
-                self.name,
-                f"expected a whole number from {self.minimum} to {self.maximum}, "
-                f"received {describe(raw)}.",
-            )
-        if isinstance(raw, float):
-            if not math.isfinite(raw) or raw != int(raw):
-                raise InputError(
-                    self.name,
-                    f"expected a whole number from {self.minimum} to {self.maximum}, "
-                    f"received {describe(raw)}.",
-                )
+        if isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
             raw = int(raw)
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise InputError(self.name, _not_a_number(raw, self.allowed()))
         if not self.minimum <= raw <= self.maximum:
-            raise InputError(
-                self.name,
-                f"must be from {self.minimum} to {self.maximum}, received {raw}.",
-            )
+            raise InputError(self.name, f"must be {self.allowed()}; received {number(raw)}.")
         return raw
 
     def form(self) -> dict[str, Any]:
@@ -140,19 +194,19 @@ class NumberField(Field):
     unit: str = ""
     kind: str = field(default="number", init=False)
 
-    def _allowed(self) -> str:
+    def allowed(self) -> str:
         low = "more than" if self.exclusive_minimum else "at least"
         unit = f" {self.unit}" if self.unit else ""
         return f"a number {low} {number(self.minimum)} and at most {number(self.maximum)}{unit}"
 
     def coerce(self, raw: Any) -> float:
         if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-            raise InputError(self.name, f"expected {self._allowed()}, received {describe(raw)}.")
-        if not math.isfinite(raw):
-            raise InputError(self.name, f"expected {self._allowed()}, received {describe(raw)}.")
+            raise InputError(self.name, _not_a_number(raw, self.allowed()))
+        # compared before any conversion: a 400-digit integer never becomes a float
+        finite = isinstance(raw, int) or math.isfinite(raw)
         too_low = raw <= self.minimum if self.exclusive_minimum else raw < self.minimum
-        if too_low or raw > self.maximum:
-            raise InputError(self.name, f"must be {self._allowed()}, received {number(raw)}.")
+        if not finite or too_low or raw > self.maximum:
+            raise InputError(self.name, f"must be {self.allowed()}; received {describe(raw)}.")
         return raw
 
     def form(self) -> dict[str, Any]:
@@ -172,12 +226,26 @@ class ChoiceField(Field):
     def values(self) -> list[Any]:
         return [value for value, _ in self.choices]
 
+    def allowed(self) -> str:
+        labels = [label for _, label in self.choices]
+        if len(labels) > 12:
+            return f"one of the {len(labels)} choices in the list"
+        return "one of: " + "; ".join(labels)
+
+    def label_of(self, value: Any) -> str:
+        """The label the form shows for ``value``."""
+        return next((label for v, label in self.choices
+                     if v == value and type(v) is type(value)), describe(value))
+
     def coerce(self, raw: Any) -> Any:
+        if isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
+            raw = int(raw)  # the one number rule: 8.0 is the whole number 8
         for value in self.values():
             if raw == value and type(raw) is type(value):
                 return value
-        allowed = ", ".join(str(v) for v in self.values())
-        raise InputError(self.name, f"must be one of {allowed}; received {describe(raw)}.")
+        if isinstance(raw, str) and not raw.strip():
+            raise InputError(self.name, f"is empty: choose {self.allowed()}.")
+        raise InputError(self.name, f"must be {self.allowed()}; received {describe(raw)}.")
 
     def form(self) -> dict[str, Any]:
         numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in self.values())
@@ -191,9 +259,12 @@ class BoolField(Field):
 
     kind: str = field(default="bool", init=False)
 
+    def allowed(self) -> str:
+        return "true or false"
+
     def coerce(self, raw: Any) -> bool:
         if not isinstance(raw, bool):
-            raise InputError(self.name, f"expected true or false, received {describe(raw)}.")
+            raise InputError(self.name, f"must be true or false; received {describe(raw)}.")
         return raw
 
 
@@ -202,7 +273,8 @@ class TextField(Field):
     """Free text (or structured JSON) turned into a value by ``parse``.
 
     ``parse`` receives the raw value (a string typed in the form, or the structured
-    JSON a program sends) and raises :class:`InputError` for this field's name.
+    JSON a program sends) and raises :class:`InputError` for this field's name (or a
+    place below it, ``name.2``).
     """
 
     parse: Callable[[str, Any], Any] | None = None
@@ -211,20 +283,51 @@ class TextField(Field):
     max_length: int = MAX_TEXT
     kind: str = field(default="text", init=False)
 
+    def allowed(self) -> str:
+        if self.parse is None:
+            return f"text of at most {self.max_length:,} characters"
+        example = self.placeholder or (self.initial if isinstance(self.initial, str) else "")
+        return f"a value such as {example}" if example and len(example) <= 40 else "a value"
+
     def coerce(self, raw: Any) -> Any:
-        if isinstance(raw, str) and len(raw) > self.max_length:
-            raise InputError(
-                self.name,
-                f"is too long ({len(raw)} characters); at most {self.max_length} are accepted.",
-            )
+        if isinstance(raw, str):
+            if len(raw) > self.max_length:
+                raise InputError(self.name, f"is too long ({len(raw):,} characters); at most "
+                                            f"{self.max_length:,} are accepted.")
+            if not is_valid_unicode(raw):
+                raise InputError(self.name, "contains a character that is not valid Unicode "
+                                            "(a lone surrogate); retype or paste it again.")
         if self.parse is None:
             if not isinstance(raw, str):
-                raise InputError(self.name, f"expected text, received {describe(raw)}.")
+                raise InputError(self.name, f"must be text; received {describe(raw)}.")
             return raw
         return self.parse(self.name, raw)
 
     def form(self) -> dict[str, Any]:
         return {**super().form(), "placeholder": self.placeholder}
+
+
+@dataclass(frozen=True)
+class NameField(TextField):
+    """A name: spaces collapsed, ``min_length`` to ``max_length`` characters, no control
+    characters."""
+
+    min_length: int = 1
+    max_length: int = 80
+
+    def allowed(self) -> str:
+        return f"a name of {self.min_length} to {self.max_length} characters"
+
+    def coerce(self, raw: Any) -> str:
+        if not isinstance(raw, str):
+            raise InputError(self.name, f"must be {self.allowed()}; received {describe(raw)}.")
+        text = " ".join(raw.split())
+        if len(text) < self.min_length:
+            raise InputError(self.name, f"is empty: enter {self.allowed()}.")
+        super().coerce(text)  # length and Unicode
+        if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
+            raise InputError(self.name, "contains control characters; use plain text.")
+        return text
 
 
 def list_items(field: str, raw: Any, what: str) -> list[Any]:
@@ -234,60 +337,15 @@ def list_items(field: str, raw: Any, what: str) -> list[Any]:
     items = raw
     if isinstance(raw, str):
         text = raw.strip()
+        if not text:
+            raise InputError(field, f"is empty: enter a list of {what}.")
         if text.startswith("["):
-            try:
-                items = json.loads(text)
-            except ValueError:
-                raise InputError(field, f"could not read {describe(raw)} as JSON.") from None
+            items = parse_json(text, field)
         else:
             items = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
     if not isinstance(items, list):
-        raise InputError(field, f"expected a list of {what}, received {describe(raw)}.")
+        raise InputError(field, f"must be a list of {what}; received {describe(raw)}.")
     return items
-
-
-def validate(fields: tuple[Field, ...], raw: Any) -> dict[str, Any]:
-    """Check a raw JSON object against ``fields``; return clean values.
-
-    Unknown fields are errors. A field whose ``shown_if`` condition is not met must be
-    absent or null; its value is then ``None``. Absent (or null) means: ``None`` for
-    an optional field, the default where there is one, else an error.
-    """
-    if not isinstance(raw, Mapping):
-        raise InputError("inputs", f"expected a JSON object of inputs, received {describe(raw)}.")
-    known = {f.name: f for f in fields}
-    for key in raw:
-        if key not in known:
-            names = ", ".join(known) or "none"
-            shown = key if isinstance(key, str) and len(key) <= 40 else str(key)[:37] + "..."
-            if not str(shown).strip():
-                raise InputError("inputs", f"has an input with a blank name; the inputs are: {names}.")
-            raise InputError(str(shown), f"is not an input of this calculator; the inputs are: {names}.")
-    clean: dict[str, Any] = {}
-    for f in fields:  # fields are declared so that controlling fields come first
-        value = raw.get(f.name)
-        if f.shown_if is not None:
-            other, values = f.shown_if
-            if clean.get(other) not in values:
-                if value is not None:
-                    raise InputError(
-                        f.name,
-                        f"applies only when {other} is "
-                        f"{' or '.join('empty' if v is None else str(v) for v in values)}; "
-                        f"leave it out otherwise.",
-                    )
-                clean[f.name] = None
-                continue
-        if value is None:
-            if f.optional:
-                clean[f.name] = None
-            elif f.default is REQUIRED:
-                raise InputError(f.name, f"is required: {f.label.lower()} was not given.")
-            else:
-                clean[f.name] = f.default
-            continue
-        clean[f.name] = f.coerce(value)
-    return clean
 
 
 def initial_inputs(fields: tuple[Field, ...], overrides: Mapping[str, Any] | None = None
@@ -306,3 +364,16 @@ def initial_inputs(fields: tuple[Field, ...], overrides: Mapping[str, Any] | Non
             values[f.name] = value
     unknown = {k: v for k, v in overrides.items() if k not in {f.name for f in fields}}
     return {**values, **unknown}
+
+
+
+# nested fields and the collecting validator live in rules_core.validation (they build on
+# the fields above); imported last and re-exported so ``rules_core.fields`` is the one API
+from rules_core.validation import (  # noqa: E402
+    ListField,
+    ObjectField,
+    in_words,
+    validate,
+    validate_all,
+    where,
+)

@@ -76,8 +76,8 @@ def _member(field: str, raw: Any) -> Member:
         cqb_text = parts[1] if len(parts) == 2 else ""
         return Member(parse_die(f"{field}.direct_action", parts[0]),
                       parse_die(f"{field}.cqb", cqb_text) if cqb_text else None)
-    raise InputError(field, f"expected a member such as {{\"direct_action\": 8, \"cqb\": 10}} "
-                            f"or text such as d8/d10, received {describe(raw)}.")
+    raise InputError(field, "expected a member such as d8/d10 (Direct Action / CQB), "
+                            f"received {describe(raw)}.")
 
 
 def parse_members(field: str, raw: Any) -> list[Member]:

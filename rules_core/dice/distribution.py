@@ -7,6 +7,7 @@ strings (for anyone who wants the exact figure).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -34,5 +35,14 @@ def at_least(dist: Mapping[int, Fraction], threshold: int) -> Fraction:
 
 
 def percent(p: Fraction | float, places: int = 1) -> str:
-    """A probability as a percentage for display, e.g. ``"45.0%"``."""
+    """A probability as a percentage for display, e.g. ``"45.0%"``: the one formatter of
+    the headline, the explanation, the charts and the tables. A chance that is possible
+    is never shown as 0% nor one that can fail as 100%: below half the last place it
+    reads ``"<0.1%"``, above 100% less that, ``">99.9%"``."""
+    half = Fraction(1, 2 * 10 ** (places + 2))
+    exact = Fraction(p) if isinstance(p, (int, Fraction)) or math.isfinite(p) else None
+    if exact is not None and 0 < exact < half:
+        return f"<{1 / 10 ** places:.{places}f}%"
+    if exact is not None and 1 - half < exact < 1:
+        return f">{100 - 1 / 10 ** places:.{places}f}%"
     return f"{float(p) * 100:.{places}f}%"

@@ -23,7 +23,14 @@ from rules_core.phases.tracker import (
     advance,
     roll_action,
 )
-from rules_core.phases.tracker_json import event_from_json, report_to_json, state_from_json, state_to_json
+from rules_core.phases.tracker_json import (
+    EVENT_PARTS,
+    STATE_PARTS,
+    event_from_json,
+    report_to_json,
+    state_from_json,
+    state_to_json,
+)
 
 PAGE = "phases/tracker"
 
@@ -50,11 +57,11 @@ def _parse_event(field: str, raw: Any) -> Any:
 
 
 FIELDS = (
-    TextField("state", "Tracker state (JSON)", optional=True, parse=_parse_state,
+    TextField("state", "Tracker state (JSON)", optional=True, parse=_parse_state, parts=STATE_PARTS,
               help="The state the last event returned; leave it out to start a fight."),
     TextField("event", "Event (JSON)", initial='{"type": "start", "offense_dice": 5, '
                                               '"defence_dice": 5}',
-              parse=_parse_event,
+              parse=_parse_event, parts=EVENT_PARTS,
               help='What happens next, e.g. {"type": "action", "faces": [6, 4]}.'),
 )
 

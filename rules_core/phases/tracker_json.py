@@ -1,20 +1,28 @@
 """The tracker's states, events and reports as JSON.
 
 The browser keeps the state in localStorage and sends it back with each event, so a
-state is validated as strictly as any other input: every key known, every number in
-range, the whole consistent. Errors name the key (``state.dice_left``).
+state is validated as strictly as any other input, through the same field declarations
+as every calculator: every key known, every number in range, the whole consistent.
+Errors carry the path of the bad key (``state.dice_left``) and say it in words.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from typing import Any
 
 from rules_core.errors import InputError
-from rules_core.fields import describe
-from rules_core.phases.action import check_faces
-from rules_core.phases.tables import KEPT, MAX_POOL, MIN_POOL, Phase
+from rules_core.fields import (
+    INVALID,
+    BoolField,
+    ChoiceField,
+    Field,
+    IntField,
+    ListField,
+    NameField,
+    ObjectField,
+)
+from rules_core.messages import describe, parse_json
+from rules_core.phases.tables import KEPT, MAX_POOL, MIN_POOL, PHASE_LABELS, SIDES, Phase
 from rules_core.phases.tracker import (
     MAX_ACTIONS,
     MAX_GOAL,
@@ -35,74 +43,85 @@ from rules_core.phases.tracker import (
 STATE_VERSION = 1
 MAX_NOTE = 80
 
-#: state key -> (lowest, highest) for the whole-number keys
-_STATE_INTS: dict[str, tuple[int, int]] = {
-    "offense_dice": (MIN_POOL, MAX_POOL),
-    "defence_dice": (MIN_POOL, MAX_POOL),
-    "round": (1, MAX_ROUND),
-    "dice_left": (KEPT, MAX_LEFT),
-    "actions": (0, MAX_ACTIONS),
-    "goal_spaces": (0, MAX_GOAL),
-    "goal_marked": (0, MAX_GOAL),
+
+def _phase(name: str, label: str, **kw: Any) -> ChoiceField:
+    return ChoiceField(name, label, choices=tuple((p.value, PHASE_LABELS[p]) for p in Phase),
+                       **kw)
+
+
+def _pool(name: str, label: str) -> IntField:
+    return IntField(name, label, minimum=MIN_POOL, maximum=MAX_POOL)
+
+
+#: a stored state: every key required, none unknown
+STATE_FIELDS: tuple[Field, ...] = (
+    ChoiceField("version", "Saved format version", choices=((STATE_VERSION, str(STATE_VERSION)),)),
+    _pool("offense_dice", "Offense dice"),
+    _pool("defence_dice", "Defence dice"),
+    _phase("first_phase", "First phase"),
+    IntField("round", "Round", minimum=1, maximum=MAX_ROUND),
+    _phase("phase", "Phase"),
+    IntField("dice_left", "Dice left", minimum=KEPT, maximum=MAX_LEFT),
+    IntField("actions", "Actions this phase", minimum=0, maximum=MAX_ACTIONS),
+    IntField("goal_spaces", "Momentum spaces", minimum=0, maximum=MAX_GOAL),
+    IntField("goal_marked", "Momentum marks", minimum=0, maximum=MAX_GOAL),
+)
+STATE = ObjectField("state", "Saved fight", fields=STATE_FIELDS, text=True)
+
+_TYPE = ChoiceField("type", "Event type", choices=(
+    ("start", "start"), ("action", "action"), ("end_phase", "end of phase"),
+    ("set_pools", "set the pools"), ("adjust", "add or remove dice"),
+    ("set_goal", "set the momentum tracker"), ("look", "look")))
+
+#: each event type's keys besides "type"
+EVENT_FIELDS: dict[str, tuple[Field, ...]] = {
+    "start": (_pool("offense_dice", "Offense dice"), _pool("defence_dice", "Defence dice"),
+              _phase("first_phase", "First phase", default=Phase.OFFENSE.value),
+              IntField("goal_spaces", "Momentum spaces", default=0, minimum=0, maximum=MAX_GOAL)),
+    "action": (ListField("faces", "Dice rolled", optional=True, item="die", min_items=KEPT,
+                         max_items=KEPT + 1,
+                         of=IntField("face", "Face", minimum=1, maximum=SIDES)),
+               BoolField("extra_die", "Extra die", default=False),
+               NameField("note", "Note", default="", min_length=0, max_length=MAX_NOTE)),
+    "end_phase": (),
+    "set_pools": (_pool("offense_dice", "Offense dice"), _pool("defence_dice", "Defence dice")),
+    "adjust": (IntField("change", "Dice added or removed", minimum=-MAX_LEFT, maximum=MAX_LEFT),),
+    "set_goal": (IntField("spaces", "Momentum spaces", minimum=0, maximum=MAX_GOAL),
+                 IntField("marked", "Momentum marks", default=0, minimum=0, maximum=MAX_GOAL)),
+    "look": (),
 }
-_STATE_KEYS = {"version", "phase", "first_phase", *_STATE_INTS}
 
 
-def _object(field: str, raw: Any) -> Mapping[str, Any]:
+#: labels of the state's and the events' keys, for messages that name them in words
+STATE_PARTS = tuple((f.name, f.label) for f in STATE_FIELDS)
+EVENT_PARTS = tuple({f.name: (f.name, f.label) for fields in EVENT_FIELDS.values()
+                     for f in (_TYPE, *fields)}.values())
+
+
+def _object(field: str, raw: Any) -> Any:
     if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except ValueError:
-            raise InputError(field, f"expected a JSON object, received text that is not JSON "
-                                    f"({describe(raw)}).") from None
-    if not isinstance(raw, Mapping):
-        raise InputError(field, f"expected a JSON object, received {describe(raw)}.")
+        return parse_json(raw, field)
     return raw
 
 
-def _int(field: str, raw: Any, low: int, high: int) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
-        raise InputError(field, f"must be a whole number from {low} to {high}, "
-                                f"received {describe(raw)}.")
-    return raw
-
-
-def _phase(field: str, raw: Any) -> Phase:
-    for phase in Phase:
-        if raw == phase.value:
-            return phase
-    raise InputError(field, f"must be offense or defence, received {describe(raw)}.")
-
-
-def _bool(field: str, raw: Any) -> bool:
-    if not isinstance(raw, bool):
-        raise InputError(field, f"must be true or false, received {describe(raw)}.")
-    return raw
-
-
-def _unknown(field: str, raw: Mapping[str, Any], known: set[str]) -> None:
-    for key in raw:
-        if key not in known:
-            raise InputError(f"{field}.{str(key)[:40]}", "is not a key of this object; the keys "
-                                                         f"are: {', '.join(sorted(known))}.")
+def _checked(declared: ObjectField, raw: Any, field: str) -> dict[str, Any]:
+    errors: list[InputError] = []
+    clean = declared.collect(raw, field, errors)
+    if errors:
+        raise errors[0]
+    assert clean is not INVALID
+    return clean
 
 
 def state_from_json(raw: Any, field: str = "state") -> TrackerState:
     """A stored state checked key by key; InputError names the first bad key."""
-    data = _object(field, raw)
-    _unknown(field, data, _STATE_KEYS)
-    for key in sorted(_STATE_KEYS):
-        if key not in data:
-            raise InputError(f"{field}.{key}", "is missing from the stored state.")
-    if data["version"] != STATE_VERSION:
-        raise InputError(f"{field}.version", f"must be {STATE_VERSION}, "
-                                             f"received {describe(data['version'])}.")
-    ints = {k: _int(f"{field}.{k}", data[k], *bounds) for k, bounds in _STATE_INTS.items()}
-    if ints["goal_marked"] > ints["goal_spaces"]:
-        raise InputError(f"{field}.goal_marked", f"{ints['goal_marked']} marks on a tracker "
-                                                 f"of {ints['goal_spaces']} spaces.")
-    return TrackerState(first_phase=_phase(f"{field}.first_phase", data["first_phase"]),
-                        phase=_phase(f"{field}.phase", data["phase"]), **ints)
+    data = _checked(STATE, raw, field)
+    if data["goal_marked"] > data["goal_spaces"]:
+        raise InputError(f"{field}.goal_marked", f"is {data['goal_marked']}, more marks than "
+                                                 f"the tracker's {data['goal_spaces']} spaces.")
+    del data["version"]
+    return TrackerState(**{**data, "first_phase": Phase(data["first_phase"]),
+                           "phase": Phase(data["phase"])})
 
 
 def state_to_json(state: TrackerState) -> dict[str, Any]:
@@ -121,60 +140,32 @@ def state_to_json(state: TrackerState) -> dict[str, Any]:
     }
 
 
-_EVENT_KEYS: dict[str, set[str]] = {
-    "start": {"offense_dice", "defence_dice", "first_phase", "goal_spaces"},
-    "action": {"faces", "extra_die", "note"},
-    "end_phase": set(),
-    "set_pools": {"offense_dice", "defence_dice"},
-    "adjust": {"change"},
-    "set_goal": {"spaces", "marked"},
-    "look": set(),
-}
-
-
 def event_from_json(raw: Any, field: str = "event", need_faces: bool = True) -> Event:
     """An event from JSON; ``need_faces=False`` lets an action leave its dice to the roller."""
     data = _object(field, raw)
-    kind = data.get("type")
-    if kind not in _EVENT_KEYS:
-        raise InputError(f"{field}.type", f"must be one of {', '.join(_EVENT_KEYS)}; "
-                                          f"received {describe(kind)}.")
-    _unknown(field, data, _EVENT_KEYS[kind] | {"type"})
-
-    def get(key: str, default: Any = None) -> Any:
-        if data.get(key) is None:
-            if default is None:
-                raise InputError(f"{field}.{key}", f"is required for an event of type {kind}.")
-            return default
-        return data[key]
-
+    if not isinstance(data, dict):
+        raise InputError(field, f"must be an object; received {describe(data)}.")
+    kind = _checked(ObjectField(field, "Event", fields=(_TYPE,), unknown="ignore"), data,
+                    field)["type"]
+    e = _checked(ObjectField(field, "Event", fields=(_TYPE, *EVENT_FIELDS[kind])), data, field)
     if kind == "start":
-        return Start(_int(f"{field}.offense_dice", get("offense_dice"), MIN_POOL, MAX_POOL),
-                     _int(f"{field}.defence_dice", get("defence_dice"), MIN_POOL, MAX_POOL),
-                     _phase(f"{field}.first_phase", get("first_phase", "offense")),
-                     _int(f"{field}.goal_spaces", get("goal_spaces", 0), 0, MAX_GOAL))
+        return Start(e["offense_dice"], e["defence_dice"], Phase(e["first_phase"]),
+                     e["goal_spaces"])
     if kind == "action":
-        faces = data.get("faces")
-        if faces is None and need_faces:
-            raise InputError(f"{field}.faces", "give the faces the table rolled "
+        if e["faces"] is None and need_faces:
+            raise InputError(f"{field}.faces", "is required: give the faces the table rolled "
                                                "(2 or 3 numbers from 1 to 6), or roll here.")
-        note = get("note", "")
-        if not isinstance(note, str) or len(note) > MAX_NOTE:
-            raise InputError(f"{field}.note", f"must be text of at most {MAX_NOTE} characters, "
-                                              f"received {describe(note)}.")
-        return Action(None if faces is None else check_faces(f"{field}.faces", faces),
-                      _bool(f"{field}.extra_die", get("extra_die", False)), note)
+        return Action(None if e["faces"] is None else tuple(e["faces"]), e["extra_die"],
+                      e["note"])
     if kind == "end_phase":
         return EndPhase()
     if kind == "look":
         return Look()
     if kind == "set_pools":
-        return SetPools(_int(f"{field}.offense_dice", get("offense_dice"), MIN_POOL, MAX_POOL),
-                        _int(f"{field}.defence_dice", get("defence_dice"), MIN_POOL, MAX_POOL))
+        return SetPools(e["offense_dice"], e["defence_dice"])
     if kind == "adjust":
-        return Adjust(_int(f"{field}.change", get("change"), -MAX_LEFT, MAX_LEFT))
-    return SetGoal(_int(f"{field}.spaces", get("spaces"), 0, MAX_GOAL),
-                   _int(f"{field}.marked", get("marked", 0), 0, MAX_GOAL))
+        return Adjust(e["change"])
+    return SetGoal(e["spaces"], e["marked"])
 
 
 def report_to_json(report: Report) -> dict[str, Any]:

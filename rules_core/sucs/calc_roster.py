@@ -29,7 +29,7 @@ def _parse_roster(name: str, raw: Any) -> dict[str, Any]:
             raise InputError(name, f"is not valid JSON ({str(err)[:120]}).") from None
     roster, problems = normalize_roster(raw)
     if roster is None:
-        listed = "; ".join(f"{p['field']}: {p['message']}" for p in problems[:5])
+        listed = " ".join(p["message"] for p in problems[:5])
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
         raise InputError(name, f"is not a valid roster: {listed}{more}")
     return roster
@@ -92,7 +92,7 @@ def _import_explain(inputs: dict[str, Any], result: Result) -> str:
     if result["accepted"]:
         names = ", ".join(escape(r["name"]) for r in result["rosters"])
         return f"The file holds {result['count']} valid roster(s): {names}."
-    lines = "\n".join(f"- {escape(p['field'])}: {escape(p['message'])}"
+    lines = "\n".join(f"- {escape(p['message'])}"
                       for p in result["problems"])
     return ("The file was refused and nothing was imported "
             f"({rule('roster files', PAGE, 'roster-files')}):\n\n{lines}")

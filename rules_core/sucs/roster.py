@@ -14,13 +14,17 @@ accepted unless there are none.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from rules_core.fields import describe
+from rules_core.errors import InputError
+from rules_core.fields import ChoiceField, IntField, ListField, NameField, ObjectField
+from rules_core.messages import describe, nesting_depth, parse_json, sentence
 from rules_core.sucs.presets import by_id
-from rules_core.sucs.unitfields import collect_problems, stats_of, unit_from_clean
+from rules_core.sucs.unitfields import STATS, stats_of, unit_from_clean
+
+__all__ = ["COLLECTION", "MAX_DEPTH", "MAX_FILE_CHARS", "ROSTER", "Warning", "nesting_depth",
+           "normalize_roster", "parse_file"]
 
 ROSTER_FORMAT = "sucs-roster"
 COLLECTION_FORMAT = "sucs-rosters"
@@ -33,167 +37,98 @@ MAX_COUNT = 99
 MAX_NAME = 80
 MAX_LIMIT = 100_000
 MAX_PROBLEMS = 50
-ROSTER_KEYS = ("format", "version", "name", "points_limit", "units")
-ENTRY_KEYS = ("name", "count", "preset", "stats")
 
 Problem = dict[str, str]
 
 
-def _problem(where: str, message: str) -> Problem:
-    return {"field": where, "message": message}
+class PresetField(ChoiceField):
+    """The id of a published unit (the choices are read from the unit lists)."""
+
+    def allowed(self) -> str:
+        return "the id of a published unit (leave it out for a custom unit)"
 
 
-def nesting_depth(text: str) -> int:
-    """Deepest nesting of [ and { outside JSON strings (checked before parsing, so a
-    hostile file cannot exhaust the parser's stack)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+def _version(name: str) -> ChoiceField:
+    return ChoiceField(name, "Format version", choices=((VERSION, f"{VERSION}"),))
 
 
-def _text(raw: Any, where: str, problems: list[Problem], default: str | None = None) -> str:
-    if raw is None and default is not None:
-        return default
-    if not isinstance(raw, str) or not raw.strip():
-        problems.append(_problem(where, f"expected a name of 1 to {MAX_NAME} characters, "
-                                        f"received {describe(raw)}."))
-        return ""
-    text = " ".join(raw.split())
-    if len(text) > MAX_NAME:
-        problems.append(_problem(where, f"is {len(text)} characters long; at most {MAX_NAME}."))
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
-        problems.append(_problem(where, "contains control characters."))
-    return text
+#: one roster line (source: the builder's roster file format)
+ENTRY = ObjectField("unit", "Unit", fields=(
+    NameField("name", "Unit name", max_length=MAX_NAME),
+    IntField("count", "Number of units", default=1, minimum=1, maximum=MAX_COUNT),
+    PresetField("preset", "Published unit", optional=True,
+                choices=tuple((pid, pid) for pid in by_id())),
+    STATS,
+))
+
+#: one roster: the versioned JSON schema of the builder's files and storage
+ROSTER = ObjectField("roster", "Roster", fields=(
+    ChoiceField("format", "Format", choices=((ROSTER_FORMAT, f'"{ROSTER_FORMAT}"'),)),
+    _version("version"),
+    NameField("name", "Roster name", max_length=MAX_NAME),
+    IntField("points_limit", "Points limit (0 for none)", minimum=0, maximum=MAX_LIMIT),
+    ListField("units", "Units", of=ENTRY, max_items=MAX_UNITS, item="unit"),
+))
+
+#: a file of several rosters
+COLLECTION = ObjectField("file", "File", fields=(
+    ChoiceField("format", "Format", choices=((COLLECTION_FORMAT, f'"{COLLECTION_FORMAT}"'),)),
+    _version("version"),
+    ListField("rosters", "Rosters", of=ROSTER, min_items=1, max_items=MAX_ROSTERS,
+              item="roster"),
+))
 
 
-def _int(raw: Any, where: str, low: int, high: int, problems: list[Problem]) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
-        if isinstance(raw, float) and raw.is_integer() and low <= raw <= high:
-            return int(raw)
-        problems.append(_problem(where, f"expected a whole number from {low} to {high}, "
-                                        f"received {describe(raw)}."))
-        return low
-    return raw
+def _problems(root: ObjectField, errors: list[InputError], top: str) -> list[Problem]:
+    """Each error as {"field": path, "message": sentence naming the place in words}."""
+    out = []
+    for err in errors[:MAX_PROBLEMS]:
+        below = err.field.split(".")[1:]
+        where = ", ".join(root.words(below)) if below else top
+        out.append({"field": err.field, "message": sentence(where, err.message)})
+    return out
 
 
-def _unknown(raw: dict, allowed: tuple[str, ...], where: str, problems: list[Problem]) -> None:
-    for key in raw:
-        if key not in allowed:
-            problems.append(_problem(where, f"{describe(str(key))} is not part of the format; "
-                                            f"allowed: {', '.join(allowed)}."))
-
-
-def normalize_entry(raw: Any, where: str, problems: list[Problem]) -> dict[str, Any] | None:
-    """One roster line: name, count, optional preset id, stats."""
-    if not isinstance(raw, dict):
-        problems.append(_problem(where, f"expected a unit object, received {describe(raw)}."))
-        return None
-    _unknown(raw, ENTRY_KEYS, where, problems)
-    name = _text(raw.get("name"), f"{where}.name", problems)
-    count = _int(raw.get("count", 1), f"{where}.count", 1, MAX_COUNT, problems)
-    preset = raw.get("preset")
-    if preset is not None and (not isinstance(preset, str) or preset not in by_id()):
-        problems.append(_problem(f"{where}.preset", f"{describe(preset)} is not a published "
-                                                    "unit; leave it out for a custom unit."))
-        preset = None
-    clean, unit_problems = collect_problems(raw.get("stats"), f"{where}.stats")
-    problems += unit_problems
-    if clean is None:
-        return None
-    return {"name": name, "count": count, "preset": preset,
-            "stats": stats_of(unit_from_clean(clean))}
+def _normal(clean: dict[str, Any]) -> dict[str, Any]:
+    """A checked roster in its canonical form (every stat written out)."""
+    return {"format": ROSTER_FORMAT, "version": VERSION, "name": clean["name"],
+            "points_limit": clean["points_limit"],
+            "units": [{"name": u["name"], "count": u["count"], "preset": u["preset"],
+                       "stats": stats_of(unit_from_clean(u["stats"]))}
+                      for u in clean["units"]]}
 
 
 def normalize_roster(raw: Any, where: str = "roster") -> tuple[dict[str, Any] | None,
                                                                 list[Problem]]:
-    """Check one roster object; return (normalized roster or None, problems)."""
-    problems: list[Problem] = []
-    if not isinstance(raw, dict):
-        return None, [_problem(where, f"expected a roster object, received {describe(raw)}.")]
-    _unknown(raw, ROSTER_KEYS, where, problems)
-    if raw.get("format") != ROSTER_FORMAT:
-        problems.append(_problem(f"{where}.format", f'expected "{ROSTER_FORMAT}", received '
-                                                    f"{describe(raw.get('format'))}."))
-    if raw.get("version") != VERSION or isinstance(raw.get("version"), bool):
-        problems.append(_problem(f"{where}.version", f"this site reads version {VERSION}, "
-                                                     f"received {describe(raw.get('version'))}."))
-    name = _text(raw.get("name"), f"{where}.name", problems)
-    limit = _int(raw.get("points_limit"), f"{where}.points_limit", 0, MAX_LIMIT, problems)
-    units_raw = raw.get("units")
-    units: list[dict[str, Any]] = []
-    if not isinstance(units_raw, list):
-        problems.append(_problem(f"{where}.units", f"expected a list of units, received "
-                                                   f"{describe(units_raw)}."))
-    elif len(units_raw) > MAX_UNITS:
-        problems.append(_problem(f"{where}.units", f"has {len(units_raw)} lines; at most "
-                                                   f"{MAX_UNITS}."))
-    else:
-        for i, entry in enumerate(units_raw):
-            unit = normalize_entry(entry, f"{where}.units.{i}", problems)
-            if unit is not None:
-                units.append(unit)
-    if problems:
-        return None, problems
-    return {"format": ROSTER_FORMAT, "version": VERSION, "name": name, "points_limit": limit,
-            "units": units}, []
+    """Check one roster object; return (normalized roster or None, every problem)."""
+    errors: list[InputError] = []
+    clean = ROSTER.collect(raw, where, errors)
+    if errors:
+        return None, _problems(ROSTER, errors, "the roster")
+    return _normal(clean), []
 
 
 def parse_file(text: Any) -> tuple[list[dict[str, Any]], list[Problem]]:
     """Read a roster file's text: (rosters, problems). Rosters only if no problems."""
     if not isinstance(text, str):
-        return [], [_problem("file", f"expected the file's text, received {describe(text)}.")]
+        return [], [{"field": "file", "message": sentence(
+            "the file", f"must be the file's text; received {describe(text)}.")}]
     if len(text) > MAX_FILE_CHARS:
-        return [], [_problem("file", f"is {len(text)} characters long; a roster file is at "
-                                     f"most {MAX_FILE_CHARS}.")]
-    if nesting_depth(text) > MAX_DEPTH:
-        return [], [_problem("file", f"is nested more than {MAX_DEPTH} levels deep; "
-                                     "it is not a roster file.")]
+        return [], [{"field": "file", "message": sentence(
+            "the file", f"is {len(text):,} characters long; a roster file is at most "
+                        f"{MAX_FILE_CHARS:,}.")}]
     try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as err:
-        return [], [_problem("file", f"is not valid JSON ({str(err)[:120]}).")]
+        data = parse_json(text, "file", MAX_DEPTH)
+    except InputError as err:
+        return [], [{"field": "file", "message": sentence("the file", err.message)}]
     if isinstance(data, dict) and data.get("format") == COLLECTION_FORMAT:
-        problems: list[Problem] = []
-        _unknown(data, ("format", "version", "rosters"), "file", problems)
-        if data.get("version") != VERSION:
-            problems.append(_problem("file.version", f"this site reads version {VERSION}, "
-                                                     f"received {describe(data.get('version'))}."))
-        items = data.get("rosters")
-        if not isinstance(items, list) or not items or len(items) > MAX_ROSTERS:
-            problems.append(_problem("file.rosters", f"expected a list of 1 to {MAX_ROSTERS} "
-                                                     f"rosters, received {describe(items)}."))
-            items = []
-    else:
-        problems, items = [], [data]
-    rosters = []
-    for i, item in enumerate(items):
-        where = "roster" if len(items) == 1 and items[0] is data else f"rosters.{i}"
-        roster, found = normalize_roster(item, where)
-        problems += found
-        if roster is not None:
-            rosters.append(roster)
-    if problems:
-        return [], problems[:MAX_PROBLEMS]
-    return rosters, []
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
+        errors: list[InputError] = []
+        clean = COLLECTION.collect(data, "file", errors)
+        if errors:
+            return [], _problems(COLLECTION, errors, "the file")
+        return [_normal(r) for r in clean["rosters"]], []
+    roster, problems = normalize_roster(data)
+    return ([roster] if roster is not None else []), problems
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,16 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core.errors import InputError
-from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField, describe
+from rules_core.fields import (
+    BoolField,
+    ChoiceField,
+    Field,
+    IntField,
+    ObjectField,
+    TextField,
+    describe,
+)
+from rules_core.messages import sentence
 from rules_core.sucs import notation
 from rules_core.sucs.cost import Unit, Weapon, altitude_text
 from rules_core.sucs.tables import ALTITUDES, QUALITY, QUALITY_NAMES
@@ -135,24 +144,19 @@ def stats_of(unit: Unit) -> dict[str, Any]:
     }
 
 
+#: a unit's stats as one nested field: a missing stat takes its default (the minimal unit)
+STATS = ObjectField("stats", "Stats", fields=UNIT_FIELDS)
+
+
 def collect_problems(raw: Any, where: str) -> tuple[dict[str, Any] | None, list[dict[str, str]]]:
-    """Validate a stats object field by field, collecting every problem (not just the
-    first). Returns (clean values or None, problems as {"field", "message"})."""
-    if not isinstance(raw, dict):
-        return None, [{"field": where, "message": f"expected an object of unit stats, "
-                                                  f"received {describe(raw)}."}]
-    problems = []
-    known = {f.name: f for f in UNIT_FIELDS}
-    for key in raw:
-        if key not in known:
-            shown = describe(str(key))
-            problems.append({"field": where, "message": f"{shown} is not a unit stat; the "
-                                                        f"stats are: {', '.join(known)}."})
-    clean: dict[str, Any] = {}
-    for f in UNIT_FIELDS:
-        value = raw.get(f.name)
-        try:
-            clean[f.name] = f.default if value is None else f.coerce(value)
-        except InputError as err:
-            problems.append({"field": f"{where}.{f.name}", "message": err.message})
-    return (None if problems else clean), problems
+    """Validate a stats object with :data:`STATS`, collecting every problem (not just the
+    first). Returns (clean values or None, problems as {"field", "message"}) where
+    ``field`` is the path below ``where`` and ``message`` names the stat in words."""
+    errors: list[InputError] = []
+    clean = STATS.collect(raw, where, errors)
+    problems = [{"field": e.field,
+                 "message": sentence(", ".join(STATS.words(e.field[len(where) + 1:].split("."))
+                                               if e.field != where else ["the unit's stats"]),
+                                     e.message)}
+                for e in errors]
+    return (None if errors else clean), problems

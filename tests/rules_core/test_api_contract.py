@@ -35,8 +35,8 @@ def test_initial_inputs_compute(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_unknown_field_is_an_error(name: str) -> None:
     response = api.run(name, {**api.spec(name)["initial"], "no_such_input": 1})
-    assert response == {"ok": False, "error": {"field": "no_such_input",
-                                               "message": response["error"]["message"]}}
+    error = {"field": "no_such_input", "message": response["error"]["message"]}
+    assert response == {"ok": False, "error": error, "errors": [error]}
     assert "not an input" in response["error"]["message"]
 
 

@@ -56,7 +56,7 @@ def test_difficulty_from_target_stance_equals_difficulty_from_its_size(stance: s
 def test_size_and_target_stance_together_are_refused() -> None:
     reply = api.run("gunplay.difficulty", {"size": "huge", "target_stance": "prone", "band": "close"})
     assert not reply["ok"] and reply["error"]["field"] == "size"
-    assert "target_stance" in reply["error"]["message"]
+    assert '"Target is a person who is"' in reply["error"]["message"]
 
 
 def test_size_alone_still_works_as_in_the_foundation() -> None:

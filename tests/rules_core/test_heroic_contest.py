@@ -161,7 +161,7 @@ def test_tactics_dodge_unwieldy_and_free_attack() -> None:
      "attacker_tactic", "no attacks"),
     ({"attacker_skill": 14, "defender_skill": 11, "attacker_roll": 2}, "attacker_roll", "3 to 18"),
     ({"attacker_skill": 14, "defender_skill": 11, "speed_factor": 0}, "speed_factor", "1 to 20"),
-    ({"attacker_skill": 14, "defender_skill": 11, "dodge": 8}, "dodge", "applies only when defense"),
+    ({"attacker_skill": 14, "defender_skill": 11, "dodge": 8}, "dodge", 'applies only when "Defender resists with"'),
 ])
 def test_bad_melee_input(inputs, field, words) -> None:
     reply = api.run("heroic.melee", inputs)

@@ -190,7 +190,7 @@ def test_events_need_a_fight() -> None:
 BAD_EVENTS = [
     ({"type": "action", "faces": [6, 6, 6]}, "event.faces"),
     ({"type": "action", "faces": [6]}, "event.faces"),
-    ({"type": "action", "faces": [0, 6]}, "event.faces"),
+    ({"type": "action", "faces": [0, 6]}, "event.faces.1"),  # the 1st die
     ({"type": "action", "faces": [6, 2], "extra_die": "yes"}, "event.extra_die"),
     ({"type": "action", "faces": [6, 2], "note": "x" * 81}, "event.note"),
     ({"type": "action", "faces": [6, 2], "dice": 2}, "event.dice"),

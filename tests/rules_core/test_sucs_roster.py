@@ -141,7 +141,12 @@ def test_problems_are_all_listed() -> None:
     bad["name"] = ""
     rosters, problems = parse_file(json.dumps(bad))
     fields = {p["field"] for p in problems}
-    assert {"roster.units.0.stats.armor", "roster.units.1.count", "roster.name"} <= fields
+    # positions count from 1, and each message names its place in words
+    assert {"roster.units.1.stats.armor", "roster.units.2.count", "roster.name"} <= fields
+    messages = {p["field"]: p["message"] for p in problems}
+    assert messages["roster.units.1.stats.armor"].startswith("The 1st unit, Armor must be")
+    assert messages["roster.units.2.count"].startswith("The 2nd unit, Number of units must")
+    assert messages["roster.name"].startswith("Roster name is empty")
 
 
 def test_roster_check_refuses_a_malformed_roster() -> None:
@@ -171,7 +176,7 @@ def test_a_stored_roster_is_checked_on_its_own() -> None:
     bad["units"][1]["stats"]["armor"] = 99
     reply = api.run("sucs.roster_import", {"file": json.dumps(bad, indent=2)})
     assert reply["ok"] and not reply["result"]["accepted"]
-    assert [p["field"] for p in reply["result"]["problems"]] == ["roster.units.1.stats.armor"]
+    assert [p["field"] for p in reply["result"]["problems"]] == ["roster.units.2.stats.armor"]
     bad["units"][1]["stats"]["armor"] = normal["units"][1]["stats"]["armor"]
     reply = api.run("sucs.roster_import", {"file": json.dumps(bad, indent=2)})
     assert reply["result"]["accepted"] and reply["result"]["rosters"] == [normal]
