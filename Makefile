@@ -4,6 +4,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# The site generator: mkdocs (default) or zensical; both build the same mkdocs.yml and
+# then go through the same post-build step (python -m calculators.build).
+GENERATOR ?= mkdocs
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help setup site serve test test-fast browser lint bench clean
@@ -12,7 +15,7 @@ help:
 	@echo "make serve   build the site and serve it at http://127.0.0.1:$(PORT)/"
 	@echo "make test    run the whole test suite, browser tests included"
 	@echo "make test-fast  the suite without browser tests"
-	@echo "make site    build the site into site/"
+	@echo "make site    build the site into site/ (GENERATOR=zensical to build with Zensical)"
 
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,7 +30,7 @@ node_modules/.installed: package.json package-lock.json
 setup: $(VENV)/.installed node_modules/.installed
 
 site: setup
-	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)/} $(PY) -m mkdocs build --strict
+	$(PY) -m calculators.generate --generator $(GENERATOR) --site-url "$${SITE_URL:-http://127.0.0.1:$(PORT)/}" site
 
 serve: site
 	$(PY) -m calculators.serve site --port $(PORT)
