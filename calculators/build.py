@@ -16,7 +16,6 @@ result, failing loudly (exit 1, every problem listed) instead of shipping a brok
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import importlib
 import io

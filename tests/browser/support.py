@@ -57,7 +57,7 @@ def live_run(page: Page, name: str, inputs: dict) -> dict:
     """``api.run`` in the page's own worker, through the module the site loaded."""
     return page.evaluate(
         """async ([name, inputs]) => {
-             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const url = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
              const bridge = (await import(url)).bridge;
              const root = document.querySelector('.calc[data-calculator], .calc-app');
              return bridge.run(root, name, inputs);
