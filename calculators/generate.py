@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from calculators.build import ROOT, BuildError, finish
+from calculators.build import ASSETS_SOURCE, ROOT, BuildError, finish
 
 GENERATORS = ("mkdocs", "zensical")
 
@@ -30,8 +30,9 @@ def _command(generator: str) -> list[str]:
     raise BuildError(f"unknown generator {generator!r}: use one of {', '.join(GENERATORS)}")
 
 
-def generate(generator: str, out: Path, site_url: str) -> str:
-    """Build the site into ``out`` (replaced) for ``site_url``; the build id.
+def generate(generator: str, out: Path, site_url: str, assets: Path = ASSETS_SOURCE) -> str:
+    """Build the site into ``out`` (replaced) for ``site_url`` with the widget assets of
+    ``assets``; the build id.
 
     Zensical writes only inside the project, so it builds into a scratch folder there
     and the result is moved."""
@@ -55,7 +56,7 @@ def generate(generator: str, out: Path, site_url: str) -> str:
     finally:
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
-    return finish(out)
+    return finish(out, assets)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,14 +30,14 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def build_site(generator: str, out: Path, url: str) -> None:
+def build_site(generator: str, out: Path, url: str, assets: Path | None = None) -> None:
     """Build the whole site with ``generator`` for ``url`` into ``out`` (the same command
     as ``make site``: the generator, then the post-build step that checks the result)."""
     from calculators.build import BuildError
     from calculators.generate import generate
 
     try:
-        generate(generator, out, url)
+        generate(generator, out, url, *([assets] if assets else []))
     except BuildError as err:
         pytest.fail(f"building the site with {generator} failed:\n{err}")
 
