@@ -177,6 +177,7 @@ def finish(site_dir: Path, assets: Path = ASSETS_SOURCE) -> str:
     if not (site_dir / "index.html").is_file():
         raise BuildError(f"{site_dir} has no index.html: build the site first (mkdocs or zensical).")
     pyodide_version()
+    bundle.cache_clear()  # the sources as they are now, as the generator just saw them
     names = write_assets(site_dir, assets)
     bundle_name = write_runtime(site_dir)
     build = build_id(names, bundle_name)
