@@ -46,7 +46,11 @@ def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
     base = "http://site/" + rel
     for attr, ref in _ASSET_REF.findall(text):
         # data-module is relative to the site root (no page context needed); the rest to the page
-        url = urljoin("http://site/" if attr == "data-module" else base, ref)
+        if ref.startswith("/") or "//" in ref:
+            # absolute (the 404 page's, written for the site's base path): from the asset folder on
+            url = "http://site/" + ref[ref.index(ASSET_DIR + "/"):]
+        else:
+            url = urljoin("http://site/" if attr == "data-module" else base, ref)
         target = site_dir / unquote(url[len("http://site/"):].split("?")[0].split("#")[0])
         if not url.startswith("http://site/") or not target.is_file():
             out.append(f"{rel}: {attr}={ref} names a file the site does not have")
