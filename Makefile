@@ -9,7 +9,7 @@ PORT ?= 8000
 GENERATOR ?= mkdocs
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help setup site serve test test-fast browser lint bench clean
+.PHONY: help setup site serve test test-fast test-pyodide browser lint bench clean
 
 help:
 	@echo "make serve   build the site and serve it at http://127.0.0.1:$(PORT)/"
@@ -29,6 +29,19 @@ node_modules/.installed: package.json package-lock.json
 
 setup: $(VENV)/.installed node_modules/.installed
 
+# The rules_core tests also run inside Pyodide (the pinned npm package, under Node), so the
+# browser's Python is tested too. Pyodide gets pytest and its pure-Python dependencies from
+# the venv; Hypothesis's pure-Python wheel is fetched once here (the venv's is compiled).
+PYODIDE_WHEELS := build/pyodide-wheels
+$(PYODIDE_WHEELS)/.installed: $(VENV)/.installed
+	$(PY) -m pip download --quiet --no-deps --only-binary=:all: --platform any \
+	  --python-version 3.14 --dest $(PYODIDE_WHEELS) "hypothesis==6.155.7"
+	@touch $@
+
+test-pyodide: setup $(PYODIDE_WHEELS)/.installed
+	node tests/pyodide/run_rules_core.mjs "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
+	  $(PYODIDE_WHEELS) -q tests/rules_core
+
 site: setup
 	$(PY) -m calculators.generate --generator $(GENERATOR) --site-url "$${SITE_URL:-http://127.0.0.1:$(PORT)/}" site
 
@@ -46,8 +59,11 @@ browser: setup
 	  $(PY) -m playwright install chromium; \
 	fi
 
-test: setup browser
+# Everything: the suite in CPython (the browser tests crawl the MkDocs and the Zensical
+# builds in Chromium), then the rules_core tests again inside Pyodide.
+test: setup browser $(PYODIDE_WHEELS)/.installed
 	$(PY) -m pytest -q
+	$(MAKE) --no-print-directory test-pyodide
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not browser"
