@@ -4,15 +4,18 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# The site generator: mkdocs (default) or zensical; both build the same mkdocs.yml and
+# then go through the same post-build step (python -m calculators.build).
+GENERATOR ?= mkdocs
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help setup site serve test test-fast browser lint bench clean
+.PHONY: help setup site serve test test-fast test-pyodide browser lint bench clean
 
 help:
 	@echo "make serve   build the site and serve it at http://127.0.0.1:$(PORT)/"
 	@echo "make test    run the whole test suite, browser tests included"
 	@echo "make test-fast  the suite without browser tests"
-	@echo "make site    build the site into site/"
+	@echo "make site    build the site into site/ (GENERATOR=zensical to build with Zensical)"
 
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,8 +29,21 @@ node_modules/.installed: package.json package-lock.json
 
 setup: $(VENV)/.installed node_modules/.installed
 
+# The rules_core tests also run inside Pyodide (the pinned npm package, under Node), so the
+# browser's Python is tested too. Pyodide gets pytest and its pure-Python dependencies from
+# the venv; Hypothesis's pure-Python wheel is fetched once here (the venv's is compiled).
+PYODIDE_WHEELS := build/pyodide-wheels
+$(PYODIDE_WHEELS)/.installed: $(VENV)/.installed
+	$(PY) -m pip download --quiet --no-deps --only-binary=:all: --platform any \
+	  --python-version 3.14 --dest $(PYODIDE_WHEELS) "hypothesis==6.155.7"
+	@touch $@
+
+test-pyodide: setup $(PYODIDE_WHEELS)/.installed
+	node tests/pyodide/run_rules_core.mjs "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
+	  $(PYODIDE_WHEELS) -q tests/rules_core
+
 site: setup
-	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)/} $(PY) -m mkdocs build --strict
+	$(PY) -m calculators.generate --generator $(GENERATOR) --site-url "$${SITE_URL:-http://127.0.0.1:$(PORT)/}" site
 
 serve: site
 	$(PY) -m calculators.serve site --port $(PORT)
@@ -47,8 +63,11 @@ browser: setup
 	  $(PY) -m playwright install chromium; \
 	fi
 
-test: setup browser
+# Everything: the suite in CPython (the browser tests crawl the MkDocs and the Zensical
+# builds in Chromium), then the rules_core tests again inside Pyodide.
+test: setup browser $(PYODIDE_WHEELS)/.installed
 	$(PY) -m pytest -q
+	$(MAKE) --no-print-directory test-pyodide
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not browser"

@@ -1,21 +1,33 @@
-"""Build-time assets: the Python bundle for the browser and the pinned Pyodide runtime.
+"""The post-build step: any generator's output becomes the finished site.
 
-The bundle is one zip of ``rules_core``, the browser half of ``calculators`` and their
-pure-Python dependencies, named by content hash so browsers never keep a stale copy.
+``python -m calculators.build site/`` runs after ``mkdocs build`` or ``zensical build``
+(``make site`` does both). It adds what no generator knows about and checks its own
+result, failing loudly (exit 1, every problem listed) instead of shipping a broken site:
+
+- the widget assets of ``calculators/assets/``, each named by content hash
+  (``calculators/hashed.py``), with every reference to them rewritten;
+- the Python bundle (one zip of ``rules_core``, the browser half of ``calculators`` and
+  their pure-Python dependencies, named by content hash) and the pinned Pyodide runtime;
+- in every page: links to the site root (``@@calc-root@@/``, written by the fences) made
+  relative to the page, the build id, one Content-Security-Policy meta tag, an accessible
+  name for Material's search dialog;
+- ``sw.js``, the service worker, with a manifest of every file and its hash.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import importlib
 import io
 import json
 import re
 import shutil
+import sys
 import zipfile
 from functools import cache
 from pathlib import Path
+
+from calculators import hashed
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
@@ -25,6 +37,7 @@ BUNDLED_PACKAGES = ("rules_core", "icepool", "markdown_it", "mdurl")
 #: modules of ``calculators`` that run in the browser
 BROWSER_MODULES = ("__init__.py", "render.py", "runtime.py")
 ASSET_DIR = "assets/calculators"
+ASSETS_SOURCE = ROOT / "calculators" / "assets"
 
 
 class BuildError(RuntimeError):
@@ -76,85 +89,12 @@ def pyodide_version() -> str:
     return have
 
 
-# Every inline script, data blocks included: Material's instant navigation re-creates the
-# script elements of the page it swaps in, and the browser checks those against the policy.
-_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S)
-CSP_META = '<meta http-equiv="Content-Security-Policy" content="{}">'
+ENTRY = "calculators.js"  # the module every page with a widget loads
+SW_TEMPLATE = ROOT / "calculators" / "sw.js.template"
 
 
-def content_security_policy(script_hashes: list[str]) -> str:
-    """As strict as Material allows: nothing from other origins; scripts only from the
-    site or the exact inline snippets Material writes (by hash); WebAssembly allowed."""
-    scripts = " ".join(f"'sha256-{h}'" for h in script_hashes)
-    return "; ".join([
-        "default-src 'self'",
-        f"script-src 'self' 'wasm-unsafe-eval' {scripts}".strip(),
-        "style-src 'self' 'unsafe-inline'",  # Material sets style attributes
-        "img-src 'self' data:",
-        "font-src 'self' data:",
-        "connect-src 'self'",
-        "worker-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'none'",
-    ])
-
-
-def apply_csp(site_dir: Path) -> str:
-    """Put one Content-Security-Policy meta tag in every page.
-
-    The same policy everywhere (the union of all pages' inline-script hashes), because
-    with instant navigation the first page's policy governs the whole visit.
-    """
-    pages = sorted(site_dir.rglob("*.html"))
-    hashes: set[str] = set()
-    for page in pages:
-        for body in _INLINE_SCRIPT.findall(page.read_text(encoding="utf-8")):
-            digest = hashlib.sha256(body.encode("utf-8")).digest()
-            hashes.add(base64.b64encode(digest).decode())
-    policy = content_security_policy(sorted(hashes))
-    meta = CSP_META.format(policy)
-    for page in pages:
-        text = page.read_text(encoding="utf-8")
-        if "Content-Security-Policy" not in text:
-            text = text.replace('<meta charset="utf-8">', '<meta charset="utf-8">' + meta, 1)
-            page.write_text(text, encoding="utf-8")
-    return policy
-
-
-#: site files the service worker does not precache (the runtime is kept on first use)
-_NOT_PRECACHED = (".map", ".gz", ".zip", ".wasm", ".mjs")
-
-
-def write_service_worker(site_dir: Path) -> None:
-    """``sw.js`` at the site root, versioned by the content of every other file.
-
-    It precaches the pages and their assets (small), and keeps the Pyodide runtime and
-    the Python bundle once a calculator page has loaded them, so a rules page never
-    downloads the runtime but the whole site works offline after a calculator was used.
-    """
-    digest = hashlib.sha256()
-    precache, runtime = [], []
-    for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
-        rel = path.relative_to(site_dir).as_posix()
-        if rel == "sw.js":
-            continue
-        digest.update(rel.encode() + b"\0" + path.read_bytes())
-        if rel.startswith("assets/pyodide/") or (rel.startswith(ASSET_DIR) and rel.endswith(".zip")):
-            runtime.append(rel)
-        elif not rel.endswith(_NOT_PRECACHED) and rel != "404.html":
-            precache.append("./" if rel == "index.html" else
-                            rel[: -len("index.html")] if rel.endswith("/index.html") else rel)
-    template = (ROOT / "calculators" / "sw.js.template").read_text()
-    (site_dir / "sw.js").write_text(template % {
-        "version": digest.hexdigest()[:16],
-        "runtime": json.dumps(runtime),
-        "precache": json.dumps(precache, indent=0),
-    })
-
-
-def write_runtime(site_dir: Path) -> None:
-    """Copy the Pyodide files and the Python bundle into the built site."""
+def write_runtime(site_dir: Path) -> str:
+    """Copy the Pyodide files and the Python bundle into the built site; the bundle's name."""
     target = site_dir / "assets" / "pyodide" / pyodide_version()
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
@@ -163,3 +103,116 @@ def write_runtime(site_dir: Path) -> None:
     out = site_dir / ASSET_DIR
     out.mkdir(parents=True, exist_ok=True)
     (out / name).write_bytes(data)
+    return name
+
+
+def write_assets(site_dir: Path, source: Path) -> dict[str, str]:
+    """The widget assets under their hashed names; {asset path: hashed path}.
+
+    The folder is replaced: it belongs to this step, and a second run must give the
+    same site as the first."""
+    try:
+        assets = hashed.hash_assets(source)
+    except hashed.AssetError as err:
+        raise BuildError(str(err)) from err
+    out = site_dir / ASSET_DIR
+    if out.exists():
+        shutil.rmtree(out)
+    for new, data in assets.values():
+        path = out / new
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return {rel: new for rel, (new, _) in assets.items()}
+
+
+def build_id(names: dict[str, str], bundle_name: str) -> str:
+    """What a page needs to run its widgets, in 12 hex digits: the hashed assets, the
+    Python bundle and the Pyodide version. Text-only changes leave it alone."""
+    text = "\n".join([*sorted(names.values()), bundle_name, pyodide_version()])
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+#: files the service worker never fetches ahead (source maps, compressed copies)
+_NOT_PRECACHED = (".map", ".gz")
+#: Material's own fingerprinted files (``bundle.77dd0ce9.min.js``)
+_FINGERPRINTED = re.compile(r"\.[0-9a-f]{8,}\.min\.(?:js|css)$")
+
+
+def _page_url(rel: str) -> str:
+    return "./" if rel == "index.html" else rel[: -len("index.html")] if rel.endswith("/index.html") else rel
+
+
+def write_service_worker(site_dir: Path, build: str) -> None:
+    """``sw.js`` at the site root, with every file the site has and its content hash.
+
+    Files whose name carries their content (the widget assets, the Python bundle, the
+    versioned Pyodide folder, Material's fingerprinted files) are immutable: cached once,
+    kept across one deploy so a tab still open on the previous build finds its own.
+    The runtime (Pyodide and the bundle) is kept on first use; everything else (pages
+    included) is fetched ahead once a page has settled, and again only when its hash
+    changes.
+    """
+    files: dict[str, str] = {}
+    immutable, runtime = [], []
+    for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
+        rel = path.relative_to(site_dir).as_posix()
+        if rel == "sw.js" or rel.endswith(_NOT_PRECACHED):
+            continue
+        url = _page_url(rel)
+        files[url] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        if rel.startswith("assets/pyodide/") or (rel.startswith(ASSET_DIR) and rel.endswith(".zip")):
+            runtime.append(url)
+        if rel.startswith(("assets/pyodide/", ASSET_DIR + "/")) or _FINGERPRINTED.search(rel):
+            immutable.append(url)
+    manifest = {"build": build, "files": files, "immutable": immutable, "runtime": runtime}
+    text = SW_TEMPLATE.read_text(encoding="utf-8")
+    text = text.replace("/*@MANIFEST@*/null", json.dumps(manifest, indent=0, sort_keys=True))
+    (site_dir / "sw.js").write_text(text, encoding="utf-8")
+
+
+def finish(site_dir: Path, assets: Path = ASSETS_SOURCE) -> str:
+    """Turn a generator's output into the finished site, then check it. The build id."""
+    from calculators import pages, verify
+
+    if not (site_dir / "index.html").is_file():
+        raise BuildError(f"{site_dir} has no index.html: build the site first (mkdocs or zensical).")
+    pyodide_version()
+    bundle.cache_clear()  # the sources as they are now, as the generator just saw them
+    names = write_assets(site_dir, assets)
+    bundle_name = write_runtime(site_dir)
+    build = build_id(names, bundle_name)
+    pages.process(site_dir, names, build)
+    write_service_worker(site_dir, build)
+    problems = verify.problems(site_dir)
+    if problems:
+        shown = "\n  ".join(problems[:40])
+        more = f"\n  ... and {len(problems) - 40} more" if len(problems) > 40 else ""
+        raise BuildError(f"the built site in {site_dir} is broken ({len(problems)} problems):\n  {shown}{more}")
+    return build
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m calculators.build",
+        description="Finish a site built by MkDocs or Zensical: widget assets, runtime, "
+                    "service worker, policy; then check it.")
+    parser.add_argument("site_dir", nargs="?", default="site", type=Path)
+    parser.add_argument("--assets", type=Path, default=ASSETS_SOURCE,
+                        help="the widget assets to publish (default: calculators/assets)")
+    args = parser.parse_args(argv)
+    try:
+        build = finish(args.site_dir, args.assets)
+    except BuildError as err:
+        print(f"calculators.build: FAILED: {err}", file=sys.stderr)
+        return 1
+    print(f"calculators.build: {args.site_dir} finished and checked (build {build}).")
+    return 0
+
+
+if __name__ == "__main__":
+    # run the package's copy of this module, so that its errors are the ones caught
+    from calculators.build import main as _main
+
+    sys.exit(_main())

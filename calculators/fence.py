@@ -27,7 +27,8 @@ from rules_core import api
 from rules_core.catalog import calculators
 from rules_core.fields import initial_inputs
 
-#: replaced per page by the hooks with the relative path to the site root
+#: replaced in every built page by the post-build step (calculators/pages.py) with the
+#: relative path from that page to the site root
 ROOT_PLACEHOLDER = "@@calc-root@@/"
 
 _ENV = Environment(
@@ -125,7 +126,9 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
 
     renders ``templates/apps/sucs_roster.html.j2`` (given ``api_run`` and
     ``response_html`` to prerender results) and the bridge loads
-    ``assets/apps/sucs_roster.js``, whose ``mount(root, bridge)`` takes over.
+    ``assets/apps/sucs_roster.js``, whose ``mount(root, bridge)`` takes over. Its address
+    is in ``data-module``, relative to the site root (no page context needed), so the
+    post-build step can give it the module's hashed name.
     """
     name, uid, options_ = parse_block(source)
     if not _APP_NAME.match(name):
@@ -142,5 +145,6 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
         response_html=lambda response, uid=slug: response_html(response, ROOT_PLACEHOLDER, uid),
     )
     return (f'<div class="calc-app" id="app-{uid or slug}" data-app="{slug}" '
-            f'data-status="prerendered" data-bundle="{bundle_name}" '
+            f'data-status="prerendered" data-module="{build.ASSET_DIR}/apps/{slug}.js" '
+            f'data-bundle="{bundle_name}" '
             f'data-pyodide="{build.pyodide_version()}">{inner}</div>')

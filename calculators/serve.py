@@ -1,4 +1,5 @@
-"""Serve a built site on localhost with the MIME types Pyodide needs (.mjs, .wasm).
+"""Serve a built site on localhost with the MIME types Pyodide needs (.mjs, .wasm), and
+the site's own 404 page for an unknown address (as GitHub Pages does).
 
 ``python -m calculators.serve [DIR] [--port 8000]``; also used by the tests.
 """
@@ -8,6 +9,9 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import posixpath
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -22,6 +26,29 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         ".zip": "application/zip",
         ".svg": "image/svg+xml",
     }
+
+    def _not_found_page(self) -> Path | None:
+        """The 404.html nearest the requested address (a site may live in a subfolder)."""
+        base = Path(self.directory).resolve()
+        parts = [p for p in posixpath.normpath(unquote(urlsplit(self.path).path)).split("/") if p not in ("", ".", "..")]
+        for depth in range(len(parts), -1, -1):
+            page = base.joinpath(*parts[:depth], "404.html")
+            if page.is_file():
+                return page
+        return None
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        page = self._not_found_page() if code == 404 and self.command in ("GET", "HEAD") else None
+        if page is None:
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command == "GET":
+            self.wfile.write(body)
 
 
 class QuietSiteHandler(SiteHandler):

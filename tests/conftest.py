@@ -1,12 +1,13 @@
-"""Shared fixtures: the site built once per test session and served on localhost."""
+"""Shared fixtures: the site built once per test session (MkDocs, and Zensical for the
+tests that ask for it) and served on localhost."""
 
 from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,24 +30,51 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
-    """The whole site, built with ``mkdocs build --strict`` and served on 127.0.0.1."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}/"
-    out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "SITE_URL": url, "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )
-    if proc.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout}\n{proc.stderr}")
-    server = serve.server(str(out), port, quiet=True)
+def build_site(generator: str, out: Path, url: str, assets: Path | None = None) -> None:
+    """Build the whole site with ``generator`` for ``url`` into ``out`` (the same command
+    as ``make site``: the generator, then the post-build step that checks the result)."""
+    from calculators.build import BuildError
+    from calculators.generate import generate
+
+    try:
+        generate(generator, out, url, *([assets] if assets else []))
+    except BuildError as err:
+        pytest.fail(f"building the site with {generator} failed:\n{err}")
+
+
+@contextmanager
+def served(directory: Path, port: int) -> Iterator[None]:
+    server = serve.server(str(directory), port, quiet=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield BuiltSite(out, url)
-    server.shutdown()
+    try:
+        yield
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _built_site(generator: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]:
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/"
+    out = tmp_path_factory.mktemp(f"site-{generator}")
+    build_site(generator, out, url)
+    with served(out, port):
+        yield BuiltSite(out, url)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]:
+    """The whole site, built (``mkdocs build --strict``, or the generator named by
+    ``TCR_GENERATOR``) and finished by the post-build step, served on 127.0.0.1."""
+    yield from _built_site(os.environ.get("TCR_GENERATOR") or "mkdocs", tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]:
+    """The same site built with Zensical (``zensical build --strict``) and finished by
+    the same post-build step."""
+    yield from _built_site("zensical", tmp_path_factory)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # type: ignore[no-untyped-def]

@@ -1,5 +1,6 @@
 // Calculator widgets: bind forms, keep inputs in the URL, compute in one Pyodide worker.
 // Every value from the URL or the user is treated as text, never as markup.
+import "./update.js";
 const HERE = new URL("./", import.meta.url);
 const SITE_ROOT = new URL("../../", HERE);
 
@@ -426,7 +427,7 @@ async function mountApp(root) {
   if (root._bound) return;
   root._bound = true;
   try {
-    const module = await import(new URL(`apps/${root.dataset.app}.js`, import.meta.url).href);
+    const module = await import(new URL(root.dataset.module, SITE_ROOT).href);
     await module.mount(root, bridge);
   } catch (err) {
     runtimeFailed(root, err);

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -69,10 +70,10 @@ class PageLog:
         self.__init__()
 
 
-@pytest.fixture(scope="module")
-def module_page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-untyped-def]
-    """One page per test module, with ``page.log`` recording problems."""
-    # Service workers are blocked here so every request is seen; test_offline.py has its own.
+@contextmanager
+def logged_page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-untyped-def]
+    """A page on ``site`` with ``page.log`` recording problems; service workers blocked
+    so every request is seen (test_offline.py and test_deploy.py have their own)."""
     context = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900},
                                   service_workers="block")
     host = urlparse(site.url).netloc
@@ -94,5 +95,14 @@ def module_page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-un
     page.on("pageerror", lambda e: log.page_errors.append(str(e)))
     page.on("requestfailed", lambda r: log.failed_requests.append(r.url))
     page.log = log  # type: ignore[attr-defined]
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def module_page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-untyped-def]
+    """One page per test module, with ``page.log`` recording problems."""
+    with logged_page(browser, site) as page:
+        yield page

@@ -57,7 +57,7 @@ def live_run(page: Page, name: str, inputs: dict) -> dict:
     """``api.run`` in the page's own worker, through the module the site loaded."""
     return page.evaluate(
         """async ([name, inputs]) => {
-             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const url = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
              const bridge = (await import(url)).bridge;
              const root = document.querySelector('.calc[data-calculator], .calc-app');
              return bridge.run(root, name, inputs);
@@ -87,3 +87,32 @@ def instant_goto(page: Page, path: str) -> None:
         path,
     )
     page.wait_for_function("() => window.__navDone === true")
+
+
+def sw_manifest(site_dir) -> dict:  # type: ignore[no-untyped-def]
+    """The manifest the post-build step wrote into the site's service worker."""
+    import json
+    import re
+
+    text = (site_dir / "sw.js").read_text(encoding="utf-8")
+    return json.loads(re.search(r"const MANIFEST = (\{.*?\});\n", text, re.S).group(1))  # type: ignore[union-attr]
+
+
+def wait_offline_copy(page: Page, site_dir, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    """Until the service worker of the site at ``base_url`` holds every file of the build
+    in ``site_dir`` (pages and assets fetched ahead, the runtime kept on first use), each
+    with the content hash the manifest lists."""
+    files = sw_manifest(site_dir)["files"]
+    page.wait_for_function(
+        """async ([base, files]) => {
+             const scope = new URL(base).pathname;
+             const have = new Map();
+             for (const name of ['files', 'pages']) {
+               const cache = await caches.open(`tcr:${scope}:${name}`);
+               for (const request of await cache.keys()) {
+                 have.set(request.url, (await cache.match(request)).headers.get('x-tcr-hash'));
+               }
+             }
+             return Object.entries(files).every(([url, hash]) => have.get(new URL(url, base).href) === hash);
+           }""",
+        arg=[base_url, files], timeout=RUNTIME_TIMEOUT_MS, polling=500)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.support import instant_goto, site_pages, wait_settled
+from tests.browser.support import RUNTIME_TIMEOUT_MS, instant_goto, site_pages, wait_settled
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ def test_every_page_loads_clean(browser: Browser, site) -> None:  # type: ignore
     pages = site_pages(site)
     for rel in pages:
         page.goto(site.url + rel)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_load_state("networkidle", timeout=RUNTIME_TIMEOUT_MS)
         for root in page.locator(".calc[data-calculator], .calc-app[data-app]").all():
             status = wait_settled(page, root)
             if status != "ready":

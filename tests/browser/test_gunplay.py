@@ -65,7 +65,7 @@ def settled(page: Page, name: str) -> Locator:
 def live_run(page: Page, name: str, inputs: dict) -> dict:
     return page.evaluate(
         """async ([name, inputs]) => {
-             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const url = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
              const bridge = (await import(url)).bridge;
              return bridge.run(document.querySelector('.calc[data-calculator]'), name, inputs);
            }""",

@@ -1,0 +1,102 @@
+"""What the post-build step changes in every built page (any generator's HTML).
+
+- ``@@calc-root@@/`` (written by the fences for links to other pages) becomes the
+  relative path from the page to the site root, worked out from the page's own path;
+- every ``src``/``href``/``data-module`` naming a widget asset points at its hashed name;
+- the build id goes in a ``<meta name="tcr-build">`` and on every widget (``data-build``),
+  so a page's JavaScript can tell a page of another build (``assets/update.js``);
+- one Content-Security-Policy meta tag, whatever the page says (an old one is replaced);
+- Material's search dialog gets an accessible name if it has none.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from pathlib import Path
+
+from calculators import hashed
+from calculators.build import ASSET_DIR, BuildError
+from calculators.fence import ROOT_PLACEHOLDER
+
+# Every inline script, data blocks included: Material's instant navigation re-creates the
+# script elements of the page it swaps in, and the browser checks those against the policy.
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
+CSP_META = '<meta http-equiv="Content-Security-Policy" content="{}">'
+CSP_TAG = re.compile(r"""<meta\s+http-equiv=["']?Content-Security-Policy["']?[^>]*>""", re.I)
+BUILD_META = '<meta name="tcr-build" content="{}">'
+BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
+_CHARSET = re.compile(r"""<meta\s+charset=["']?utf-8["']?\s*/?>""", re.I)
+_HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.I)
+_WIDGET_BUNDLE = re.compile(r"""(<[a-z]+\s[^<>]*?)(?:\sdata-build="[0-9a-f]*")?(\sdata-bundle=")""")
+_SEARCH_DIALOG = re.compile(r'(<div class="md-search" data-md-component="search" role="dialog")(?![^>]*aria-label)')
+
+
+def content_security_policy(script_hashes: list[str]) -> str:
+    """As strict as Material allows: nothing from other origins; scripts only from the
+    site or the exact inline snippets Material writes (by hash); WebAssembly allowed."""
+    scripts = " ".join(f"'sha256-{h}'" for h in script_hashes)
+    return "; ".join([
+        "default-src 'self'",
+        f"script-src 'self' 'wasm-unsafe-eval' {scripts}".strip(),
+        "style-src 'self' 'unsafe-inline'",  # Material sets style attributes
+        "img-src 'self' data:",
+        "font-src 'self' data:",
+        "connect-src 'self'",
+        "worker-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'none'",
+    ])
+
+
+def relative_root(rel: str) -> str:
+    """From a built page (``gunplay/bursts/index.html``) to the site root (``../../``)."""
+    depth = rel.count("/")
+    return "../" * depth or "./"
+
+
+def _head_insert(text: str, tags: str, rel: str) -> str:
+    """``tags`` right after the charset declaration (else the head's opening tag)."""
+    for pattern in (_CHARSET, _HEAD):
+        match = pattern.search(text)
+        if match:
+            return text[: match.end()] + tags + text[match.end():]
+    raise BuildError(f"{rel}: no <head> to put the security policy in")
+
+
+def process(site_dir: Path, names: dict[str, str], build: str) -> str:
+    """Rewrite every page of ``site_dir``; the policy they all carry.
+
+    One policy everywhere (the union of all pages' inline-script hashes), because with
+    instant navigation the first page's policy governs the whole visit."""
+
+    def lookup(rel: str) -> str | None:
+        return names.get(rel) or names.get(hashed.unhashed(rel))
+
+    pages = sorted(site_dir.rglob("*.html"))
+    texts: dict[Path, str] = {}
+    missing: list[str] = []
+    script_hashes: set[str] = set()
+    for page in pages:
+        rel = page.relative_to(site_dir).as_posix()
+        text = page.read_text(encoding="utf-8")
+        text = text.replace(ROOT_PLACEHOLDER, relative_root(rel))
+        found: list[str] = []
+        text = hashed.rewrite_page_references(text, ASSET_DIR, lookup, found)
+        missing += [f"{rel}: {name}" for name in found if not name.endswith(".zip")]
+        text = _WIDGET_BUNDLE.sub(rf'\1 data-build="{build}"\2', text)
+        text = _SEARCH_DIALOG.sub(r'\1 aria-label="Search"', text, count=1)
+        text = CSP_TAG.sub("", BUILD_TAG.sub("", text))
+        for body in INLINE_SCRIPT.findall(text):
+            digest = hashlib.sha256(body.encode("utf-8")).digest()
+            script_hashes.add(base64.b64encode(digest).decode())
+        texts[page] = text
+    if missing:
+        raise BuildError("pages name widget assets that do not exist: " + ", ".join(missing[:20]))
+    policy = content_security_policy(sorted(script_hashes))
+    tags = CSP_META.format(policy) + BUILD_META.format(build)
+    for page, text in texts.items():
+        page.write_text(_head_insert(text, tags, page.relative_to(site_dir).as_posix()), encoding="utf-8")
+    return policy

@@ -1,0 +1,108 @@
+"""Checks of a finished site, run by the post-build step on its own result.
+
+A generator can report success on a broken site (Zensical ignores MkDocs hooks and turns
+an exception in a fence into a ``<code>`` block), so the site itself is checked: every
+problem found is returned as one line; an empty list means the site is whole.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote, urljoin
+
+from calculators import hashed
+from calculators.build import ASSET_DIR, ENTRY, PYODIDE_FILES
+from calculators.fence import ROOT_PLACEHOLDER
+from calculators.pages import BUILD_TAG, CSP_TAG
+
+#: a fence whose formatter failed, shown as code instead of a widget or table
+_SWALLOWED_FENCE = re.compile(r"<code[^>]*>(?:calculator|app|rules-table)\n")
+_ASSET_REF = re.compile(r"""\b(src|href|data-module)=["']?([^"'\s>]*""" + re.escape(ASSET_DIR) + r"""/[^"'\s>]*)""")
+_WIDGET = re.compile(r"""<[a-z]+\s[^<>]*\bdata-(?:calculator|app)="[^"]*"[^<>]*>""")
+_ATTR = re.compile(r"""\s(data-[a-z-]+)="([^"]*)\"""")
+_FIRST_SCRIPT = re.compile(r"<script\b", re.I)
+_HEAD_END = re.compile(r"</head>", re.I)
+
+
+def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
+    rel = page.relative_to(site_dir).as_posix()
+    out = []
+    if ROOT_PLACEHOLDER in text:
+        out.append(f"{rel}: the placeholder {ROOT_PLACEHOLDER} is left in the page")
+    if _SWALLOWED_FENCE.search(text):
+        out.append(f"{rel}: a calculator, app or rules-table block was left as code (its formatter failed)")
+    policies = list(CSP_TAG.finditer(text))
+    head_end = _HEAD_END.search(text)
+    first_script = _FIRST_SCRIPT.search(text)
+    if len(policies) != 1:
+        out.append(f"{rel}: {len(policies)} Content-Security-Policy meta tags (want exactly 1)")
+    elif not head_end or policies[0].start() > head_end.start() or (
+            first_script and policies[0].start() > first_script.start()):
+        out.append(f"{rel}: the Content-Security-Policy meta tag is not in the head before every script")
+    if len(BUILD_TAG.findall(text)) != 1:
+        out.append(f"{rel}: no single build id meta tag")
+    base = "http://site/" + rel
+    for attr, ref in _ASSET_REF.findall(text):
+        # data-module is relative to the site root (no page context needed); the rest to the page
+        if ref.startswith("/") or "//" in ref:
+            # absolute (the 404 page's, written for the site's base path): from the asset folder on
+            url = "http://site/" + ref[ref.index(ASSET_DIR + "/"):]
+        else:
+            url = urljoin("http://site/" if attr == "data-module" else base, ref)
+        target = site_dir / unquote(url[len("http://site/"):].split("?")[0].split("#")[0])
+        if not url.startswith("http://site/") or not target.is_file():
+            out.append(f"{rel}: {attr}={ref} names a file the site does not have")
+        elif not hashed.HASHED_NAME.match(target.name) and not target.name.startswith("python-"):
+            out.append(f"{rel}: {attr}={ref} is not named by content hash")
+    widgets = _WIDGET.findall(text)
+    if widgets:
+        entry = re.escape(ENTRY.rsplit(".", 1)[0])
+        if not re.search(rf"""<script[^>]*\bsrc=["']?[^"'\s>]*{re.escape(ASSET_DIR)}/{entry}\.[0-9a-f]+\.js""", text):
+            out.append(f"{rel}: has widgets but does not load {ASSET_DIR}/{ENTRY}")
+    for tag in widgets:
+        attrs = dict(_ATTR.findall(tag))
+        name = attrs.get("data-calculator") or attrs.get("data-app")
+        bundle = attrs.get("data-bundle", "")
+        if not bundle or not (site_dir / ASSET_DIR / bundle).is_file():
+            out.append(f"{rel}: widget {name}: its Python bundle {bundle!r} is not in the site")
+        pyodide = site_dir / "assets" / "pyodide" / attrs.get("data-pyodide", "?")
+        if not all((pyodide / f).is_file() for f in PYODIDE_FILES):
+            out.append(f"{rel}: widget {name}: the Pyodide runtime {pyodide.name} is not in the site")
+        if "data-app" in attrs and "data-module" not in attrs:
+            out.append(f"{rel}: app {name} names no module (data-module)")
+        if not attrs.get("data-build"):
+            out.append(f"{rel}: widget {name} carries no build id")
+    return out
+
+
+def problems(site_dir: Path) -> list[str]:
+    """Everything wrong with the finished site in ``site_dir``."""
+    out: list[str] = []
+    pages = sorted(site_dir.rglob("*.html"))
+    if not pages:
+        return [f"{site_dir}: no pages"]
+    for page in pages:
+        out += _page_problems(site_dir, page, page.read_text(encoding="utf-8"))
+    for path in sorted((site_dir / ASSET_DIR).rglob("*")):
+        if path.is_file() and not hashed.HASHED_NAME.match(path.name) and not path.name.startswith("python-"):
+            out.append(f"{path.relative_to(site_dir).as_posix()}: not named by content hash")
+    for path in sorted(site_dir.rglob("*")):
+        if path.is_file() and path.suffix in (".json", ".xml", ".js") and "pyodide" not in path.parts:
+            if ROOT_PLACEHOLDER in path.read_text(encoding="utf-8", errors="replace"):
+                out.append(f"{path.relative_to(site_dir).as_posix()}: the placeholder {ROOT_PLACEHOLDER} is left in it")
+    sw = site_dir / "sw.js"
+    if not sw.is_file():
+        out.append("sw.js: missing")
+    else:
+        match = re.search(r"const MANIFEST = (\{.*?\});\n", sw.read_text(encoding="utf-8"), re.S)
+        if not match:
+            out.append("sw.js: no manifest")
+        else:
+            manifest = json.loads(match.group(1))
+            for url in manifest["files"]:
+                target = site_dir / (url + "index.html" if url.endswith("/") else url)
+                if not target.is_file():
+                    out.append(f"sw.js: lists {url}, which the site does not have")
+    return out

@@ -1,0 +1,72 @@
+// The rules_core tests inside Pyodide (the pinned npm package) under Node: the browser's
+// Python version and build run the same tests as CPython. No network: pytest and its
+// pure-Python dependencies are copied from the project's virtual environment.
+//
+//   node tests/pyodide/run_rules_core.mjs <site-packages> <wheels> [pytest args...]
+//   (make test-pyodide). <wheels> holds pure-Python wheels for what the venv has only
+//   compiled (Hypothesis ships a mypyc build for CPython; its pure wheel runs here).
+import { loadPyodide } from "pyodide";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const [sitePackages, wheels, ...pytestArgs] = process.argv.slice(2);
+// pure-Python packages the tests need (pytest, Hypothesis and theirs; the core's icepool)
+const PACKAGES = [
+  "pytest", "_pytest", "py.py", "pluggy", "iniconfig", "packaging", "pygments",
+  "sortedcontainers", "icepool",
+];
+
+function copyInto(FS, from, to) {
+  if (fs.statSync(from).isDirectory()) {
+    FS.mkdirTree(to);
+    for (const name of fs.readdirSync(from)) {
+      if (name === "__pycache__") continue;
+      copyInto(FS, path.join(from, name), `${to}/${name}`);
+    }
+  } else if (!from.endsWith(".pyc")) {
+    FS.writeFile(to, fs.readFileSync(from));
+  }
+}
+
+if (!sitePackages || !fs.existsSync(sitePackages) || !wheels || !fs.existsSync(wheels)) {
+  console.error("usage: node tests/pyodide/run_rules_core.mjs <site-packages> <wheels> [pytest args]");
+  process.exit(2);
+}
+const py = await loadPyodide({ indexURL: path.join(ROOT, "node_modules", "pyodide") + "/" });
+const lib = "/lib/tests-site-packages";
+for (const name of PACKAGES) {
+  const from = path.join(sitePackages, name);
+  if (!fs.existsSync(from)) {
+    console.error(`${name} is not in ${sitePackages}: run make setup`);
+    process.exit(2);
+  }
+  copyInto(py.FS, from, `${lib}/${name}`);
+}
+for (const name of fs.readdirSync(sitePackages)) {
+  // metadata, so that importlib.metadata finds each package's version
+  if (name.endsWith(".dist-info") && PACKAGES.some((p) => name.toLowerCase().startsWith(p.replace(/\.py$/, "").replace(/^_/, "") + "-"))) {
+    copyInto(py.FS, path.join(sitePackages, name), `${lib}/${name}`);
+  }
+}
+for (const name of fs.readdirSync(wheels)) {
+  if (name.endsWith("-py3-none-any.whl")) {
+    py.unpackArchive(new Uint8Array(fs.readFileSync(path.join(wheels, name))), "zip", { extractDir: lib });
+  }
+}
+// The project itself, read from the work tree (the tests write nothing there but the
+// Hypothesis example database, which is git-ignored).
+py.FS.mkdirTree("/repo");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: ROOT }, "/repo");
+py.globals.set("pytest_args", py.toPy(pytestArgs));
+const status = await py.runPythonAsync(`
+import os, sys
+os.chdir("/repo")
+sys.path[:0] = ["/repo", "${lib}"]
+os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+import pytest
+print(f"Python {sys.version.split()[0]} on {sys.platform} (Pyodide)", flush=True)
+int(pytest.main(["-p", "_hypothesis_pytestplugin", "-p", "no:cacheprovider", *pytest_args]))
+`);
+process.exit(status);

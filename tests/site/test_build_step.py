@@ -1,0 +1,175 @@
+"""The post-build step (``python -m calculators.build``): on the real built site, every
+page carries the policy and the widget assets under hashed names; on small hand-made
+sites, it fails loudly (exit 1, the problem named) instead of shipping a broken site."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from calculators import build, hashed, pages, verify
+from calculators.fence import ROOT_PLACEHOLDER
+
+pytestmark = pytest.mark.site
+
+ROOT = Path(__file__).resolve().parents[2]
+POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">')
+
+
+def test_every_built_page_has_the_policy_in_its_head_before_any_script(site) -> None:  # type: ignore[no-untyped-def]
+    html_pages = sorted(site.dir.rglob("*.html"))
+    assert len(html_pages) >= 40
+    policies = set()
+    for path in html_pages:
+        text = path.read_text(encoding="utf-8")
+        found = POLICY.findall(text)
+        assert len(found) == 1, path
+        head = text[: text.index("</head>")]
+        assert head.index("Content-Security-Policy") < head.find("<script") or "<script" not in head, path
+        policies.add(found[0])
+    assert len(policies) == 1
+    policy = policies.pop()
+    assert "default-src 'self'" in policy and "object-src 'none'" in policy
+    assert "'unsafe-inline'" not in policy.split("script-src", 1)[1].split(";", 1)[0]
+    # the page that writes about the policy has it too (it used to be skipped)
+    assert POLICY.search((site.dir / "architecture" / "index.html").read_text(encoding="utf-8"))
+
+
+def test_every_widget_asset_is_named_by_content_hash_and_referenced_so(site) -> None:  # type: ignore[no-untyped-def]
+    assets = site.dir / build.ASSET_DIR
+    for path in assets.rglob("*"):
+        if path.is_file() and not path.name.startswith("python-"):
+            match = hashed.HASHED_NAME.match(path.name)
+            assert match, path
+            # the name's hash is the file's own content hash
+            assert hashed.hashed_name(path.name.replace(path.name, hashed.unhashed(path.name)),
+                                      path.read_bytes()) == path.name
+    text = (site.dir / "gunplay" / "bursts" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'src="\.\./\.\./assets/calculators/calculators\.[0-9a-f]{12}\.js"', text)
+    assert "assets/calculators/calculators.js" not in text
+    assert verify.problems(site.dir) == []
+
+
+def test_a_module_hash_covers_the_hashed_names_it_imports(tmp_path: Path) -> None:
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "leaf.js").write_text("export const x = 1;\n")
+    (tmp_path / "apps" / "app.js").write_text('import { x } from "../leaf.js";\nexport { x };\n')
+    (tmp_path / "main.js").write_text(
+        'import "./leaf.js";\nconst w = new URL("apps/app.js", import.meta.url);\n'
+        'const d = () => import("./apps/app.js");\n')
+    first = hashed.hash_assets(tmp_path)
+    main = first["main.js"][1].decode()
+    assert f'import "./{first["leaf.js"][0]}"' in main
+    assert f'new URL("{first["apps/app.js"][0]}", import.meta.url)' in main
+    assert f'import("./{first["apps/app.js"][0]}")' in main
+    assert f'from "../{first["leaf.js"][0]}"' in first["apps/app.js"][1].decode()
+    (tmp_path / "leaf.js").write_text("export const x = 2;\n")
+    second = hashed.hash_assets(tmp_path)
+    # a changed leaf renames itself and every module that imports it, directly or not
+    assert all(first[rel][0] != second[rel][0] for rel in ("leaf.js", "apps/app.js", "main.js"))
+    (tmp_path / "apps" / "app.js").write_text('import "../main.js";\n')
+    with pytest.raises(hashed.AssetError, match="cycle"):
+        hashed.hash_assets(tmp_path)
+    (tmp_path / "apps" / "app.js").write_text('import "./gone.js";\n')
+    with pytest.raises(hashed.AssetError, match="apps/gone.js"):
+        hashed.hash_assets(tmp_path)
+
+
+PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>t</title>
+<meta http-equiv="Content-Security-Policy" content="default-src *">
+<script>var inline = 1;</script></head><body>
+<p>Writing about Content-Security-Policy does not exempt a page.</p>
+<a href="@@calc-root@@/other/">link</a>
+<div class="calc" data-calculator="gunplay.difficulty" data-status="prerendered" data-bundle="BUNDLE" data-pyodide="PYODIDE"></div>
+<script src="ROOTassets/calculators/calculators.js" type="module"></script>
+<link rel="stylesheet" href="ROOTassets/calculators/calculators.css">
+</body></html>"""
+
+
+def _tiny_site(where: Path) -> Path:
+    """A two-page site as a generator writes it (before the post-build step)."""
+    bundle_name, _ = build.bundle()
+    for rel, root in (("index.html", ""), ("a/b/index.html", "../../")):
+        path = where / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(PAGE.replace("BUNDLE", bundle_name).replace("PYODIDE", build.pyodide_version())
+                        .replace("ROOT", root), encoding="utf-8")
+    return where
+
+
+def _run_step(site_dir: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "calculators.build", str(site_dir), *extra],
+                          cwd=ROOT, capture_output=True, text=True)
+
+
+def test_the_step_finishes_any_generators_pages_and_is_repeatable(tmp_path: Path) -> None:
+    site_dir = _tiny_site(tmp_path / "site")
+    proc = _run_step(site_dir)
+    assert proc.returncode == 0, proc.stderr
+    deep = (site_dir / "a" / "b" / "index.html").read_text(encoding="utf-8")
+    assert ROOT_PLACEHOLDER not in deep and 'href="../../other/"' in deep
+    assert 'href="./other/"' in (site_dir / "index.html").read_text(encoding="utf-8")
+    assert len(POLICY.findall(deep)) == 1 and "default-src *" not in deep
+    assert re.search(r'src="\.\./\.\./assets/calculators/calculators\.[0-9a-f]{12}\.js"', deep)
+    assert re.search(r'data-build="[0-9a-f]{12}"', deep)
+    assert (site_dir / "sw.js").is_file()
+    before = {p: p.read_bytes() for p in sorted(site_dir.rglob("*")) if p.is_file()}
+    assert _run_step(site_dir).returncode == 0
+    after = {p: p.read_bytes() for p in sorted(site_dir.rglob("*")) if p.is_file()}
+    assert after == before
+
+
+def test_the_step_fails_loudly_when_a_widget_module_is_missing(tmp_path: Path) -> None:
+    site_dir = _tiny_site(tmp_path / "site")
+    assets = tmp_path / "assets"
+    shutil.copytree(ROOT / "calculators" / "assets", assets)
+    (assets / "calculators.js").unlink()
+    proc = _run_step(site_dir, "--assets", str(assets))
+    assert proc.returncode == 1
+    assert "FAILED" in proc.stderr and "assets/calculators/calculators.js" in proc.stderr
+
+
+def test_the_step_fails_loudly_on_a_module_importing_a_missing_file(tmp_path: Path) -> None:
+    site_dir = _tiny_site(tmp_path / "site")
+    assets = tmp_path / "assets"
+    shutil.copytree(ROOT / "calculators" / "assets", assets)
+    (assets / "update.js").unlink()  # calculators.js imports it
+    proc = _run_step(site_dir, "--assets", str(assets))
+    assert proc.returncode == 1 and "calculators.js refers to update.js" in proc.stderr
+
+
+def test_the_check_names_every_kind_of_broken_site(tmp_path: Path) -> None:
+    site_dir = _tiny_site(tmp_path / "site")
+    build.finish(site_dir)
+    assert verify.problems(site_dir) == []
+    index = site_dir / "index.html"
+    text = index.read_text(encoding="utf-8")
+    # what a Zensical build looks like without the step: a swallowed fence, a placeholder,
+    # no policy, unhashed assets, and a widget whose bundle is missing
+    broken = pages.CSP_TAG.sub("", text).replace("</body>", (
+        f'<p><code>calculator\ngunplay.nope</code></p><a href="{ROOT_PLACEHOLDER}x/">x</a></body>'))
+    broken = re.sub(r"calculators\.[0-9a-f]{12}\.js", "calculators.js", broken)
+    index.write_text(broken, encoding="utf-8")
+    for bundle_file in (site_dir / build.ASSET_DIR).glob("python-*.zip"):
+        bundle_file.unlink()
+    found = "\n".join(verify.problems(site_dir))
+    for expected in ("left as code", "placeholder", "0 Content-Security-Policy", "names a file the site does not have",
+                     "Python bundle", "does not load"):
+        assert expected in found, (expected, found)
+
+
+def test_the_service_worker_lists_every_file_with_its_hash(site) -> None:  # type: ignore[no-untyped-def]
+    text = (site.dir / "sw.js").read_text(encoding="utf-8")
+    manifest = json.loads(re.search(r"const MANIFEST = (\{.*?\});\n", text, re.S).group(1))  # type: ignore[union-attr]
+    assert manifest["build"] == re.search(r'name="tcr-build" content="([0-9a-f]+)"',  # type: ignore[union-attr]
+                                          (site.dir / "index.html").read_text(encoding="utf-8")).group(1)
+    assert "404.html" in manifest["files"] and "./" in manifest["files"]
+    assert any(u.endswith(".wasm") for u in manifest["runtime"]) and len(manifest["runtime"]) >= 6
+    assert set(manifest["runtime"]) <= set(manifest["immutable"])
+    assert all(u.startswith("assets/") for u in manifest["immutable"])
