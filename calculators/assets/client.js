@@ -44,6 +44,8 @@ export const runtime = {
   failure: null,
   /** @type {"snapshot" | "cold" | null} */
   path: null,
+  /** @type {Record<string, number>} ms from the worker's start to each start-up step */
+  timings: {},
 };
 
 /** @typedef {"progress" | "ready" | "failed" | "crashed"} RuntimeEvent */
@@ -128,6 +130,7 @@ function launch() {
     clearTimeout(watchdog);
     runtime.status = "ready";
     runtime.path = started.path;
+    runtime.timings = started.timings;
     snapshotSaved = !started.snapshotReady;
     emit("ready");
     return started;
@@ -204,6 +207,7 @@ function replace(/** @type {Worker} */ w, /** @type {Error} */ failure) {
   pending.clear();
   if (failure instanceof Cancelled) {
     runtime.status = "idle";
+    emit("progress");
     return;
   }
   if (wasReady) {

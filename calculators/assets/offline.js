@@ -52,7 +52,7 @@ export function afterRuntimeStarted() {
  * is already kept in this browser. */
 export function onQuietPage() {
   if (!canUse()) return;
-  let kept = false;
+  let kept;
   try {
     kept = localStorage.getItem(RUNTIME_KEPT) === "1";
   } catch {

@@ -57,6 +57,7 @@
  * @property {"snapshot" | "cold"} path  which start ran: restored from a snapshot, or normal
  * @property {boolean} snapshotReady  a snapshot was made and can be saved
  * @property {string} [dropped]  why a stored snapshot was not used (stale, damaged, refused)
+ * @property {Record<string, number>} timings  ms since the worker began, per start-up step
  */
 /**
  * @typedef {object} ResultReply

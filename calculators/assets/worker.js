@@ -18,7 +18,8 @@
 const scope = /** @type {{postMessage(m: FromWorker): void, fetch: typeof fetch,
   onmessage: ((e: MessageEvent<ToWorker>) => void) | null}} */ (/** @type {unknown} */ (self));
 
-const BUNDLE_DIR = "/home/pyodide/bundle";
+/** The bundle is imported from the zip itself (zipimport): no unpacking. */
+const BUNDLE_ZIP = "/home/pyodide/rules-bundle.zip";
 const DIGEST_HEADER = "x-tcr-sha256";
 /** Imported before a snapshot is made, so a restored runtime has them without files. */
 const WARM_UP = [
@@ -217,18 +218,23 @@ let handle = null;
 
 /** @param {StartConfig} config */
 async function start(config) {
+  /** @type {Record<string, number>} */
+  const timings = {};
+  const mark = (/** @type {string} */ name) => { timings[name] = Math.round(performance.now()); };
   const base = config.pyodide;
   for (const name of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
   const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
   bundle.catch(() => {});
   place = config.snapshot;
   const stored = place ? await readSnapshot(place) : { bytes: null };
+  mark("snapshotRead");
   let loadPyodide;
   try {
     ({ loadPyodide } = await import(base + "pyodide.mjs"));
   } catch (err) {
     throw new LoadFailure("offline", `pyodide.mjs: ${err}`);
   }
+  mark("imported");
   /** @param {object} options */
   const load = (options) => Promise.race([
     loadPyodide({ indexURL: base, packages: [], ...options }), downloadFailure]);
@@ -247,19 +253,22 @@ async function start(config) {
     }
   }
   if (!py) py = await load({ _makeSnapshot: Boolean(place) });
+  mark("pyodide");
   const zip = await Promise.race([bundle, downloadFailure]);
   report(true);
-  py.unpackArchive(zip, "zip", { extractDir: BUNDLE_DIR });
+  py.FS.writeFile(BUNDLE_ZIP, new Uint8Array(zip));
   if (path === "snapshot") {
-    // The restored memory has the modules but not their files, and the random state of
-    // the start that made it: fresh files, fresh seed (rolls use SystemRandom anyway).
-    py.runPython("import importlib, random\nimportlib.invalidate_caches()\nrandom.seed()");
+    // The restored memory has the modules but not their files (the same zip, by its
+    // hash, is written back above), and the random state of the start that made it:
+    // reseed (rolls use SystemRandom, which nothing saves).
+    py.runPython("import random\nrandom.seed()");
   } else {
-    py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(BUNDLE_DIR)})\n${WARM_UP}`);
+    py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(BUNDLE_ZIP)})\n${WARM_UP}`);
   }
   const runtime = py.pyimport("calculators.runtime");
   runtime.configure(config.root);
   handle = runtime.handle;
+  mark("rules");
   if (path === "cold" && place) {
     try {
       made = py.makeMemorySnapshot();
@@ -268,10 +277,11 @@ async function start(config) {
       dropped = `${dropped || ""} not made (${err})`.trim();
     }
   }
-  return { path, dropped, snapshotReady: made !== null };
+  mark("snapshotMade");
+  return { path, dropped, snapshotReady: made !== null, timings };
 }
 
-/** @type {Promise<{path: "snapshot" | "cold", dropped?: string, snapshotReady: boolean}> | null} */
+/** @type {Promise<Omit<import("./protocol.js").StartedReply, "id" | "ready">> | null} */
 let starting = null;
 
 /** @param {unknown} err @returns {FailureKind} */
@@ -280,7 +290,7 @@ function kindOf(err) {
   return "broken";
 }
 
-scope.onmessage = async (event) => {
+scope.onmessage = async (/** @type {MessageEvent<ToWorker>} */ event) => {
   const message = event.data;
   if (message.op === "init") {
     starting = starting || start(message);

@@ -22,6 +22,9 @@ def test_busy_state_and_cancel(module_page: Page, site) -> None:  # type: ignore
     page.select_option("#calc-odds-rules", "part1")
     page.fill("#calc-odds-unit", "d4 d6 d8 d10 d12 d6")
     page.fill("#calc-odds-defender", BIG_DEFENCE)
+    # let those edits finish computing (a busy state now would hide the one to cancel)
+    page.wait_for_function("el => el.dataset.status === 'ready' && !el._busy && !el.dataset.busy",
+                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
     # Click Cancel the moment it is shown, in the same task (a click through Playwright can
     # arrive after a fast machine has already finished), and record the busy state seen then.
     page.evaluate(
