@@ -167,11 +167,11 @@ function clearPending(/** @type {Widget} */ root) {
 /** Work out the current inputs; changes while it runs (or while the runtime loads) are
  * coalesced: only the latest inputs are computed next. */
 async function compute(/** @type {Widget} */ root) {
-  if (root._busy) {
+  if (root._running) {
     root._dirty = true;
     return;
   }
-  root._busy = true;
+  root._running = root._busy = true;
   /** @type {Reply | undefined} */
   let reply;
   let busyTimer = 0;
@@ -191,7 +191,8 @@ async function compute(/** @type {Widget} */ root) {
     } while (root._dirty);
   } catch (err) {
     clearTimeout(busyTimer);
-    root._busy = false;
+    root._running = false;
+    root._busy = Boolean(root._timer);
     showBusy(root, false);
     if (err instanceof Cancelled) {
       markStale(root);
@@ -205,7 +206,8 @@ async function compute(/** @type {Widget} */ root) {
     }
     return;
   }
-  root._busy = false;
+  root._running = false;
+  root._busy = Boolean(root._timer);
   showBusy(root, false);
   clearErrors(root);
   clearPending(root);
@@ -300,6 +302,7 @@ async function share(/** @type {Widget} */ root) {
 /** Compute after an edit: at once for a finished edit, after a pause while typing. */
 function scheduleCompute(/** @type {Widget} */ root, /** @type {Event} */ event) {
   clearTimeout(root._timer);
+  root._timer = 0;
   if (runtime.status !== "ready") markPending(root);
   const target = event.target;
   const typed = target instanceof HTMLInputElement && (target.type === "number" || target.type === "text");
@@ -308,7 +311,11 @@ function scheduleCompute(/** @type {Widget} */ root, /** @type {Event} */ event)
     return;
   }
   const pause = editInProgress(target) ? UNFINISHED_PAUSE_MS : TYPING_PAUSE_MS;
-  root._timer = window.setTimeout(() => compute(root), pause);
+  root._busy = true; // "busy" covers a computation that is waiting for the typing to pause
+  root._timer = window.setTimeout(() => {
+    root._timer = 0;
+    compute(root);
+  }, pause);
 }
 
 /** Bind one calculator widget (once). */
