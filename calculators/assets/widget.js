@@ -15,7 +15,7 @@ const UNFINISHED_PAUSE_MS = 900;
 /** Rolls kept per calculator; the list never shows more. */
 export const HISTORY_KEEP = 50;
 /** Stored history larger than this is damaged: it is dropped unread. */
-const HISTORY_MAX_CHARS = 100_000;
+const HISTORY_MAX_CHARS = 2_000_000;
 
 /** @type {Set<Widget>} every widget bound on the current page */
 const widgets = new Set();
@@ -374,6 +374,10 @@ onRuntime((event) => {
     }
     if (event === "progress" && root._busy && runtime.status === "loading") showLoading(root);
     if (event === "failed") runtimeFailed(root, runtime.failure);
+    if (event === "crashed" && !root._running) {
+      setStatus(root, /** @type {string} */ (root.dataset.status),
+        "The calculator stopped unexpectedly and has been restarted.");
+    }
     // back after a failure (Retry, online again): work out what is shown, latest inputs
     if (event === "ready" && root.dataset.status === "error" && root.classList.contains("calc-offline")) {
       compute(root);

@@ -184,17 +184,24 @@ async function dropSnapshot(/** @type {SnapshotPlace} */ place) {
   }
 }
 
-/** @type {Uint8Array | null} the snapshot this start made, until the page asks to keep it */
-let made = null;
+/** This start can make a snapshot (a normal start, with Cache Storage to keep it in). */
+let canSnapshot = false;
+/** Python's memory right after its start: a snapshot of a grown memory cannot be restored
+ * (pyodide/pyodide#6254), so none is made once a calculation has grown it. */
+let startHeap = 0;
 /** @type {SnapshotPlace | null} */
 let place = null;
 
-/** @returns {Promise<{saved: boolean, reason?: string}>} */
+/** Make the snapshot (Python idle, every module imported) and keep it in Cache Storage.
+ * @returns {Promise<{saved: boolean, reason?: string}>} */
 async function saveSnapshot() {
-  const bytes = made;
-  made = null;
-  if (!bytes || !place) return { saved: false, reason: "no snapshot was made" };
+  if (!canSnapshot || !place) return { saved: false, reason: "no snapshot for this start" };
+  canSnapshot = false;
+  const heap = py._module?.HEAP8?.length || 0;
+  if (startHeap && heap > startHeap) return { saved: false, reason: "memory grew" };
   try {
+    /** @type {Uint8Array} */
+    const bytes = py.makeMemorySnapshot();
     const estimate = await navigator.storage?.estimate?.();
     if (estimate && estimate.quota !== undefined && estimate.usage !== undefined &&
         estimate.quota - estimate.usage < 2 * bytes.length) {
@@ -226,11 +233,13 @@ async function start(config) {
   const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
   bundle.catch(() => {});
   place = config.snapshot;
+  const module = import(base + "pyodide.mjs");
+  module.catch(() => {});
   const stored = place ? await readSnapshot(place) : { bytes: null };
   mark("snapshotRead");
   let loadPyodide;
   try {
-    ({ loadPyodide } = await import(base + "pyodide.mjs"));
+    ({ loadPyodide } = await module);
   } catch (err) {
     throw new LoadFailure("offline", `pyodide.mjs: ${err}`);
   }
@@ -252,7 +261,10 @@ async function start(config) {
       py = null;
     }
   }
-  if (!py) py = await load({ _makeSnapshot: Boolean(place) });
+  if (!py) {
+    py = await load({ _makeSnapshot: Boolean(place) });
+    canSnapshot = Boolean(place);
+  }
   mark("pyodide");
   const zip = await Promise.race([bundle, downloadFailure]);
   report(true);
@@ -269,16 +281,8 @@ async function start(config) {
   runtime.configure(config.root);
   handle = runtime.handle;
   mark("rules");
-  if (path === "cold" && place) {
-    try {
-      made = py.makeMemorySnapshot();
-    } catch (err) {
-      made = null;
-      dropped = `${dropped || ""} not made (${err})`.trim();
-    }
-  }
-  mark("snapshotMade");
-  return { path, dropped, snapshotReady: made !== null, timings };
+  startHeap = py._module?.HEAP8?.length || 0;
+  return { path, dropped, snapshotReady: canSnapshot, timings };
 }
 
 /** @type {Promise<Omit<import("./protocol.js").StartedReply, "id" | "ready">> | null} */
