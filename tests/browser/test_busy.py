@@ -38,8 +38,14 @@ def test_busy_state_and_cancel(module_page: Page, site) -> None:  # type: ignore
                    }).observe(button, { attributes: true }); }""",
         root.element_handle())
     page.fill("#calc-odds-attacker", BIG_ATTACK)
-    page.wait_for_function("el => el._sawBusy && el.dataset.status === 'error' && !el._busy",
-                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    try:
+        page.wait_for_function("el => el._sawBusy && el.dataset.status === 'error' && !el._busy",
+                               arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    except Exception:
+        print("DEBUG", page.evaluate("el => [el.dataset.status, el._busy, el._running, el._timer, el.dataset.busy,"
+                                     " el.querySelector('.calc-status').textContent, JSON.stringify(el._sawBusy),"
+                                     " document.documentElement.dataset.runtime]", root.element_handle()))
+        raise
     seen = page.evaluate("el => el._sawBusy", root.element_handle())
     assert seen["busy"] == "true" and seen["aria"] == "true"
     assert "Working" in seen["status"]
