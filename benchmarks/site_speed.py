@@ -43,6 +43,7 @@ import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -117,6 +118,14 @@ new MutationObserver((_, obs) => {
 """
 
 
+def settle(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the network to go quiet; on a loaded machine, give up after 30 s."""
+    try:
+        page.wait_for_load_state("networkidle", timeout=30_000)
+    except PlaywrightTimeout:
+        pass
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -151,7 +160,7 @@ def first_result(browser: Browser, url: str, init_script: str | None,
         page.add_init_script(init_script)
     page.goto(url)
     page.wait_for_function("() => window.__firstResult", timeout=180_000)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     result = page.evaluate("window.__firstResult")
     fcp = page.evaluate(
         "(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || NaN")
@@ -188,7 +197,7 @@ def cold_and_warm(browser: Browser, url: str, phone: bool = False) -> tuple[floa
                                timeout=120_000)
     else:  # a build from before the warm start: let its service worker keep the runtime
         page.wait_for_timeout(3000)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     page.reload()
     page.wait_for_function("() => window.__firstResult", timeout=600_000)
     warm = page.evaluate("window.__firstResult")
@@ -203,16 +212,16 @@ def page_bytes(browser: Browser, url: str, warm: bool = False) -> int:
     page = context.new_page()
     if warm:
         page.goto(url)
-        page.wait_for_load_state("networkidle")
+        settle(page)
         page.wait_for_timeout(4000)
     reset_counts()
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     if page.locator(".calc").count():
         page.wait_for_function("() => document.querySelector('.calc').dataset.status === 'ready'",
                                timeout=180_000)
     page.wait_for_timeout(4000)  # a rules page registers the service worker after 3 s
-    page.wait_for_load_state("networkidle")
+    settle(page)
     context.close()
     return CountingHandler.sent["bytes"]
 
