@@ -372,14 +372,19 @@ onRuntime((event) => {
       widgets.delete(root);
       continue;
     }
-    if (event === "progress" && root._busy && runtime.status === "loading") showLoading(root);
+    // loading: a widget waiting for the runtime, or one that showed a failure (Retry,
+    // back online) shows the progress
+    if (event === "progress" && runtime.status === "loading" &&
+        (root._busy || root.classList.contains("calc-offline"))) {
+      showLoading(root);
+    }
     if (event === "failed") runtimeFailed(root, runtime.failure);
     if (event === "crashed" && !root._running) {
       setStatus(root, /** @type {string} */ (root.dataset.status),
         "The calculator stopped unexpectedly and has been restarted.");
     }
     // back after a failure (Retry, online again): work out what is shown, latest inputs
-    if (event === "ready" && root.dataset.status === "error" && root.classList.contains("calc-offline")) {
+    if (event === "ready" && root.classList.contains("calc-offline")) {
       compute(root);
     }
   }
