@@ -134,6 +134,12 @@ function launch() {
     snapshotSaved = !started.snapshotReady;
     emit("ready");
     return started;
+  }, (err) => {
+    // a worker whose start failed is never reused: the next start gets a new one
+    clearTimeout(watchdog);
+    w.terminate();
+    if (worker === w) worker = null;
+    throw err;
   });
 }
 
