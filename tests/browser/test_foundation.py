@@ -9,7 +9,14 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from tests.browser.support import instant_goto, live_run, wait_result, wait_settled, widget
+from tests.browser.support import (
+    RUNTIME_TIMEOUT_MS,
+    instant_goto,
+    live_run,
+    wait_result,
+    wait_settled,
+    widget,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -173,3 +180,23 @@ def test_a_typed_number_is_computed_once_finished_never_its_prefix(
         assert seen[0]["result"] == json.loads(json.dumps(expected["result"]))
     else:
         assert str(final) in root.locator('.calc-field[data-field="misc"] .calc-error').inner_text()
+
+
+def test_a_rules_page_saves_the_site_for_offline_only_when_asked(browser, site) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context()  # service workers allowed
+    urls: list[str] = []
+    context.on("request", lambda r: urls.append(r.url))
+    page = context.new_page()
+    page.goto(site.url + "rulings/")
+    # the service worker is registered once the page has settled; nothing else is fetched
+    page.wait_for_function("async () => !!(await navigator.serviceWorker.getRegistration())")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_load_state("networkidle")
+    other = site.url + "gunplay/difficulty/"
+    assert not page.evaluate("async url => !!(await caches.match(url))", other)
+    assert not [u for u in urls if "pyodide" in u or u.endswith(".zip")]
+    page.click(".tcr-save-offline")
+    page.wait_for_function("async url => !!(await caches.match(url))", arg=other,
+                           timeout=RUNTIME_TIMEOUT_MS)
+    assert "offline" in page.locator(".tcr-save-offline-note").inner_text()
+    context.close()
