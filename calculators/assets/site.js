@@ -6,7 +6,8 @@
 /** The site's root URL (this module lives in assets/calculators/). */
 export const SITE_ROOT = new URL("../../", import.meta.url);
 
-/** `name` scoped to this copy of the site, for localStorage keys and database names. */
+/** `name` scoped to this copy of the site, for localStorage keys and database names.
+ * @param {string} name */
 export function scopedKey(name) {
   return `tcr:${SITE_ROOT.pathname}:${name}`;
 }

@@ -1,44 +1,330 @@
+// @ts-check
 // One Web Worker hosts Pyodide and the rules core for the whole visit.
-// Messages are JSON strings: {id, op, ...} in; {id, reply} or {type: "progress"} out.
+// The messages it takes and sends are declared in protocol.js.
+//
+// Start-up: the runtime's files are fetched at once (progress is reported as they stream).
+// Warm start: a memory snapshot of a previous start (Python with the rules already
+// imported), kept in Cache Storage under this build's Pyodide version and bundle hash,
+// is restored instead of starting Python from scratch. Anything wrong with it (stale,
+// damaged, refused) drops it and the normal start runs; that start makes a new snapshot,
+// which the page asks us to keep once its first result is in.
+
+/** @typedef {import("./protocol.js").ToWorker} ToWorker */
+/** @typedef {import("./protocol.js").FromWorker} FromWorker */
+/** @typedef {import("./protocol.js").StartConfig} StartConfig */
+/** @typedef {import("./protocol.js").SnapshotPlace} SnapshotPlace */
+/** @typedef {import("./protocol.js").FailureKind} FailureKind */
+
+const scope = /** @type {{postMessage(m: FromWorker): void, fetch: typeof fetch,
+  onmessage: ((e: MessageEvent<ToWorker>) => void) | null}} */ (/** @type {unknown} */ (self));
+
+/** The bundle is imported from the zip itself (zipimport): no unpacking. */
+const BUNDLE_ZIP = "/home/pyodide/rules-bundle.zip";
+const DIGEST_HEADER = "x-tcr-sha256";
+/** Imported before a snapshot is made, so a restored runtime has them without files. */
+const WARM_UP = [
+  "import importlib, json, random",
+  "from rules_core import api, catalog",
+  "catalog.calculators()",
+  "import calculators.render, calculators.runtime",
+].join("\n");
+
+/** A runtime file that did not arrive whole. */
+class LoadFailure extends Error {
+  /** @param {FailureKind} kind @param {string} detail */
+  constructor(kind, detail) {
+    super(detail);
+    this.kind = kind;
+  }
+}
+
+/** @param {FromWorker} message */
+function post(message) {
+  scope.postMessage(message);
+}
+
+// ---- downloads, with progress ---------------------------------------------------
+
+/** @type {Map<string, {loaded: number, total: number, done: boolean}>} */
+const files = new Map();
+let lastReport = 0;
+/** @type {(err: LoadFailure) => void} */
+let downloadFailed = () => {};
+/** Rejects when any runtime file fails (Pyodide itself waits forever on a failed .wasm). */
+const downloadFailure = new Promise((_, reject) => { downloadFailed = reject; });
+downloadFailure.catch(() => {});
+
+function report(force = false) {
+  const now = Date.now();
+  if (!force && now - lastReport < 100) return;
+  lastReport = now;
+  let loaded = 0;
+  let total = 0;
+  let done = true;
+  let known = true;
+  for (const file of files.values()) {
+    loaded += file.total ? Math.min(file.loaded, file.total) : file.loaded;
+    total += file.total || file.loaded;
+    done &&= file.done;
+    known &&= file.done || file.total > 0;
+  }
+  if (!known) total = 0; // a total that grows as files answer would jump about
+  post({ type: "progress", phase: done ? "start" : "download", loaded, total });
+}
+
+/** Count a response's bytes as they stream (on a copy: the original stays untouched, so
+ * WebAssembly compiles it as it arrives and the browser can keep its compiled code). */
+function track(/** @type {string} */ url, /** @type {Response} */ response) {
+  const file = files.get(url) || { loaded: 0, total: 0, done: false };
+  files.set(url, file);
+  if (!response.ok) {
+    const failure = new LoadFailure("http", `HTTP ${response.status} for ${url}`);
+    downloadFailed(failure);
+    throw failure;
+  }
+  file.total = Number(response.headers.get("content-length")) || 0;
+  report(true);
+  const body = response.clone().body;
+  if (!body) {
+    file.done = true;
+    return response;
+  }
+  const reader = body.getReader();
+  (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        file.loaded += value.byteLength;
+        report();
+      }
+    } catch (err) {
+      downloadFailed(new LoadFailure("truncated", `${url} ended early (${err})`));
+      return;
+    }
+    file.done = true;
+    report(true);
+  })();
+  return response;
+}
+
+const nativeFetch = scope.fetch.bind(self);
+/** @type {Map<string, Promise<Response>>} */
+const early = new Map();
+
+/** @param {string} url */
+function fetchTracked(url) {
+  files.set(url, files.get(url) || { loaded: 0, total: 0, done: false });
+  return nativeFetch(url).then((response) => track(url, response), (err) => {
+    const failure = new LoadFailure("offline", `${url}: ${err}`);
+    downloadFailed(failure);
+    throw failure;
+  });
+}
+
+/** Fetch a file now; Pyodide's own request for it gets this response. */
+function prefetch(/** @type {string} */ url) {
+  const response = fetchTracked(url);
+  response.catch(() => {});
+  early.set(url, response);
+}
+
+// Pyodide fetches its files with the global fetch: hand it the prefetched responses.
+scope.fetch = /** @type {typeof fetch} */ ((input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input), self.location.href).href;
+  const ready = early.get(url);
+  if (ready) {
+    early.delete(url);
+    return ready;
+  }
+  if (url.startsWith("blob:") || url.startsWith("data:")) return nativeFetch(input, init);
+  return fetchTracked(url);
+});
+
+// ---- snapshots --------------------------------------------------------------------
+
+async function sha256(/** @type {Uint8Array} */ bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", /** @type {BufferSource} */ (bytes)));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * This build's snapshot, checked whole; other builds' snapshots are deleted.
+ * @param {SnapshotPlace} place
+ * @returns {Promise<{bytes: Uint8Array | null, dropped?: string}>}
+ */
+async function readSnapshot(place) {
+  try {
+    const cache = await caches.open(place.cache);
+    let dropped;
+    for (const request of await cache.keys()) {
+      if (request.url !== place.key) {
+        await cache.delete(request);
+        dropped = "stale";
+      }
+    }
+    const response = await cache.match(place.key);
+    if (!response) return { bytes: null, dropped };
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (response.headers.get(DIGEST_HEADER) !== await sha256(bytes)) {
+      await cache.delete(place.key);
+      return { bytes: null, dropped: "damaged" };
+    }
+    return { bytes };
+  } catch (err) {
+    return { bytes: null, dropped: `unreadable (${err})` };
+  }
+}
+
+async function dropSnapshot(/** @type {SnapshotPlace} */ place) {
+  try {
+    await (await caches.open(place.cache)).delete(place.key);
+  } catch {
+    /* nothing kept, nothing to drop */
+  }
+}
+
+/** This start can make a snapshot (a normal start, with Cache Storage to keep it in). */
+let canSnapshot = false;
+/** Python's memory right after its start: a snapshot of a grown memory cannot be restored
+ * (pyodide/pyodide#6254), so none is made once a calculation has grown it. */
+let startHeap = 0;
+/** @type {SnapshotPlace | null} */
+let place = null;
+
+/** Make the snapshot (Python idle, every module imported) and keep it in Cache Storage.
+ * @returns {Promise<{saved: boolean, reason?: string}>} */
+async function saveSnapshot() {
+  if (!canSnapshot || !place) return { saved: false, reason: "no snapshot for this start" };
+  canSnapshot = false;
+  const heap = py._module?.HEAP8?.length || 0;
+  if (startHeap && heap > startHeap) return { saved: false, reason: "memory grew" };
+  try {
+    /** @type {Uint8Array} */
+    const bytes = py.makeMemorySnapshot();
+    const estimate = await navigator.storage?.estimate?.();
+    if (estimate && estimate.quota !== undefined && estimate.usage !== undefined &&
+        estimate.quota - estimate.usage < 2 * bytes.length) {
+      return { saved: false, reason: "not enough storage" };
+    }
+    const headers = { "content-type": "application/octet-stream", [DIGEST_HEADER]: await sha256(bytes) };
+    await (await caches.open(place.cache)).put(place.key, new Response(/** @type {BodyInit} */ (bytes), { headers }));
+    return { saved: true };
+  } catch (err) {
+    await dropSnapshot(place);
+    return { saved: false, reason: String(err && /** @type {Error} */ (err).name) };
+  }
+}
+
+// ---- start-up ---------------------------------------------------------------------
+
+/** @type {any} */
+let py = null;
+/** @type {((request: string) => string) | null} */
 let handle = null;
+
+/** @param {StartConfig} config */
+async function start(config) {
+  /** @type {Record<string, number>} */
+  const timings = {};
+  const mark = (/** @type {string} */ name) => { timings[name] = Math.round(performance.now()); };
+  const base = config.pyodide;
+  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
+  const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
+  bundle.catch(() => {});
+  place = config.snapshot;
+  const module = import(base + "pyodide.mjs");
+  module.catch(() => {});
+  const stored = place ? await readSnapshot(place) : { bytes: null };
+  mark("snapshotRead");
+  let loadPyodide;
+  try {
+    ({ loadPyodide } = await module);
+  } catch (err) {
+    throw new LoadFailure("offline", `pyodide.mjs: ${err}`);
+  }
+  mark("imported");
+  /** @param {object} options */
+  const load = (options) => Promise.race([
+    loadPyodide({ indexURL: base, packages: [], ...options }), downloadFailure]);
+  /** @type {"snapshot" | "cold"} */
+  let path = "cold";
+  let dropped = stored.dropped;
+  if (stored.bytes && place) {
+    try {
+      py = await load({ _loadSnapshot: stored.bytes });
+      path = "snapshot";
+    } catch (err) {
+      if (err instanceof LoadFailure) throw err;
+      dropped = `refused (${err})`;
+      await dropSnapshot(place);
+      py = null;
+    }
+  }
+  if (!py) {
+    py = await load({ _makeSnapshot: Boolean(place) });
+    canSnapshot = Boolean(place);
+  }
+  mark("pyodide");
+  const zip = await Promise.race([bundle, downloadFailure]);
+  report(true);
+  py.FS.writeFile(BUNDLE_ZIP, new Uint8Array(zip));
+  if (path === "snapshot") {
+    // The restored memory has the modules but not their files (the same zip, by its
+    // hash, is written back above), and the random state of the start that made it:
+    // reseed (rolls use SystemRandom, which nothing saves).
+    py.runPython("import random\nrandom.seed()");
+  } else {
+    py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(BUNDLE_ZIP)})\n${WARM_UP}`);
+  }
+  const runtime = py.pyimport("calculators.runtime");
+  runtime.configure(config.root);
+  handle = runtime.handle;
+  mark("rules");
+  startHeap = py._module?.HEAP8?.length || 0;
+  return { path, dropped, snapshotReady: canSnapshot, timings };
+}
+
+/** @type {Promise<Omit<import("./protocol.js").StartedReply, "id" | "ready">> | null} */
 let starting = null;
 
-function post(message) {
-  self.postMessage(JSON.stringify(message));
+/** @param {unknown} err @returns {FailureKind} */
+function kindOf(err) {
+  if (err instanceof LoadFailure) return err.kind;
+  return "broken";
 }
 
-async function start({ pyodide, bundle, root }) {
-  post({ type: "progress", text: "Downloading the Python runtime…" });
-  const { loadPyodide } = await import(new URL("pyodide.mjs", pyodide).href);
-  const bundlePromise = fetch(bundle).then((r) => {
-    if (!r.ok) throw new Error(`the rules bundle answered HTTP ${r.status}`);
-    return r.arrayBuffer();
-  });
-  const py = await loadPyodide({ indexURL: pyodide, packages: [] });
-  post({ type: "progress", text: "Loading the rules…" });
-  py.unpackArchive(await bundlePromise, "zip", { extractDir: "/home/pyodide/bundle" });
-  py.runPython("import sys; sys.path.insert(0, '/home/pyodide/bundle')");
-  const runtime = py.pyimport("calculators.runtime");
-  runtime.configure(root);
-  handle = runtime.handle;
-}
-
-self.onmessage = async (event) => {
-  const message = JSON.parse(event.data);
+scope.onmessage = async (/** @type {MessageEvent<ToWorker>} */ event) => {
+  const message = event.data;
   if (message.op === "init") {
     starting = starting || start(message);
     try {
-      await starting;
-      post({ id: message.id, ready: true });
+      const started = await starting;
+      post({ id: message.id, ready: true, ...started });
     } catch (err) {
-      post({ id: message.id, failed: String(err && err.message ? err.message : err) });
+      post({ id: message.id, failed: kindOf(err), detail: String(err) });
     }
+    return;
+  }
+  if (message.op === "save-snapshot") {
+    post({ id: message.id, ...await saveSnapshot() });
     return;
   }
   try {
     await starting;
-    post({ id: message.id, reply: JSON.parse(handle(JSON.stringify(message))) });
   } catch (err) {
-    post({ id: message.id, failed: String(err && err.message ? err.message : err) });
+    post({ id: message.id, failed: kindOf(err), detail: String(err) });
+    return;
   }
+  let out;
+  try {
+    const request = { op: message.op, name: message.name, inputs: message.inputs, uid: message.uid };
+    out = /** @type {(r: string) => string} */ (handle)(JSON.stringify(request));
+  } catch (err) {
+    // handle() answers every request, bad ones included: an exception here means Python
+    // itself failed (a fatal error); this worker cannot be trusted any more.
+    post({ id: message.id, failed: "crashed", detail: String(err) });
+    return;
+  }
+  post({ id: message.id, reply: JSON.parse(out) });
 };

@@ -22,6 +22,9 @@ def test_busy_state_and_cancel(module_page: Page, site) -> None:  # type: ignore
     page.select_option("#calc-odds-rules", "part1")
     page.fill("#calc-odds-unit", "d4 d6 d8 d10 d12 d6")
     page.fill("#calc-odds-defender", BIG_DEFENCE)
+    # let those edits finish computing (a busy state now would hide the one to cancel)
+    page.wait_for_function("el => el.dataset.status === 'ready' && !el._busy && !el.dataset.busy",
+                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
     # Click Cancel the moment it is shown, in the same task (a click through Playwright can
     # arrive after a fast machine has already finished), and record the busy state seen then.
     page.evaluate(
@@ -35,8 +38,14 @@ def test_busy_state_and_cancel(module_page: Page, site) -> None:  # type: ignore
                    }).observe(button, { attributes: true }); }""",
         root.element_handle())
     page.fill("#calc-odds-attacker", BIG_ATTACK)
-    page.wait_for_function("el => el._sawBusy && el.dataset.status === 'error' && !el._busy",
-                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    try:
+        page.wait_for_function("el => el._sawBusy && el.dataset.status === 'error' && !el._busy",
+                               arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    except Exception:
+        print("DEBUG", page.evaluate("el => [el.dataset.status, el._busy, el._running, el._timer, el.dataset.busy,"
+                                     " el.querySelector('.calc-status').textContent, JSON.stringify(el._sawBusy),"
+                                     " document.documentElement.dataset.runtime]", root.element_handle()))
+        raise
     seen = page.evaluate("el => el._sawBusy", root.element_handle())
     assert seen["busy"] == "true" and seen["aria"] == "true"
     assert "Working" in seen["status"]

@@ -9,7 +9,14 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from tests.browser.support import instant_goto, live_run, wait_result, wait_settled, widget
+from tests.browser.support import (
+    RUNTIME_TIMEOUT_MS,
+    instant_goto,
+    live_run,
+    wait_result,
+    wait_settled,
+    widget,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -140,4 +147,56 @@ def test_rules_page_without_widgets_loads_no_runtime(browser, site) -> None:  # 
     page.goto(site.url + "rulings/")
     page.wait_for_load_state("networkidle")
     assert not [u for u in urls if "pyodide" in u or u.endswith(".zip")]
+    context.close()
+
+
+TYPE_BURST = """([el, texts]) => {
+  const input = document.querySelector('#calc-difficulty-misc');
+  const root = el;
+  root._seen = [];
+  root.addEventListener('calc:result', e => root._seen.push(e.detail));
+  input.focus();
+  for (const text of texts) {  // keystrokes of one typed number, all in one task
+    input.value = text;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+}"""
+
+
+@pytest.mark.parametrize(("keys", "final"), [(["-", "-9", "-99", "-999"], -999), (["-", "-1", "-12"], -12)])
+def test_a_typed_number_is_computed_once_finished_never_its_prefix(
+        difficulty_page: Page, site, keys: list[str], final: int) -> None:  # type: ignore[no-untyped-def]
+    difficulty_page.goto(site.url + "gunplay/difficulty/")
+    root = widget(difficulty_page, DIFFICULTY)
+    assert wait_settled(difficulty_page, root) == "ready"
+    difficulty_page.evaluate(TYPE_BURST, [root.element_handle(), keys])
+    difficulty_page.wait_for_function("el => el._seen.length > 0 && !el._busy", arg=root.element_handle())
+    seen = difficulty_page.evaluate("el => el._seen", root.element_handle())
+    assert len(seen) == 1, seen  # "-9" and "-99" were never worked out
+    initial = json.loads(root.get_attribute("data-initial") or "{}")
+    expected = api.run(DIFFICULTY, {**initial, "misc": final})
+    assert seen[0]["ok"] == expected["ok"]
+    if expected["ok"]:
+        assert seen[0]["result"] == json.loads(json.dumps(expected["result"]))
+    else:
+        assert str(final) in root.locator('.calc-field[data-field="misc"] .calc-error').inner_text()
+
+
+def test_a_rules_page_saves_the_site_for_offline_only_when_asked(browser, site) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context()  # service workers allowed
+    urls: list[str] = []
+    context.on("request", lambda r: urls.append(r.url))
+    page = context.new_page()
+    page.goto(site.url + "rulings/")
+    # the service worker is registered once the page has settled; nothing else is fetched
+    page.wait_for_function("async () => !!(await navigator.serviceWorker.getRegistration())")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_load_state("networkidle")
+    other = site.url + "gunplay/difficulty/"
+    assert not page.evaluate("async url => !!(await caches.match(url))", other)
+    assert not [u for u in urls if "pyodide" in u or u.endswith(".zip")]
+    page.click(".tcr-save-offline")
+    page.wait_for_function("async url => !!(await caches.match(url))", arg=other,
+                           timeout=RUNTIME_TIMEOUT_MS)
+    assert "offline" in page.locator(".tcr-save-offline-note").inner_text()
     context.close()

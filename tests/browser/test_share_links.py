@@ -82,3 +82,37 @@ def test_hostile_share_links_run_nothing(browser: Browser, site) -> None:  # typ
     assert refused >= widgets_seen * 0.8, (refused, widgets_seen)
     assert dialogs == [] and errors == []
     context.close()
+
+
+def test_long_values_arrive_whole_and_a_too_long_link_is_refused_plainly(browser: Browser, site) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    long_pool = "d6 " * 1000  # 3,000 characters: more than the old 2,000-character cut
+    page.goto(site.url + "cortex/rolls/?odds.attacker=" + quote(long_pool))
+    root = page.locator('.calc[data-calculator="cortex.odds"]')
+    wait_settled(page, root)
+    assert page.locator("#calc-odds-attacker").input_value() == long_pool
+    page.fill("#calc-odds-attacker", "d6 " * 6000)
+    wait_settled(page, root)  # the core's answer to that pool, before the link is asked for
+    root.locator('[data-action="share"]').click()
+    status = root.locator(".calc-status")
+    page.wait_for_function("el => el.textContent.includes('too long')", arg=status.element_handle())
+    assert "too long to share as a link" in status.inner_text()
+    context.close()
+
+
+def test_roll_history_shows_at_most_its_kept_length(browser: Browser, site) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    page.goto(site.url + "cortex/rolls/")
+    key = page.evaluate("() => `tcr:${new URL('../../', [...document.scripts].find("
+                        "s => s.src.endsWith('calculators.js')).src).pathname}:calc-history:cortex.pool`")
+    page.evaluate("key => localStorage.setItem(key, JSON.stringify("
+                  "Array.from({ length: 100000 }, (_, i) => `roll ${i}`)))", key)
+    page.reload()
+    root = page.locator('.calc[data-calculator="cortex.pool"]')
+    wait_settled(page, root)
+    assert root.locator(".calc-history ol li").count() == 50
+    assert root.locator(".calc-history-count").inner_text() == "50"
+    assert root.locator(".calc-history ol li").first.text_content() == "roll 0"
+    context.close()

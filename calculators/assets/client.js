@@ -1,0 +1,272 @@
+// @ts-check
+// The page's side of the calculation worker: starts it, sends requests, watches it.
+// One worker for the whole visit (instant navigation keeps it). A start that fails is
+// never kept: the next request, Retry or the browser coming back online starts afresh.
+import { SITE_ROOT, scopedKey } from "./site.js";
+
+/** @typedef {import("./protocol.js").ToWorker} ToWorker */
+/** @typedef {import("./protocol.js").FromWorker} FromWorker */
+/** @typedef {import("./protocol.js").StartedReply} StartedReply */
+/** @typedef {import("./protocol.js").FailureKind} FailureKind */
+/** @typedef {import("./protocol.js").Reply} Reply */
+
+/** The user stopped a calculation (Cancel): the worker was ended on purpose. */
+export class Cancelled extends Error {}
+
+/** The runtime could not start, or stopped: ``kind`` picks the plain message shown. */
+export class RuntimeFailure extends Error {
+  /** @param {FailureKind | "stalled" | "hung"} kind @param {string} detail */
+  constructor(kind, detail) {
+    super(detail);
+    this.kind = kind;
+  }
+}
+
+/** Limits (ms); tests may lower them with `globalThis.TCR_RUNTIME_LIMITS`. */
+function limits() {
+  const own = /** @type {any} */ (globalThis).TCR_RUNTIME_LIMITS || {};
+  return {
+    stall: Number(own.stall) || 20_000, // no download progress for this long: give up
+    starting: Number(own.starting) || 240_000, // files in but Python not started
+    hang: Number(own.hang) || 60_000, // one calculation (every calculator is bounded)
+  };
+}
+
+/** What the page can show about the runtime; widgets subscribe with {@link onRuntime}. */
+export const runtime = {
+  /** @type {"idle" | "loading" | "ready" | "failed"} */
+  status: "idle",
+  /** @type {"download" | "start"} */
+  phase: "download",
+  loaded: 0,
+  total: 0,
+  /** @type {RuntimeFailure | null} */
+  failure: null,
+  /** @type {"snapshot" | "cold" | null} */
+  path: null,
+  /** @type {Record<string, number>} ms from the worker's start to each start-up step */
+  timings: {},
+};
+
+/** @typedef {"progress" | "ready" | "failed" | "crashed"} RuntimeEvent */
+/** @type {Set<(event: RuntimeEvent) => void>} */
+const listeners = new Set();
+
+/** Call ``fn`` on every runtime event; returns the unsubscribe function. */
+export function onRuntime(/** @type {(event: RuntimeEvent) => void} */ fn) {
+  listeners.add(fn);
+  return () => { listeners.delete(fn); };
+}
+
+/** @param {RuntimeEvent} event */
+function emit(event) {
+  const html = document.documentElement.dataset;
+  html.runtime = runtime.status;
+  if (runtime.path) html.runtimeStart = runtime.path;
+  listeners.forEach((fn) => fn(event));
+}
+
+/** @type {{pyodide: string, bundle: string} | null} */
+let source = null;
+
+/** Where the runtime lives, from the first widget's data attributes (same on every page). */
+export function configure(/** @type {HTMLElement} */ el) {
+  if (source || !el.dataset.pyodide || !el.dataset.bundle) return;
+  source = { pyodide: el.dataset.pyodide, bundle: el.dataset.bundle };
+}
+
+/** @type {Worker | null} */
+let worker = null;
+/** @type {Promise<StartedReply> | null} */
+let ready = null;
+let seq = 0;
+/** @typedef {{resolve: (m: any) => void, reject: (e: Error) => void, timer?: number}} Pending */
+/** @type {Map<number, Pending>} */
+const pending = new Map();
+let snapshotSaved = false;
+
+/** Start the runtime (once); resolves when Python is ready. A failure is not kept. */
+export function start() {
+  if (ready) return ready;
+  const attempt = launch();
+  ready = attempt;
+  attempt.catch((err) => {
+    if (ready === attempt) ready = null;
+    if (err instanceof Cancelled) return;
+    runtime.status = "failed";
+    runtime.failure = err instanceof RuntimeFailure ? err : new RuntimeFailure("broken", String(err));
+    emit("failed");
+  });
+  return attempt;
+}
+
+function launch() {
+  if (!source) return Promise.reject(new RuntimeFailure("broken", "no calculator on this page"));
+  const here = new URL("./", import.meta.url);
+  const pyodide = new URL(`../pyodide/${source.pyodide}/`, here).href;
+  const bundle = new URL(source.bundle, here).href;
+  const bundleName = bundle.slice(bundle.lastIndexOf("/") + 1);
+  const snapshot = typeof caches === "undefined" ? null : {
+    cache: scopedKey("runtime-snapshot"),
+    key: new URL(`_snapshot/${source.pyodide}/${bundleName}`, SITE_ROOT).href,
+  };
+  runtime.status = "loading";
+  runtime.phase = "download";
+  runtime.loaded = runtime.total = 0;
+  runtime.failure = null;
+  emit("progress");
+  const w = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  worker = w;
+  w.onmessage = (event) => receive(w, event.data);
+  w.onerror = (event) => {
+    event.preventDefault();
+    const kind = runtime.status === "ready" ? "crashed" : navigator.onLine ? "broken" : "offline";
+    replace(w, new RuntimeFailure(kind, event.message || "the worker failed"));
+  };
+  watch(w);
+  return /** @type {Promise<StartedReply>} */ (request(w, {
+    op: "init", id: 0, pyodide, bundle, root: SITE_ROOT.href, snapshot,
+  }, false)).then((started) => {
+    clearTimeout(watchdog);
+    runtime.status = "ready";
+    runtime.path = started.path;
+    runtime.timings = started.timings;
+    snapshotSaved = !started.snapshotReady;
+    emit("ready");
+    return started;
+  }, (err) => {
+    // a worker whose start failed is never reused: the next start gets a new one
+    clearTimeout(watchdog);
+    w.terminate();
+    if (worker === w) worker = null;
+    throw err;
+  });
+}
+
+let watchdog = 0;
+
+/** Give up on a start that makes no progress: no bytes for `stall` ms while downloading. */
+function watch(/** @type {Worker} */ w) {
+  clearTimeout(watchdog);
+  if (worker !== w || runtime.status !== "loading") return;
+  const downloading = runtime.phase === "download";
+  watchdog = window.setTimeout(() => {
+    replace(w, new RuntimeFailure(downloading ? "stalled" : "broken",
+      downloading ? "no download progress" : "Python did not start"));
+  }, downloading ? limits().stall : limits().starting);
+}
+
+/** @param {Worker} w @param {FromWorker} message */
+function receive(w, message) {
+  if (worker !== w) return;
+  if ("type" in message) {
+    runtime.phase = message.phase;
+    runtime.loaded = message.loaded;
+    runtime.total = message.total;
+    watch(w);
+    emit("progress");
+    return;
+  }
+  const entry = pending.get(message.id);
+  if (!entry) return;
+  pending.delete(message.id);
+  clearTimeout(entry.timer);
+  if ("failed" in message) {
+    console.warn(`calculator runtime: ${message.failed}: ${message.detail}`);
+    const failure = new RuntimeFailure(message.failed, message.detail);
+    if (message.failed === "crashed") replace(w, failure);
+    else entry.reject(failure);
+  } else {
+    entry.resolve(message);
+  }
+}
+
+/**
+ * Send one request; resolves with the worker's answer. ``timed``: a calculation, which
+ * replaces the worker when it takes longer than the hang limit.
+ * @param {Worker} w @param {ToWorker} message @param {boolean} timed
+ */
+function request(w, message, timed) {
+  const id = ++seq;
+  return new Promise((resolve, reject) => {
+    /** @type {Pending} */
+    const entry = { resolve, reject };
+    if (timed) {
+      entry.timer = window.setTimeout(
+        () => replace(w, new RuntimeFailure("hung", "a calculation did not finish")), limits().hang);
+    }
+    pending.set(id, entry);
+    w.postMessage({ ...message, id });
+  });
+}
+
+/** End a worker that failed; every waiting request gets ``failure``. A worker that was
+ * live is started again at once, so the next change finds it ready. */
+function replace(/** @type {Worker} */ w, /** @type {Error} */ failure) {
+  if (worker !== w) return;
+  const wasReady = runtime.status === "ready";
+  w.terminate();
+  worker = null;
+  ready = null;
+  clearTimeout(watchdog);
+  pending.forEach((entry) => { clearTimeout(entry.timer); entry.reject(failure); });
+  pending.clear();
+  if (failure instanceof Cancelled) {
+    runtime.status = "idle";
+    emit("progress");
+    return;
+  }
+  if (wasReady) {
+    runtime.status = "idle";
+    emit("crashed");
+    start().catch(() => {});
+  }
+  // a start that failed: its rejected promise reaches start(), which reports it
+}
+
+/** Stop the running calculation (the worker is ended); the next request starts a fresh one. */
+export function cancel() {
+  if (worker) replace(worker, new Cancelled("the calculation was cancelled"));
+}
+
+/** Try again after a failed start (the Retry button, the browser coming back online). */
+export function retry() {
+  if (runtime.status === "failed" || runtime.status === "idle") start().catch(() => {});
+}
+
+window.addEventListener("online", () => { if (runtime.status === "failed") retry(); });
+
+/**
+ * ``api.run`` / ``api.roll`` in the worker, starting it if needed.
+ * @param {"run" | "roll"} op @param {string} name @param {unknown} inputs @param {string} uid
+ * @returns {Promise<Reply>}
+ */
+export async function call(op, name, inputs, uid) {
+  await start();
+  const w = /** @type {Worker} */ (worker);
+  const message = await request(w, { op, id: 0, name, inputs, uid }, true);
+  if (!snapshotSaved) {
+    snapshotSaved = true;
+    whenIdle(() => saveSnapshot(w));
+  }
+  return message.reply;
+}
+
+/** @param {() => void} fn */
+function whenIdle(fn) {
+  if ("requestIdleCallback" in window) window.requestIdleCallback(fn, { timeout: 5000 });
+  else setTimeout(fn, 1000);
+}
+
+/** Ask the worker to keep its start-up snapshot (the next visit starts from it). */
+function saveSnapshot(/** @type {Worker} */ w) {
+  if (worker !== w) return;
+  request(w, { op: "save-snapshot", id: 0 }, false).then((reply) => {
+    document.documentElement.dataset.runtimeSnapshot = reply.saved ? "saved" : `not saved: ${reply.reason}`;
+  }, () => {});
+}
+
+/** The live worker (tests use it to check crash recovery). */
+export function currentWorker() {
+  return worker;
+}

@@ -1,0 +1,85 @@
+// @ts-check
+// Offline copy of the site, through the service worker (sw.js at the site root).
+// The whole site is saved only once the runtime is kept anyway (a calculator was used
+// here), or when the reader asks ("Save for offline" in the footer); never by itself
+// over a Save-Data connection. A rules page alone downloads only itself.
+import { SITE_ROOT, scopedKey } from "./site.js";
+
+const RUNTIME_KEPT = scopedKey("runtime-kept");
+
+/** @type {Promise<ServiceWorkerRegistration> | null} */
+let registration = null;
+
+function canUse() {
+  return "serviceWorker" in navigator && /^https?:$/.test(location.protocol);
+}
+
+/** Register the service worker (once). */
+export function registerServiceWorker() {
+  if (!canUse()) return Promise.reject(new Error("no service worker here"));
+  registration = registration || navigator.serviceWorker.register(
+    new URL("sw.js", SITE_ROOT).href, { scope: SITE_ROOT.href });
+  return registration;
+}
+
+function saveData() {
+  return Boolean(/** @type {any} */ (navigator).connection?.saveData);
+}
+
+/** @param {string[]} messages sent to the active service worker, in order */
+function tell(messages) {
+  return registerServiceWorker()
+    .then(() => navigator.serviceWorker.ready)
+    .then((reg) => {
+      if (!reg.active) return false;
+      for (const message of messages) reg.active.postMessage(message);
+      return true;
+    });
+}
+
+/** After the first live result: keep the runtime for the next visit, then the pages. */
+export function afterRuntimeStarted() {
+  if (!canUse()) return;
+  try {
+    localStorage.setItem(RUNTIME_KEPT, "1");
+  } catch {
+    /* storage blocked: the pages are simply not saved by themselves */
+  }
+  tell(saveData() ? ["keep-runtime"] : ["keep-runtime", "precache"]).catch(() => {});
+}
+
+/** A page without a calculator: register (cheap), and save the site only if the runtime
+ * is already kept in this browser. */
+export function onQuietPage() {
+  if (!canUse()) return;
+  let kept;
+  try {
+    kept = localStorage.getItem(RUNTIME_KEPT) === "1";
+  } catch {
+    kept = false;
+  }
+  tell(kept && !saveData() ? ["precache"] : []).catch(() => {});
+}
+
+/** The footer's "Save for offline" button (added once per page). */
+export function addSaveButton() {
+  if (!canUse() || document.querySelector(".tcr-save-offline")) return;
+  const place = document.querySelector(".md-footer-meta__inner");
+  if (!place) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "md-button tcr-save-offline";
+  button.textContent = "Save for offline";
+  const note = document.createElement("span");
+  note.className = "tcr-save-offline-note";
+  note.setAttribute("role", "status");
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    note.textContent = "Saving this site and its calculators for offline use…";
+    tell(["keep-runtime", "precache"]).then((ok) => {
+      note.textContent = ok ? "Saving in the background: the site will work offline once it is done."
+        : "This browser cannot keep an offline copy.";
+    }, () => { note.textContent = "This browser cannot keep an offline copy."; button.disabled = false; });
+  });
+  place.append(button, note);
+}

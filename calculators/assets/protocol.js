@@ -1,0 +1,100 @@
+// @ts-check
+// The messages between the page (client.js) and the calculation worker (worker.js).
+// Types only: both sides import them in JSDoc, so tsc checks every message sent and read.
+// Messages are plain objects (structured clone); nothing in them is ever run as code.
+
+/**
+ * Where the runtime comes from and where a memory snapshot of it is kept.
+ * @typedef {object} StartConfig
+ * @property {string} pyodide  absolute URL of the Pyodide folder (ends with "/")
+ * @property {string} bundle   absolute URL of the Python bundle (a zip named by content hash)
+ * @property {string} root     the site's root URL (for links in explanations)
+ * @property {SnapshotPlace | null} snapshot  null: no warm start, no snapshot made
+ */
+
+/**
+ * @typedef {object} SnapshotPlace
+ * @property {string} cache  Cache Storage name, scoped by the site's base path
+ * @property {string} key    request URL of this build's snapshot (Pyodide version + bundle hash)
+ */
+
+// ---- page -> worker -----------------------------------------------------------
+
+/**
+ * Start the runtime (once per worker); answered by a {@link StartedReply} or a {@link FailedReply}.
+ * @typedef {{op: "init", id: number} & StartConfig} InitRequest
+ */
+/**
+ * api.run / api.roll in Python; answered by a {@link ResultReply} or a {@link FailedReply}.
+ * @typedef {object} CallRequest
+ * @property {"run" | "roll"} op
+ * @property {number} id
+ * @property {string} name     calculator name, e.g. "gunplay.difficulty"
+ * @property {unknown} inputs  the form's values (Python validates them)
+ * @property {string} uid      the widget's id (chart element ids)
+ */
+/**
+ * Make a memory snapshot of the idle runtime and keep it in Cache Storage (the page sends
+ * it when idle after the first result); answered by a {@link SavedReply}.
+ * @typedef {{op: "save-snapshot", id: number}} SaveSnapshotRequest
+ */
+/** @typedef {InitRequest | CallRequest | SaveSnapshotRequest} ToWorker */
+
+// ---- worker -> page -----------------------------------------------------------
+
+/**
+ * Download and start-up progress (no id): bytes so far of the runtime's files.
+ * @typedef {object} ProgressEvent
+ * @property {"progress"} type
+ * @property {"download" | "start"} phase  "start": files are in, Python is starting
+ * @property {number} loaded  bytes received so far
+ * @property {number} total   bytes expected (0 while unknown)
+ */
+/**
+ * @typedef {object} StartedReply
+ * @property {number} id
+ * @property {true} ready
+ * @property {"snapshot" | "cold"} path  which start ran: restored from a snapshot, or normal
+ * @property {boolean} snapshotReady  this start can make a snapshot (ask with save-snapshot)
+ * @property {string} [dropped]  why a stored snapshot was not used (stale, damaged, refused)
+ * @property {Record<string, number>} timings  ms since the worker began, per start-up step
+ */
+/**
+ * @typedef {object} ResultReply
+ * @property {number} id
+ * @property {Reply} reply
+ */
+/**
+ * @typedef {object} SavedReply
+ * @property {number} id
+ * @property {boolean} saved
+ * @property {string} [reason]  why not (quota, no snapshot, no Cache Storage)
+ */
+/**
+ * A request that could not be answered. ``kind`` says what went wrong, in words the page
+ * turns into a plain message (never shown as is).
+ * @typedef {object} FailedReply
+ * @property {number} id
+ * @property {FailureKind} failed
+ * @property {string} detail  for the console only
+ */
+/**
+ * "offline": a file could not be fetched at all; "http": the server refused a file;
+ * "truncated": a file ended early; "broken": the runtime failed while starting;
+ * "crashed": Python failed fatally mid-computation (the worker must be replaced).
+ * @typedef {"offline" | "http" | "truncated" | "broken" | "crashed"} FailureKind
+ */
+/** @typedef {ProgressEvent | StartedReply | ResultReply | SavedReply | FailedReply} FromWorker */
+
+/**
+ * What Python answers (calculators/runtime.py): the api response plus its HTML.
+ * @typedef {object} Reply
+ * @property {boolean} ok
+ * @property {any} [result]
+ * @property {string} [explanation]
+ * @property {any} [display]
+ * @property {string} [html]
+ * @property {{field: string, message: string}} [error]
+ */
+
+export {};

@@ -1,0 +1,391 @@
+// @ts-check
+// Widget binding: a calculator's form, status line, result and rolls, wired to the worker.
+import { Cancelled, RuntimeFailure, call, cancel, configure, onRuntime, retry, runtime, start } from "./client.js";
+import { MAX_LINK_LENGTH, applyValues, collect, editInProgress, urlValues, writeUrl } from "./form.js";
+import { scopedKey } from "./site.js";
+
+/** @typedef {import("./form.js").Widget} Widget */
+/** @typedef {import("./protocol.js").Reply} Reply */
+
+const BUSY_AFTER_MS = 150;
+/** A typed number or text waits this long for the next keystroke before it is computed. */
+const TYPING_PAUSE_MS = 250;
+/** An unfinished or out-of-range number waits longer before its error is shown. */
+const UNFINISHED_PAUSE_MS = 900;
+/** Rolls kept per calculator; the list never shows more. */
+export const HISTORY_KEEP = 50;
+/** Stored history larger than this is damaged: it is dropped unread. */
+const HISTORY_MAX_CHARS = 2_000_000;
+
+/** @type {Set<Widget>} every widget bound on the current page */
+const widgets = new Set();
+
+// ---- status line ----------------------------------------------------------------
+
+/** Set a widget's or app's status ("prerendered" | "loading" | "ready" | "error") and text. */
+export function setStatus(/** @type {HTMLElement} */ root, /** @type {string} */ status, /** @type {string} */ text) {
+  root.dataset.status = status;
+  const el = root.querySelector(".calc-status");
+  if (el) el.textContent = text;
+  if (status !== "error") showRetry(root, false);
+}
+
+function megabytes(/** @type {number} */ bytes) {
+  return (bytes / 1e6).toFixed(1);
+}
+
+/** The loading line: what is happening, with download progress. */
+function loadingText() {
+  if (runtime.phase === "download" && runtime.total > 0) {
+    const pct = Math.min(100, Math.floor((100 * runtime.loaded) / runtime.total));
+    return `Downloading the calculator: ${megabytes(runtime.loaded)} of ${megabytes(runtime.total)} MB (${pct}%)`;
+  }
+  if (runtime.phase === "start" && runtime.total > 0) return "Starting the calculator…";
+  return "Starting live calculation…";
+}
+
+/** Show the loading state (and progress bar) on a widget or app. */
+function showLoading(/** @type {HTMLElement} */ root) {
+  const pct = runtime.total > 0 ? Math.min(100, Math.floor((100 * runtime.loaded) / runtime.total)) : 0;
+  root.dataset.progress = String(runtime.phase === "start" ? 100 : pct);
+  let bar = /** @type {HTMLProgressElement | null} */ (root.querySelector(".calc-progress"));
+  if (!bar) {
+    bar = document.createElement("progress");
+    bar.className = "calc-progress";
+    bar.max = 100;
+    bar.setAttribute("aria-label", "Calculator download");
+    root.querySelector(".calc-status")?.after(bar);
+  }
+  bar.value = Number(root.dataset.progress);
+  const waiting = root.dataset.pending ? "Your change will be worked out as soon as the calculator is ready. " : "";
+  setStatus(root, "loading", waiting + loadingText());
+}
+
+function hideProgress(/** @type {HTMLElement} */ root) {
+  root.querySelector(".calc-progress")?.remove();
+  delete root.dataset.progress;
+}
+
+/** @param {RuntimeFailure | Error | null | undefined} failure */
+function failureText(failure) {
+  const kind = failure instanceof RuntimeFailure ? failure.kind : "broken";
+  const why = {
+    offline: "this device seems to be offline. It will try again when the connection is back",
+    http: "a file it needs could not be downloaded",
+    truncated: "a file it needs did not download completely",
+    stalled: "the download stopped",
+    broken: "it failed to start",
+    crashed: "it stopped unexpectedly",
+    hung: "it stopped responding",
+  }[kind];
+  return `Live calculation is unavailable: ${why}. The results shown were worked out when the page was built.`;
+}
+
+/** Offer (or withdraw) the Retry button beside the status line. */
+function showRetry(/** @type {HTMLElement} */ root, /** @type {boolean} */ shown) {
+  let button = /** @type {HTMLButtonElement | null} */ (root.querySelector(".calc-retry"));
+  if (!shown) {
+    button?.remove();
+    return;
+  }
+  if (button) return;
+  button = document.createElement("button");
+  button.type = "button";
+  button.className = "md-button calc-retry";
+  button.dataset.action = "retry";
+  button.textContent = "Retry";
+  button.addEventListener("click", () => retry());
+  root.querySelector(".calc-status")?.after(button);
+}
+
+/** Put the plain "runtime unavailable" message (and Retry) on a widget or app. */
+export function runtimeFailed(/** @type {HTMLElement} */ root, /** @type {unknown} */ err) {
+  hideProgress(root);
+  setStatus(root, "error", failureText(/** @type {Error} */ (err) || runtime.failure));
+  root.classList.add("calc-offline");
+  showRetry(root, true);
+}
+
+function clearErrors(/** @type {Widget} */ root) {
+  delete root.dataset.errorField;
+  for (const el of root.querySelectorAll(".calc-error")) {
+    /** @type {HTMLElement} */ (el).hidden = true;
+    el.textContent = "";
+  }
+  for (const el of root.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+}
+
+/** @param {Widget} root @param {{field: string, message: string}} error */
+function showError(root, error) {
+  // A nested field ("attacker.4", "members.2.cqb") is shown next to its top-level input.
+  /** @param {string} name */
+  const byName = (name) => root.querySelector(`.calc-field[data-field="${CSS.escape(name)}"]`);
+  const field = byName(error.field) || byName(String(error.field).split(".")[0]);
+  const target = /** @type {HTMLElement} */ (
+    field ? field.querySelector(".calc-error") : root.querySelector(".calc-form-error"));
+  const label = field && /** @type {HTMLElement} */ (field).dataset.field === error.field ? "" : `${error.field}: `;
+  target.textContent = label + error.message;
+  target.hidden = false;
+  if (field) field.querySelector("input, select")?.setAttribute("aria-invalid", "true");
+  root.dataset.errorField = error.field;
+  markStale(root);
+  setStatus(root, "error", "Check the highlighted input; the result below is from the last valid inputs.");
+}
+
+function markStale(/** @type {Widget} */ root) {
+  root.querySelector(".calc-result")?.classList.add("calc-stale");
+}
+
+function showBusy(/** @type {Widget} */ root, /** @type {boolean} */ busy) {
+  const button = /** @type {HTMLElement | null} */ (root.querySelector('[data-action="cancel"]'));
+  if (busy && root.dataset.status !== "loading") {
+    root.dataset.busy = "true";
+    root.setAttribute("aria-busy", "true");
+    if (button) button.hidden = false;
+    setStatus(root, /** @type {string} */ (root.dataset.status), "Working it out…");
+  } else if (!busy) {
+    delete root.dataset.busy;
+    root.removeAttribute("aria-busy");
+    if (button) button.hidden = true;
+  }
+}
+
+/** An input changed before the runtime could answer: the shown result is not current. */
+function markPending(/** @type {Widget} */ root) {
+  root.dataset.pending = "true";
+  root.querySelector(".calc-result")?.classList.add("calc-pending");
+  if (runtime.status === "loading") showLoading(root);
+}
+
+function clearPending(/** @type {Widget} */ root) {
+  delete root.dataset.pending;
+  root.querySelector(".calc-result")?.classList.remove("calc-pending");
+}
+
+// ---- computing --------------------------------------------------------------------
+
+/** Work out the current inputs; changes while it runs (or while the runtime loads) are
+ * coalesced: only the latest inputs are computed next. */
+async function compute(/** @type {Widget} */ root) {
+  if (root._running) {
+    root._dirty = true;
+    return;
+  }
+  root._running = root._busy = true;
+  /** @type {Reply | undefined} */
+  let reply;
+  let busyTimer = 0;
+  try {
+    do {
+      root._dirty = false;
+      if (runtime.status !== "ready") {
+        if (runtime.status !== "failed") showLoading(root);
+        await start();
+        hideProgress(root);
+      }
+      const inputs = collect(root);
+      busyTimer = window.setTimeout(() => showBusy(root, true), BUSY_AFTER_MS);
+      reply = await call("run", /** @type {string} */ (root.dataset.calculator), inputs,
+        /** @type {string} */ (root.dataset.uid));
+      clearTimeout(busyTimer);
+    } while (root._dirty);
+  } catch (err) {
+    clearTimeout(busyTimer);
+    root._running = false;
+    root._busy = Boolean(root._timer);
+    showBusy(root, false);
+    if (err instanceof Cancelled) {
+      markStale(root);
+      setStatus(root, "error", "Calculation cancelled. Change an input to calculate again.");
+    } else if (err instanceof RuntimeFailure && (err.kind === "crashed" || err.kind === "hung")) {
+      markStale(root);
+      setStatus(root, "error", `The calculator ${err.kind === "hung" ? "stopped responding" : "stopped unexpectedly"}` +
+        " and has been restarted. Change an input to work it out again.");
+    } else {
+      runtimeFailed(root, err);
+    }
+    return;
+  }
+  root._running = false;
+  root._busy = Boolean(root._timer);
+  showBusy(root, false);
+  clearErrors(root);
+  clearPending(root);
+  root.classList.remove("calc-offline");
+  if (!reply.ok) {
+    showError(root, /** @type {{field: string, message: string}} */ (reply.error));
+  } else {
+    const result = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
+    result.innerHTML = /** @type {string} */ (reply.html); // built by calculators/render.py, which escapes every value
+    result.classList.remove("calc-stale");
+    setStatus(root, "ready", "Worked out live in your browser.");
+  }
+  root.dispatchEvent(new CustomEvent("calc:result", { detail: reply }));
+}
+
+// ---- roll history -----------------------------------------------------------------
+
+function historyKey(/** @type {Widget} */ root) {
+  return scopedKey(`calc-history:${root.dataset.calculator}`);
+}
+
+/** The kept rolls (newest first), at most {@link HISTORY_KEEP}; damaged data reads as none. */
+function loadHistory(/** @type {Widget} */ root) {
+  try {
+    const raw = localStorage.getItem(historyKey(root)) || "[]";
+    if (raw.length > HISTORY_MAX_CHARS) return [];
+    const items = JSON.parse(raw);
+    return Array.isArray(items) ? items.filter((i) => typeof i === "string").slice(0, HISTORY_KEEP) : [];
+  } catch {
+    return [];
+  }
+}
+
+function showHistory(/** @type {Widget} */ root) {
+  const list = root.querySelector(".calc-history ol");
+  if (!list) return;
+  const items = loadHistory(root);
+  list.replaceChildren(...items.map((text) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    return li;
+  }));
+  const count = root.querySelector(".calc-history-count");
+  if (count) count.textContent = String(items.length);
+}
+
+async function roll(/** @type {Widget} */ root) {
+  let reply;
+  try {
+    reply = await call("roll", /** @type {string} */ (root.dataset.calculator), collect(root),
+      /** @type {string} */ (root.dataset.uid));
+  } catch (err) {
+    if (!(err instanceof Cancelled)) runtimeFailed(root, err);
+    return;
+  }
+  clearErrors(root);
+  if (!reply.ok) {
+    showError(root, /** @type {{field: string, message: string}} */ (reply.error));
+    return;
+  }
+  /** @type {HTMLElement} */ (root.querySelector(".calc-roll-current")).innerHTML =
+    /** @type {string} */ (reply.html); // escaped by render.py
+  const items = [reply.result.summary, ...loadHistory(root)].slice(0, HISTORY_KEEP);
+  try {
+    localStorage.setItem(historyKey(root), JSON.stringify(items));
+  } catch {
+    /* storage full or blocked: the history is only shown for this page view */
+  }
+  showHistory(root);
+  /** @type {HTMLDetailsElement} */ (root.querySelector(".calc-history")).open = true;
+}
+
+// ---- binding ----------------------------------------------------------------------
+
+/** Copy the widget's link, or say plainly why it cannot be shared as a link. */
+async function share(/** @type {Widget} */ root) {
+  const url = writeUrl(root);
+  if (url.href.length > MAX_LINK_LENGTH) {
+    setStatus(root, /** @type {string} */ (root.dataset.status),
+      `These inputs are too long to share as a link (${url.href.length.toLocaleString("en")} characters;` +
+      ` at most ${MAX_LINK_LENGTH.toLocaleString("en")}).`);
+    return;
+  }
+  try {
+    await navigator.clipboard.writeText(url.href);
+    setStatus(root, /** @type {string} */ (root.dataset.status), "Link copied: it opens this calculator with these inputs.");
+  } catch {
+    setStatus(root, /** @type {string} */ (root.dataset.status), `Share this link: ${url.href}`);
+  }
+}
+
+/** Compute after an edit: at once for a finished edit, after a pause while typing. */
+function scheduleCompute(/** @type {Widget} */ root, /** @type {Event} */ event) {
+  clearTimeout(root._timer);
+  root._timer = 0;
+  if (runtime.status !== "ready") markPending(root);
+  const target = event.target;
+  const typed = target instanceof HTMLInputElement && (target.type === "number" || target.type === "text");
+  if (event.type === "change" || !typed) {
+    compute(root);
+    return;
+  }
+  const pause = editInProgress(target) ? UNFINISHED_PAUSE_MS : TYPING_PAUSE_MS;
+  root._busy = true; // "busy" covers a computation that is waiting for the typing to pause
+  root._timer = window.setTimeout(() => {
+    root._timer = 0;
+    compute(root);
+  }, pause);
+}
+
+/** Bind one calculator widget (once). */
+export function bind(/** @type {Widget} */ root) {
+  if (root._bound) return;
+  root._bound = true;
+  root._path = location.pathname;
+  root._overrides = {};
+  configure(root);
+  widgets.add(root);
+  const initial = JSON.parse(/** @type {string} */ (root.dataset.initial));
+  const fromUrl = urlValues(root);
+  if (fromUrl) applyValues(root, { ...initial, ...fromUrl });
+  /** @param {Event} event */
+  const onChange = (event) => {
+    // A widget of a page being left (instant navigation: the address changes before the
+    // old page's inputs are removed, and a blur can still fire) must not touch the new page.
+    if (!root.isConnected || location.pathname !== root._path) return;
+    const field = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(".calc-field"));
+    if (field) delete root._overrides[/** @type {string} */ (field.dataset.field)];
+    writeUrl(root);
+    scheduleCompute(root, event);
+  };
+  const form = /** @type {HTMLFormElement} */ (root.querySelector(".calc-form"));
+  form.addEventListener("input", onChange);
+  form.addEventListener("change", onChange);
+  form.addEventListener("submit", (e) => e.preventDefault());
+  root.addEventListener("click", async (event) => {
+    const button = /** @type {HTMLButtonElement | null} */ (
+      /** @type {Element} */ (event.target).closest("button[data-action]"));
+    if (!button) return;
+    const action = button.dataset.action;
+    if (action === "roll") roll(root);
+    if (action === "cancel") cancel();
+    if (action === "reset") {
+      applyValues(root, initial);
+      writeUrl(root);
+      compute(root);
+    }
+    if (action === "share") await share(root);
+    if (action === "clear-history") {
+      localStorage.removeItem(historyKey(root));
+      showHistory(root);
+    }
+  });
+  showHistory(root);
+  compute(root);
+}
+
+// The runtime's state, shown on every widget of the page.
+onRuntime((event) => {
+  for (const root of [...widgets]) {
+    if (!root.isConnected) {
+      widgets.delete(root);
+      continue;
+    }
+    // loading: a widget waiting for the runtime, or one that showed a failure (Retry,
+    // back online) shows the progress
+    if (event === "progress" && runtime.status === "loading" &&
+        (root._busy || root.classList.contains("calc-offline"))) {
+      showLoading(root);
+    }
+    if (event === "failed") runtimeFailed(root, runtime.failure);
+    if (event === "crashed" && !root._running) {
+      setStatus(root, /** @type {string} */ (root.dataset.status),
+        "The calculator stopped unexpectedly and has been restarted.");
+    }
+    // back after a failure (Retry, online again): work out what is shown, latest inputs
+    if (event === "ready" && root.classList.contains("calc-offline")) {
+      compute(root);
+    }
+  }
+});

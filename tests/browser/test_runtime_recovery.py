@@ -1,0 +1,172 @@
+"""The runtime as a reader sees it: download progress, a result marked pending while the
+runtime loads, a plain message and Retry when a file fails, recovery by itself when the
+browser is back online, and a worker that hangs or fails mid-calculation replaced.
+
+Each test uses a fresh profile (no snapshot, nothing cached) so the load really happens."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Route
+
+from rules_core import api
+from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
+
+pytestmark = pytest.mark.browser
+
+PAGE = "gunplay/difficulty/"
+DIFFICULTY = "gunplay.difficulty"
+BUNDLE = re.compile(r".*/assets/calculators/python-[0-9a-f]+\.zip$")
+PYODIDE = "**/assets/pyodide/**"
+
+RECORD_STATUS = """
+window.__statuses = []; window.__sawBar = false;
+new MutationObserver(() => {
+  const s = document.querySelector('.calc-status');
+  if (s && window.__statuses[window.__statuses.length - 1] !== s.textContent)
+    window.__statuses.push(s.textContent);
+  if (document.querySelector('.calc-progress')) window.__sawBar = true;
+}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+"""
+
+#: internal words a reader must never see in a runtime message
+INTERNAL = re.compile(r"https?://|\.zip|\.wasm|\.mjs|Error\b|TypeError|HTTP|LoadFailure|python-[0-9a-f]")
+
+
+@pytest.fixture()
+def fresh(browser: Browser, site) -> Iterator[tuple[BrowserContext, Page]]:  # type: ignore[no-untyped-def]
+    context = browser.new_context(base_url=site.url, service_workers="block")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    yield context, page
+    context.close()
+
+
+def headline(page: Page) -> str:
+    return widget(page, DIFFICULTY).locator(".calc-headline").inner_text()
+
+
+def test_progress_is_shown_while_the_runtime_downloads(fresh) -> None:  # type: ignore[no-untyped-def]
+    _, page = fresh
+    page.add_init_script(RECORD_STATUS)
+    page.goto(PAGE)
+    root = widget(page, DIFFICULTY)
+    assert wait_settled(page, root) == "ready"
+    statuses = page.evaluate("window.__statuses")
+    progress = [s for s in statuses if re.search(r"\d+\.\d of \d+\.\d MB \(\d+%\)", s)]
+    assert progress, statuses
+    assert any("(100%)" in s for s in progress) or any("Starting the calculator" in s for s in statuses)
+    assert page.evaluate("window.__sawBar")
+    assert root.locator(".calc-progress").count() == 0  # gone once live
+
+
+def test_a_change_before_the_runtime_is_ready_is_pending_then_computed(fresh) -> None:  # type: ignore[no-untyped-def]
+    context, page = fresh
+    held: list[Route] = []
+    context.route(BUNDLE, lambda route: held.append(route))
+    page.add_init_script("window.TCR_RUNTIME_LIMITS = { stall: 3600000 };")
+    page.goto(PAGE)
+    root = widget(page, DIFFICULTY)
+    prerendered = headline(page)
+    page.wait_for_function("() => document.documentElement.dataset.runtime === 'loading'")
+    results: list[dict] = []
+    page.expose_function("onResult", lambda reply: results.append(reply))
+    page.evaluate("el => el.addEventListener('calc:result', e => window.onResult(e.detail))",
+                  root.element_handle())
+    page.fill("#calc-difficulty-misc", "2")
+    page.fill("#calc-difficulty-misc", "5")
+    page.dispatch_event("#calc-difficulty-misc", "change")
+    assert root.get_attribute("data-pending") == "true"
+    assert root.locator(".calc-result.calc-pending").count() == 1
+    assert "as soon as the calculator is ready" in root.locator(".calc-status").inner_text()
+    assert headline(page) == prerendered  # the old number stays, marked as not current
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    assert wait_settled(page, root) == "ready"
+    assert root.get_attribute("data-pending") is None
+    assert root.locator(".calc-pending").count() == 0
+    inputs = {**json.loads(root.get_attribute("data-initial") or "{}"), "misc": 5}
+    expected = api.run(DIFFICULTY, inputs)
+    # only the latest inputs were worked out, once
+    assert len(results) == 1 and results[0]["result"] == json.loads(json.dumps(expected["result"]))
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_blocked_bundle_shows_a_plain_message_and_retry_recovers(fresh) -> None:  # type: ignore[no-untyped-def]
+    context, page = fresh
+    context.route(BUNDLE, lambda route: route.fulfill(status=503, body="unavailable"))
+    page.goto(PAGE)
+    root = widget(page, DIFFICULTY)
+    prerendered = headline(page)
+    page.wait_for_function("el => el.dataset.status === 'error'", arg=root.element_handle(),
+                           timeout=RUNTIME_TIMEOUT_MS)
+    message = root.locator(".calc-status").inner_text()
+    assert "unavailable" in message and "worked out when the page was built" in message
+    assert not INTERNAL.search(message), message
+    assert headline(page) == prerendered
+    retry = root.locator("button.calc-retry")
+    assert retry.is_visible()
+    context.unroute(BUNDLE)
+    retry.click()
+    assert wait_settled(page, root) == "ready"
+    assert "live" in root.locator(".calc-status").inner_text()
+    assert root.locator("button.calc-retry").count() == 0
+    reply = wait_result(page, root, lambda: page.fill("#calc-difficulty-misc", "3"))
+    assert reply["ok"]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_offline_then_back_online_recovers_by_itself(fresh) -> None:  # type: ignore[no-untyped-def]
+    context, page = fresh
+    context.route(PYODIDE, lambda route: route.abort("internetdisconnected"))
+    page.goto(PAGE)
+    root = widget(page, DIFFICULTY)
+    page.wait_for_function("el => el.dataset.status === 'error'", arg=root.element_handle(),
+                           timeout=RUNTIME_TIMEOUT_MS)
+    message = root.locator(".calc-status").inner_text()
+    assert "offline" in message and not INTERNAL.search(message), message
+    context.set_offline(True)
+    context.unroute(PYODIDE)
+    context.set_offline(False)  # the page's "online" event: no click, no reload
+    assert wait_settled(page, root) == "ready"
+    assert "live" in root.locator(".calc-status").inner_text()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_hung_or_failed_worker_is_replaced_and_the_reader_told(fresh) -> None:  # type: ignore[no-untyped-def]
+    _, page = fresh
+    page.goto("cortex/rolls/")
+    root = widget(page, "cortex.odds")
+    assert wait_settled(page, root) == "ready"
+    first = page.evaluate("async () => { const m = await import([...document.scripts]"
+                          ".find(s => s.src.endsWith('calculators.js')).src);"
+                          " window.__bridge = m.bridge; return !!m.bridge.worker(); }")
+    assert first
+    # A calculation that outlives the hang limit: the worker is ended and replaced.
+    page.evaluate("window.TCR_RUNTIME_LIMITS = { hang: 1 }")
+    page.fill("#calc-odds-attacker", "d12 d10 d8 d6 d4 d12 d10 d8")
+    page.wait_for_function("el => el.querySelector('.calc-status').textContent.includes('restarted')",
+                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    assert "stopped responding" in root.locator(".calc-status").inner_text()
+    page.evaluate("window.TCR_RUNTIME_LIMITS = {}")
+    page.wait_for_function("() => document.documentElement.dataset.runtime === 'ready'",
+                           timeout=RUNTIME_TIMEOUT_MS)
+    reply = wait_result(page, root, lambda: page.fill("#calc-odds-attacker", "d8 d8 d6"))
+    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+    # The worker fails outright (the browser's error event on it): replaced the same way.
+    page.evaluate("""() => { window.__old = window.__bridge.worker();
+        window.__old.dispatchEvent(new ErrorEvent('error', { message: 'worker failed' })); }""")
+    assert "restarted" in root.locator(".calc-status").inner_text()
+    page.wait_for_function("() => document.documentElement.dataset.runtime === 'ready'"
+                           " && window.__bridge.worker() && window.__bridge.worker() !== window.__old",
+                           timeout=RUNTIME_TIMEOUT_MS)
+    reply = wait_result(page, root, lambda: page.fill("#calc-odds-attacker", "d6 d6"))
+    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -1,0 +1,151 @@
+"""Warm start: the first visit starts Python normally and keeps a memory snapshot; every
+later start restores it (the worker says which path ran). A damaged, refused or stale
+snapshot is dropped quietly, the normal start runs, and a new snapshot replaces it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from rules_core import api
+from tests.browser.support import RUNTIME_TIMEOUT_MS, live_run, wait_settled, widget
+
+pytestmark = pytest.mark.browser
+
+PAGE = "gunplay/difficulty/"
+DIFFICULTY = "gunplay.difficulty"
+
+#: the snapshot cache of this site (its name ends with the scoped key's name)
+SNAPSHOT_CACHE = "(await caches.keys()).find(n => n.endsWith(':runtime-snapshot'))"
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-untyped-def]
+    """One browser profile for the module: its Cache Storage outlives each page load."""
+    context = browser.new_context(base_url=site.url, service_workers="block")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+def start(page: Page) -> str:
+    """Load the calculator page; return which start ran once its widget is live."""
+    page.goto(PAGE)
+    page.wait_for_function("() => document.documentElement.dataset.runtime === 'ready'",
+                           timeout=RUNTIME_TIMEOUT_MS)
+    assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
+    return page.evaluate("document.documentElement.dataset.runtimeStart")
+
+
+def wait_saved(page: Page) -> None:
+    page.wait_for_function("() => document.documentElement.dataset.runtimeSnapshot",
+                           timeout=RUNTIME_TIMEOUT_MS)
+    assert page.evaluate("document.documentElement.dataset.runtimeSnapshot") == "saved"
+
+
+def snapshot_keys(page: Page) -> list[str]:
+    return page.evaluate(f"""async () => {{
+        const name = {SNAPSHOT_CACHE};
+        if (!name) return [];
+        return (await (await caches.open(name)).keys()).map(r => r.url);
+    }}""")
+
+
+def rolls(page: Page, n: int = 6) -> list[str]:
+    """Roll a 10-dice burst ``n`` times in the page's worker; the rolls' summaries."""
+    return page.evaluate(
+        """async (n) => {
+             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const { bridge } = await import(url);
+             const root = document.querySelector('.calc[data-calculator]');
+             const out = [];
+             for (let i = 0; i < n; i++) {
+               const reply = await bridge.roll(root, 'gunplay.hit_odds',
+                                               { dc: 16, bonus: 3, rounds: 10, recoil: 1 });
+               if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+               out.push(JSON.stringify(reply.result));
+             }
+             return out;
+           }""",
+        n,
+    )
+
+
+def test_first_visit_starts_normally_and_keeps_a_snapshot(page: Page) -> None:
+    assert start(page) == "cold"
+    wait_saved(page)
+    keys = snapshot_keys(page)
+    assert len(keys) == 1
+    bundle = widget(page, DIFFICULTY).get_attribute("data-bundle") or ""
+    pyodide = widget(page, DIFFICULTY).get_attribute("data-pyodide") or ""
+    assert keys[0].endswith(f"/_snapshot/{pyodide}/{bundle.rsplit('/', 1)[-1]}")
+
+
+def test_reloads_start_from_the_snapshot_compute_right_and_roll_fresh_dice(page: Page) -> None:
+    assert start(page) == "snapshot"
+    inputs = {"size": "tiny", "band": "maximum", "target_movement": "fast",
+              "shooter_movement": "slow", "stance": "prone", "aim_actions": 2}
+    reply = live_run(page, DIFFICULTY, inputs)
+    assert reply["result"] == json.loads(json.dumps(api.run(DIFFICULTY, inputs)["result"]))
+    first = rolls(page)
+    assert start(page) == "snapshot"
+    second = rolls(page)
+    # two restores of the same memory must not replay the same dice
+    assert first != second
+    assert len(set(first + second)) > 1
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_damaged_snapshot_falls_back_and_is_replaced(page: Page) -> None:
+    # flip bytes in the middle, keep the stored digest: the check must catch it
+    page.evaluate(f"""async () => {{
+        const cache = await caches.open({SNAPSHOT_CACHE});
+        const [request] = await cache.keys();
+        const response = await cache.match(request);
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        for (let i = 0; i < 64; i++) bytes[(bytes.length >> 1) + i] ^= 0xff;
+        await cache.put(request, new Response(bytes, {{ headers: response.headers }}));
+    }}""")
+    assert start(page) == "cold"
+    wait_saved(page)
+    assert start(page) == "snapshot"
+
+
+def test_a_snapshot_python_refuses_falls_back_and_is_replaced(page: Page) -> None:
+    # bytes that pass the digest but are no snapshot of this build: Pyodide refuses them
+    page.evaluate(f"""async () => {{
+        const cache = await caches.open({SNAPSHOT_CACHE});
+        const [request] = await cache.keys();
+        const bytes = new Uint8Array(1 << 16).fill(7);
+        const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+        const hex = Array.from(digest, b => b.toString(16).padStart(2, '0')).join('');
+        await cache.put(request, new Response(bytes, {{ headers: {{ 'x-tcr-sha256': hex }} }}));
+    }}""")
+    assert start(page) == "cold"
+    wait_saved(page)
+    assert start(page) == "snapshot"
+
+
+def test_a_stale_snapshot_is_dropped_and_replaced(page: Page) -> None:
+    # another build's snapshot (an older bundle) is all there is
+    page.evaluate(f"""async () => {{
+        const cache = await caches.open({SNAPSHOT_CACHE});
+        const [request] = await cache.keys();
+        const response = await cache.match(request);
+        await cache.delete(request);
+        const stale = request.url.replace(/python-[0-9a-f]+\\.zip$/, 'python-000000000000.zip');
+        await cache.put(stale, response);
+    }}""")
+    assert any(k.endswith("python-000000000000.zip") for k in snapshot_keys(page))
+    assert start(page) == "cold"
+    wait_saved(page)
+    keys = snapshot_keys(page)
+    assert len(keys) == 1 and not keys[0].endswith("python-000000000000.zip")
+    assert start(page) == "snapshot"
+    assert page.errors == []  # type: ignore[attr-defined]
