@@ -75,7 +75,7 @@ test-fast: setup
 lint: setup
 	$(PY) -m ruff check rules_core calculators tests benchmarks
 	npx --no-install tsc --noEmit -p tsconfig.json
-	npx --no-install eslint calculators/assets
+	npx --no-install eslint .
 
 bench: setup
 	@for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script; done

@@ -22,4 +22,14 @@ export default [
       "no-var": "error",
     },
   },
+  {
+    // test drivers and runners run under Node
+    files: ["tests/**/*.mjs"],
+    languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: globals.node },
+  },
+  {
+    // Material theme override, a classic script
+    files: ["overrides/**/*.js"],
+    languageOptions: { ecmaVersion: 2023, sourceType: "script", globals: globals.browser },
+  },
 ];

@@ -4,7 +4,9 @@
 
 Builds the site (or takes an already built ``--site`` directory), serves it on localhost
 with ``calculators.serve`` (compression and cache headers as a static host sends them),
-and runs the pinned npm ``lighthouse`` in the system Chromium with its default mobile
+and runs the pinned npm ``lighthouse`` (installed on first use into ``build/lighthouse/``,
+outside the project's own packages: its dependency tree asks npm for a moving "latest")
+in the system Chromium with its default mobile
 profile and simulated throttling, one page at a time: the home page, one calculator page
 per system, the army builder and the tracker. For each page it reports the four category
 scores, FCP, LCP, TBT, CLS and the bytes transferred; ``--json`` writes them under the key
@@ -61,11 +63,24 @@ def chromium() -> str:
     return found
 
 
+LIGHTHOUSE = "12.8.2"
+LIGHTHOUSE_DIR = ROOT / "build" / "lighthouse"
+
+
+def lighthouse_cli() -> Path:
+    """The pinned Lighthouse, installed from npm on first use."""
+    cli = LIGHTHOUSE_DIR / "node_modules" / "lighthouse" / "cli" / "index.js"
+    package = LIGHTHOUSE_DIR / "node_modules" / "lighthouse" / "package.json"
+    if not cli.exists() or json.loads(package.read_text())["version"] != LIGHTHOUSE:
+        LIGHTHOUSE_DIR.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "install", "--prefix", str(LIGHTHOUSE_DIR), "--no-audit", "--no-fund",
+                        "--no-save", f"lighthouse@{LIGHTHOUSE}"], check=True)
+    return cli
+
+
 def audit(url: str) -> dict[str, float]:
     """One Lighthouse run: the category scores (0-100) and the figures in METRICS."""
-    cli = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
-    if not cli.exists():
-        sys.exit("Lighthouse is not installed: run `npm ci` (make setup does).")
+    cli = lighthouse_cli()
     proc = subprocess.run(
         ["node", str(cli), url, "--output=json", "--output-path=stdout", "--quiet",
          f"--chrome-flags={CHROME_FLAGS}", f"--only-categories={','.join(CATEGORIES)}"],

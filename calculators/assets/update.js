@@ -1,3 +1,4 @@
+// @ts-check
 // A new build of the site: say so, offer a reload, and never run this page's JavaScript
 // against a page or a Python bundle of another build.
 //
@@ -10,11 +11,12 @@
 // Imported by calculators.js before it binds anything, so its document$ subscriber runs
 // first on every page swap.
 
-const meta = document.querySelector('meta[name="tcr-build"]');
+const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="tcr-build"]'));
 /** The build this page and its JavaScript came from. */
 export const PAGE_BUILD = meta ? meta.content : "";
 
-const other = (build) => Boolean(build && PAGE_BUILD && build !== PAGE_BUILD);
+const other = (/** @type {string | undefined} */ build) => Boolean(build && PAGE_BUILD && build !== PAGE_BUILD);
+/** @type {HTMLDivElement | null} */
 let banner = null;
 
 /** Show (once) the "new version" notice with its Reload button. */
@@ -49,7 +51,8 @@ function checkForUpdate() {
 
 /** Widgets of another build (a page swapped in after a deploy) keep their built result. */
 function holdOtherBuilds() {
-  const held = [...document.querySelectorAll("[data-build]")].filter((el) => other(el.dataset.build));
+  const held = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-build]"))]
+    .filter((el) => other(el.dataset.build));
   for (const root of held) {
     for (const name of ["calculator", "app"]) {
       if (name in root.dataset) {
@@ -70,9 +73,10 @@ function holdOtherBuilds() {
   }
 }
 
-if (window.document$ && typeof window.document$.subscribe === "function") {
+const material = /** @type {any} */ (window).document$;
+if (material && typeof material.subscribe === "function") {
   let first = true;
-  window.document$.subscribe(() => {
+  material.subscribe(() => {
     holdOtherBuilds();
     if (!first) checkForUpdate(); // a reader moving through the site learns of a deploy
     first = false;
