@@ -41,6 +41,11 @@ RULES_FIELD = ChoiceField("rules", "Harm rules", default="part2",
 SURPLUS_FIELD = ChoiceField("surplus", "Surplus steps", default="lost",
                             choices=(("lost", "Lost (as written)"),
                                      ("carried", "Carried to the next member (cinematic)")))
+EFFECT_LIMIT_FIELD = ChoiceField(
+    "effect_limit", "Effect dice per win", default="margin",
+    choices=(("margin", "One, plus one per 3 points of margin (Part I)"),
+             ("every", "Every die left over (Part II's example)")),
+    help="How many leftover dice a winning attack may use as effect dice.")
 COMPLICATION_FIELD = DieField(
     "complication", "Injury the unit already has", optional=True, none_label="None",
     help="A complication left on the unit by an earlier attack, if any.")
