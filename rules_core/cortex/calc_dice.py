@@ -7,7 +7,14 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core.calculator import Calculator, Chart, Result
-from rules_core.cortex.contest import Roll, effect_dice, outcome_weights, roll_pool, ways
+from rules_core.cortex.contest import (
+    EffectLimit,
+    Roll,
+    effect_dice,
+    outcome_weights,
+    roll_pool,
+    ways,
+)
 from rules_core.cortex.dice import SIZES, DieField, name, names, pool_parser
 from rules_core.cortex.effect import Rules, assign
 from rules_core.cortex.odds import Target, contest_odds
@@ -135,7 +142,8 @@ def _target(inputs: dict[str, Any]) -> Target | None:
 
 def _odds_compute(inputs: dict[str, Any]) -> Result:
     target = _target(inputs)
-    odds = contest_odds(inputs["attacker"], inputs["defender"], inputs["plot_point"], target)
+    odds = contest_odds(inputs["attacker"], inputs["defender"], inputs["plot_point"], target,
+                        EffectLimit(inputs["effect_limit"]))
     result: Result = {
         "attacker": inputs["attacker"], "defender": inputs["defender"],
         "p_win": float(odds.p_win), "p_win_exact": str(odds.p_win),
@@ -160,10 +168,14 @@ def _odds_explain(inputs: dict[str, Any], result: Result) -> str:
         f"({rule('contests', ROLLS, 'contests')}).",
         f"The calculation assumes the attacker keeps the **highest total**, then the largest "
         f"dice left for effect ({rule('which dice the odds keep', ROLLS, 'which-dice-the-odds-keep')}).",
-        "A win gives one effect die, plus one more per 3 full points of margin"
-        + (" and one for the plot point" if inputs["plot_point"] else "")
+        ("A win gives one effect die, plus one more per 3 full points of margin"
+         + (" and one for the plot point" if inputs["plot_point"] else "")
+         if inputs["effect_limit"] == "margin" else
+         "A win uses every die left over as an effect die (Part II's example; a plot point "
+         "adds nothing more)")
         + f", as long as dice are left to use "
-        f"({rule('extra effect dice', HARM, 'extra-effect-dice')}). Effect-die chart: 0 means "
+        f"({rule('extra effect dice', HARM, 'extra-effect-dice')}; "
+        f"[ruling](/rulings/#how-many-effect-dice-a-win-gives)). Effect-die chart: 0 means "
         "the attack fails; the margin and extra-dice charts count a failed attack as 0 (the "
         "full margin, losses included, is in the result as `margin`).",
     ]
@@ -188,7 +200,8 @@ def _odds_headline(result: Result) -> list[tuple[str, str]]:
 def _odds_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     att, dfn = roll_pool(inputs["attacker"], rng), roll_pool(inputs["defender"], rng)
     margin = att.total - dfn.total
-    dice = effect_dice(att.remaining, margin, inputs["plot_point"])
+    dice = effect_dice(att.remaining, margin, inputs["plot_point"],
+                       EffectLimit(inputs["effect_limit"]))
     summary = f"Attacker {_describe(att)}; defender total {dfn.total}. "
     result: Result = {"dice": _dice_json(att, "attacker") + _dice_json(dfn, "defender"),
                       "attacker_total": att.total, "defender_total": dfn.total,
@@ -214,6 +227,7 @@ ODDS = Calculator(
         pool_field("attacker", "Attacker's pool", "d8 d8 d6 d6"),
         pool_field("defender", "Defender's pool", "d8 d8 d8 d8"),
         BoolField("plot_point", "Spend a plot point for one more effect die", default=False),
+        EFFECT_LIMIT_FIELD,
         unit_field(optional=True, initial="d8 d8 d8 d8"),
         COMPLICATION_FIELD, RULES_FIELD, SURPLUS_FIELD,
     ),

@@ -47,7 +47,10 @@ FIELDS = (
     *_side_fields("b", "d6 d6 d6 d6 d6", 8),
     ChoiceField("distance", "Distance between the units", default="adjacent",
                 choices=tuple((r.value, RANGE_LABELS[r]) for r in Range)),
-    ChoiceField("first", "Who acts first", default="a",
+    ChoiceField("order", "Turns", default="alternate",
+                choices=(("alternate", "Alternating: the second unit answers with its survivors"),
+                         ("at_once", "Both units shoot at once (a variant)"))),
+    ChoiceField("first", "Who acts first", default="a", shown_if=("order", ("alternate",)),
                 choices=(("a", "Side A (the attackers, usually)"), ("b", "Side B"),
                          ("roll", "Roll-off: each unit's quality dice and assets"))),
     RULES_FIELD, SURPLUS_FIELD, EFFECT_LIMIT_FIELD,
@@ -68,17 +71,24 @@ def fight_of(inputs: dict[str, Any]) -> F.Fight:
 
 
 def _first_chance(inputs: dict[str, Any], fight: F.Fight) -> Fraction:
-    return {"a": Fraction(1), "b": Fraction(0)}.get(inputs["first"]) \
-        if inputs["first"] != "roll" else F.first_chance(fight)
+    if inputs["first"] == "roll":
+        return F.first_chance(fight)
+    return Fraction(0) if inputs["first"] == "b" else Fraction(1)
+
+
+def _orders(inputs: dict[str, Any], fight: F.Fight) -> list[tuple[str, Fraction]]:
+    """Who starts the rounds, with its chance (both at once: one order)."""
+    if inputs["order"] == "at_once":
+        return [(F.AT_ONCE, Fraction(1))]
+    p_a = _first_chance(inputs, fight)
+    return [(side, w) for side, w in (("a", p_a), ("b", 1 - p_a)) if w]
 
 
 def _compute(inputs: dict[str, Any]) -> Result:
     fight = fight_of(inputs)
-    p_a = _first_chance(inputs, fight)
     rounds = inputs["max_rounds"]
     try:
-        parts = [(w, F.solve(fight, side, rounds)) for side, w in (("a", p_a), ("b", 1 - p_a))
-                 if w]
+        parts = [(w, F.solve(fight, side, rounds)) for side, w in _orders(inputs, fight)]
     except engagement.TooLarge as err:
         raise InputError("max_rounds", f"Round cap: {err}; lower the Round cap or the number "
                                        f"of members.") from None
@@ -87,29 +97,37 @@ def _compute(inputs: dict[str, Any]) -> Result:
     start = (0, 0, 0, 0)
     a_attack, b_defence = fight.pools("a", start)
     b_attack, a_defence = fight.pools("b", start)
-    result.update(p_a_first=float(p_a), p_a_first_exact=str(p_a),
-                  a_attack_pool=list(a_attack), b_defence_pool=list(b_defence),
+    if inputs["order"] == "alternate":
+        p_a = _first_chance(inputs, fight)
+        result.update(p_a_first=float(p_a), p_a_first_exact=str(p_a))
+    result.update(a_attack_pool=list(a_attack), b_defence_pool=list(b_defence),
                   b_attack_pool=list(b_attack), a_defence_pool=list(a_defence))
     return result
 
 
 def _explain(inputs: dict[str, Any], result: Result) -> str:
-    first = {"a": "Side A acts first in every round",
-             "b": "Side B acts first in every round",
-             "roll": f"Each unit rolls its quality dice and assets once, before the fight; "
-                     f"the higher total goes first in every round (ties are rolled again), "
-                     f"which is Side A {percent(result['p_a_first'])} of the time"}[inputs["first"]]
+    if inputs["order"] == "at_once":
+        turns = ("Variant: both units shoot at once from where the round started, so both "
+                 "can fall in the same round.")
+    else:
+        first = {"a": "Side A acts first in every round",
+                 "b": "Side B acts first in every round",
+                 "roll": f"Each unit rolls its quality dice and assets once, before the fight; "
+                         f"the higher total goes first in every round (ties are rolled "
+                         f"again), which is Side A {percent(result['p_a_first'])} of the "
+                         f"time"}[inputs["first"]]
+        turns = (f"{first}. The second unit attacks with the members still standing after "
+                 f"the first attack.")
     limit = ("one effect die, plus one per 3 full points of margin"
              if inputs["effect_limit"] == "margin" else "every die left over as an effect die")
     harm = ("Part II: any number of dice that each take a member out, only one that merely "
             "injures" if inputs["rules"] == "part2" else
             "Part I: small dice become a complication that later dice step up")
     text = [
-        f"**Who acts when.** Activations alternate between the sides, one unit at a time "
-        f"({rule('initiative', FIREFIGHTS, 'initiative')}). With one unit a side, a round is "
-        f"one attack each way. {first}. The second unit attacks with the members still "
-        f"standing after the first attack "
-        f"([ruling](/rulings/#a-firefight-round-who-rolls-when)).",
+        f"**Who acts when.** The sides take turns activating one unit at a time "
+        f"({rule('initiative', FIREFIGHTS, 'initiative')}); with one unit a side, a round is "
+        f"one attack each way. {turns} "
+        f"([ruling](/rulings/#a-firefight-round-who-rolls-when))",
         f"**The pools, rebuilt for every attack.** The attacker rolls the quality dice of its "
         f"members still standing and its assets "
         f"({rule('grouping combatants', 'cortex/enemies', 'grouping-combatants')}), plus the "
@@ -151,7 +169,7 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     fight = fight_of(inputs)
     tape = F.Tape([])
     log: list[str] = []
-    first = inputs["first"]
+    first = F.AT_ONCE if inputs["order"] == "at_once" else inputs["first"]
     if first == "roll":
         a_pool = sorted(fight.a.quality + fight.a.assets, reverse=True)
         b_pool = sorted(fight.b.quality + fight.b.assets, reverse=True)

@@ -34,8 +34,10 @@ from rules_core.cortex.pools import InjuryRule, Side, attack_terms, defence_term
 from rules_core.cortex.tables import Range
 
 State = tuple[int, int, int, int]  # (lost_a, injury_a, lost_b, injury_b); injury 0 = none
-A_WINS, B_WINS = "Side A wins", "Side B wins"
+A_WINS, B_WINS, BOTH_FALL = "Side A wins", "Side B wins", "Both sides fall"
 OUTCOMES = (A_WINS, B_WINS)
+#: ``first`` for the variant where both units shoot at once from the round's start
+AT_ONCE = "both"
 SIDE_NAMES = {"a": "Side A", "b": "Side B"}
 
 
@@ -134,6 +136,8 @@ def _effect_dist(attack_pool: tuple[int, ...], defence_pool: tuple[int, ...], ke
 
 def outcome(fight: Fight, state: State) -> str | None:
     """Over when one side has nobody left (the other wins)."""
+    if state[2] >= len(fight.b.quality) and state[0] >= len(fight.a.quality):
+        return BOTH_FALL
     if state[2] >= len(fight.b.quality):
         return A_WINS
     if state[0] >= len(fight.a.quality):
@@ -143,7 +147,17 @@ def outcome(fight: Fight, state: State) -> str | None:
 
 def step(fight: Fight, first: str, state: State) -> list[tuple[State, Fraction]]:
     """One round: ``first`` attacks, then the other side with whoever still stands.
-    Counted in integers over one common denominator, turned into fractions once."""
+    Counted in integers over one common denominator, turned into fractions once.
+    ``first == AT_ONCE``: both attack from the round's starting state (a variant)."""
+    if first == AT_ONCE:
+        den_a, on_b = _attack(fight, "a", state)
+        den_b, on_a = _attack(fight, "b", state)
+        both: dict[State, int] = {}
+        for sb, p in on_b.items():
+            for sa, q in on_a.items():
+                end = sa[:2] + sb[2:]
+                both[end] = both.get(end, 0) + p * q
+        return [(s, Fraction(w, den_a * den_b)) for s, w in both.items()]
     second = "b" if first == "a" else "a"
     den1, mids = _attack(fight, first, state)
     seconds = {mid: _attack(fight, second, mid) for mid in mids
@@ -204,6 +218,8 @@ def mix(parts: list[tuple[Fraction, engagement.Engagement]]) -> engagement.Engag
             for k, p in dist.items():
                 mine[k] = mine.get(k, Fraction(0)) + w * p
     ordered = {k: outcomes.get(k, Fraction(0)) for k in OUTCOMES}
+    ordered.update({k: p for k, p in outcomes.items() if k not in ordered
+                    and k != engagement.STILL_FIGHTING})
     if engagement.STILL_FIGHTING in outcomes:
         ordered[engagement.STILL_FIGHTING] = outcomes[engagement.STILL_FIGHTING]
     return engagement.Engagement(
@@ -251,9 +267,14 @@ def play_attack(fight: Fight, side: str, state: State, rng: random.Random, tape:
 def play_round(fight: Fight, first: str, state: State, rng: random.Random, tape: Tape,
                round_no: int) -> tuple[State, str]:
     """One round with real dice, in the same order as :func:`step`."""
+    label = f"R{round_no}"
+    if first == AT_ONCE:
+        on_b, one = play_attack(fight, "a", state, rng, tape, label)
+        on_a, two = play_attack(fight, "b", state, rng, tape, label)
+        return on_a[:2] + on_b[2:], f"{one} At the same time: {two}"
     second = "b" if first == "a" else "a"
-    state, one = play_attack(fight, first, state, rng, tape, f"R{round_no}")
+    state, one = play_attack(fight, first, state, rng, tape, label)
     if outcome(fight, state) is not None:
         return state, one
-    state, two = play_attack(fight, second, state, rng, tape, f"R{round_no}")
+    state, two = play_attack(fight, second, state, rng, tape, label)
     return state, f"{one} {two}"

@@ -20,7 +20,8 @@ NAME = "cortex.engagement"
 
 
 def inputs(**over: object) -> dict:
-    return {**api.spec(NAME)["initial"], **over}
+    merged = {**api.spec(NAME)["initial"], **over}
+    return {k: v for k, v in merged.items() if v is not None}
 
 
 def run(**over: object) -> dict:
@@ -226,3 +227,43 @@ def test_too_much_work_is_refused_naming_the_round_cap(monkeypatch: pytest.Monke
     reply = api.run(NAME, inputs(max_rounds=37))
     assert not reply["ok"] and reply["error"]["field"] == "max_rounds"
     assert "Round cap" in reply["error"]["message"] and "50" in reply["error"]["message"]
+
+
+def test_the_firefights_page_example() -> None:
+    # four soldiers (d8 d8 d6 d6, d6 zone) against five recruits (d6 x5, d8 zone), next zone
+    result = run()
+    assert result["a_attack_pool"] == [8, 8, 6, 6]
+    assert round(result["outcomes"]["Side A wins"], 2) == 0.79
+    assert round(result["expected_losses_a"], 1) == 0.9
+    assert 0.09 < result["outcomes"]["Still fighting"] < 0.10
+
+
+def test_both_at_once_variant_by_hand() -> None:
+    # one d4 a side, both shoot from the round's start: each hits with p = 3/8
+    p, q = Fraction(3, 8), Fraction(5, 8)
+    result = duel(order="at_once", first=None, max_rounds=5)
+    for r in range(1, 6):
+        row = result["by_round_exact"][str(r)]
+        done = sum(q ** (2 * k) for k in range(r))
+        assert Fraction(row["Side A wins"]) == p * q * done
+        assert Fraction(row["Both sides fall"]) == p * p * done
+    assert "p_a_first" not in result
+    reply = api.roll(NAME, inputs(order="at_once", first=None), random.Random(2))
+    assert reply["result"]["outcome"] in run(order="at_once", first=None)["outcomes"]
+    assert "At the same time: Side B" in reply["result"]["log"][0]
+
+
+def test_rulings_numbers_for_the_round_and_the_effect_dice() -> None:
+    """The figures the Rulings page quotes for both readings."""
+    odds = {limit: api.run("cortex.odds", {"attacker": "d10 d10 d8 d8 d6", "defender": "d8 4d6",
+                                           "unit": "4d6", "effect_limit": limit})["result"]
+            for limit in ("margin", "every")}
+    assert round(odds["margin"]["expected_taken_out"], 3) == 1.485
+    assert round(odds["every"]["expected_taken_out"], 3) == 1.934
+    base, every = run(), run(effect_limit="every")
+    at_once = run(order="at_once", first=None)
+    assert [round(r["outcomes"]["Side A wins"], 3) for r in (base, every, at_once)] == \
+        [0.788, 0.759, 0.754]
+    assert [round(r["expected_rounds"], 2) for r in (base, every)] == [10.60, 8.69]
+    assert [round(r["expected_losses_a"], 2) for r in (base, at_once)] == [0.91, 1.10]
+    assert [round(r["outcomes"]["Still fighting"], 3) for r in (base, at_once)] == [0.097, 0.112]
