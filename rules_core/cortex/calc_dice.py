@@ -20,6 +20,7 @@ from rules_core.cortex.effect import Rules, assign
 from rules_core.cortex.odds import Target, contest_odds
 from rules_core.cortex.tables import MAX_FIRETEAM
 from rules_core.dice.distribution import percent, to_json
+from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import BoolField, ChoiceField, TextField
 
@@ -37,7 +38,7 @@ def pool_field(field: str, label: str, initial: str, help: str = DICE_HELP) -> T
 def unit_field(optional: bool, initial: str | None = None) -> TextField:
     return TextField(
         "unit", "Target unit's quality dice", initial=initial, optional=optional,
-        parse=pool_parser(1, MAX_FIRETEAM), placeholder="d8 d8 d8 d8",
+        parse=pool_parser(1, MAX_FIRETEAM, empty_ok=optional), placeholder="d8 d8 d8 d8",
         help="One die per member still in the fight, 1 to 6 members"
              + (" (leave empty for no target)." if optional else "."))
 
@@ -55,7 +56,29 @@ EFFECT_LIMIT_FIELD = ChoiceField(
     help="How many leftover dice a winning attack may use as effect dice.")
 COMPLICATION_FIELD = DieField(
     "complication", "Injury the unit already has", optional=True, none_label="None",
-    help="A complication left on the unit by an earlier attack, if any.")
+    help="A complication left on the unit by an earlier attack, if any; it must be smaller "
+         "than every member's quality die.")
+
+
+def check_complication(inputs: dict[str, Any]) -> None:
+    """Refuse an injury no unit could carry (source: Part I, Inflicting Harm - NPCs: a
+    complication that reaches a member's quality die takes that member out at once)."""
+    injury, unit = inputs["complication"], inputs["unit"]
+    if injury is None:
+        return
+    label = COMPLICATION_FIELD.label
+    if not unit:
+        raise InputError("complication", f"{label}: a {name(injury)} injury needs a unit to "
+                                         f"stand on, but Target unit's quality dice is empty; "
+                                         f"give the unit's dice or choose None.")
+    low = min(unit)
+    if injury >= low:
+        smaller = [name(s) for s in SIZES if s < low]
+        allowed = (f"{', '.join(smaller)} or None" if smaller else
+                   "only None (nothing is smaller than a d4)")
+        raise InputError("complication", f"{label}: a {name(injury)} injury would already "
+                                         f"have taken out the {name(low)} member, so it cannot "
+                                         f"stand on this unit; allowed: {allowed}.")
 
 
 def _dice_json(roll: Roll, label: str = "") -> list[dict[str, Any]]:
@@ -236,7 +259,7 @@ ODDS = Calculator(
             Chart("effect_die", "Effect die (0: the attack fails)", "Effect die"),
             Chart("extra_effect_dice", "Extra effect dice", "Extra dice"),
             Chart("taken_out", "Members taken out", "Members")),
-    roll=_odds_roll, roll_label="Roll the attack", page=ROLLS,
+    check=check_complication, roll=_odds_roll, roll_label="Roll the attack", page=ROLLS,
 )
 
 

@@ -11,6 +11,7 @@ from rules_core.cortex.calc_dice import (
     COMPLICATION_FIELD,
     RULES_FIELD,
     SURPLUS_FIELD,
+    check_complication,
     unit_field,
 )
 from rules_core.cortex.dice import name, names, pool_parser
@@ -75,7 +76,8 @@ EFFECT_DICE = Calculator(
         unit_field(optional=False, initial="d8 d8 d8 d8"),
         COMPLICATION_FIELD, RULES_FIELD, SURPLUS_FIELD,
     ),
-    compute=_effect_compute, explain=_effect_explain, headline=_effect_headline, page=HARM,
+    compute=_effect_compute, explain=_effect_explain, headline=_effect_headline,
+    check=check_complication, page=HARM,
 )
 
 

@@ -42,9 +42,10 @@ def test_fireteam_pool_pc_and_npc() -> None:
 
 
 @pytest.mark.parametrize("inputs, field", [
-    ({"kind": "pc", "tactics": 8, "members": "d8, d8/d7"}, "members.2.cqb"),
-    ({"kind": "pc", "tactics": 8, "members": [{"direct_action": 5}]}, "members.1.direct_action"),
-    ({"kind": "pc", "tactics": 8, "members": [{"cqb": 8}]}, "members.1.direct_action"),
+    ({"kind": "pc", "tactics": 8, "members": "d8, d8/d7, d6"}, "members.2.cqb"),
+    ({"kind": "pc", "tactics": 8, "members": [{"direct_action": 5}, 8, 8]},
+     "members.1.direct_action"),
+    ({"kind": "pc", "tactics": 8, "members": [{"cqb": 8}, 6, 6]}, "members.1.direct_action"),
     ({"kind": "pc", "tactics": 8, "members": "d8, d8, d8, d8, d8, d8, d8"}, "members"),
     ({"kind": "pc", "tactics": 9, "members": "d8"}, "tactics"),
     ({"kind": "npc", "quality": "d8 d8 d8 d8 d8 d8 d8"}, "quality"),
@@ -53,6 +54,14 @@ def test_fireteam_pool_pc_and_npc() -> None:
 def test_fireteam_errors_name_the_field(inputs: dict, field: str) -> None:
     reply = api.run("cortex.fireteam_pool", inputs)
     assert not reply["ok"] and reply["error"]["field"] == field
+
+
+@pytest.mark.parametrize("members", ["d8", "d8/d10, d6", [8, 8]])
+def test_player_fireteam_of_one_or_two_is_refused(members) -> None:
+    """Part I: player fireteams have 3 to 6 members (Fireteams as Characters)."""
+    reply = api.run("cortex.fireteam_pool", {"kind": "pc", "tactics": 8, "members": members})
+    assert not reply["ok"] and reply["error"]["field"] == "members"
+    assert "3 to 6" in reply["error"]["message"] and "Members" in reply["error"]["message"]
 
 
 @pytest.mark.parametrize("rule, dice, expected", [
