@@ -193,9 +193,15 @@ def first_chance(fight: Fight) -> Fraction:
 
 def solve(fight: Fight, first: str, max_rounds: int) -> engagement.Engagement:
     """The exact answer for a fight in which ``first`` ("a" or "b") always acts first."""
-    return engagement.solve((0, 0, 0, 0), lambda s: step(fight, first, s),
-                            lambda s: outcome(fight, s), max_rounds=max_rounds,
-                            losses=losses, outcome_order=OUTCOMES)
+    na, nb = len(fight.a.quality), len(fight.b.quality)
+
+    def ended(state: State) -> str | None:  # :func:`outcome`, inlined: called per move
+        if state[0] < na and state[2] < nb:
+            return None
+        return outcome(fight, state)
+
+    return engagement.solve((0, 0, 0, 0), lambda s: step(fight, first, s), ended,
+                            max_rounds=max_rounds, losses=losses, outcome_order=OUTCOMES)
 
 
 def mix(parts: list[tuple[Fraction, engagement.Engagement]]) -> engagement.Engagement:
