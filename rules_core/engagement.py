@@ -91,7 +91,9 @@ def solve(
     reported, at probability 0 if it cannot happen); any other outcome follows in order of
     appearance, and :data:`STILL_FIGHTING` comes last when the cap can be reached.
     """
-    transitions: dict[Any, tuple[tuple[Any, Fraction], ...]] = {}
+    # The walk runs in integers: each state's moves over one common denominator, the live
+    # mass as numerators over one scale per round (no gcd per step, as Fraction would do).
+    transitions: dict[Any, tuple[int, tuple[tuple[Any, int], ...]]] = {}
     finals: dict[Any, Fraction] = {}
     totals: dict[str, Fraction] = {name: Fraction(0) for name in outcome_order}
     ends_in: dict[int, Fraction] = {}
@@ -99,10 +101,11 @@ def solve(
     work = 0
     peak = 1
 
-    live: dict[Any, Fraction] = {}
+    live: dict[Any, int] = {}
+    scale = 1
     first = outcome(start)
     if first is None:
-        live[start] = Fraction(1)
+        live[start] = 1
     else:
         totals[first] = totals.get(first, Fraction(0)) + 1
         finals[start] = Fraction(1)
@@ -112,40 +115,47 @@ def solve(
         if not live:
             by_round.append(dict(totals))
             continue
-        nxt: dict[Any, Fraction] = {}
-        ended = Fraction(0)
+        for state in live:
+            if state not in transitions:
+                transitions[state] = _integer_moves(step(state))
+        common = math.lcm(*(transitions[state][0] for state in live))
+        nxt: dict[Any, int] = {}
+        ended: dict[str, int] = {}
+        final_now: dict[Any, int] = {}
         for state, p in live.items():
-            moves = transitions.get(state)
-            if moves is None:
-                moves = tuple(step(state))
-                transitions[state] = moves
+            den, moves = transitions[state]
             work += len(moves)
             if work > max_work:
                 raise TooLarge("The work this fight needs", max_work)
+            factor = p * (common // den)
             for target, q in moves:
-                mass = p * q
-                if not mass:
+                if not q:
                     continue
+                mass = factor * q
                 result = outcome(target)
                 if result is None:
-                    nxt[target] = nxt.get(target, Fraction(0)) + mass
+                    nxt[target] = nxt.get(target, 0) + mass
                 else:
-                    totals[result] = totals.get(result, Fraction(0)) + mass
-                    finals[target] = finals.get(target, Fraction(0)) + mass
-                    ended += mass
+                    ended[result] = ended.get(result, 0) + mass
+                    final_now[target] = final_now.get(target, 0) + mass
+        scale *= common
+        for result, mass in ended.items():
+            totals[result] = totals.get(result, Fraction(0)) + Fraction(mass, scale)
+        for target, mass in final_now.items():
+            finals[target] = finals.get(target, Fraction(0)) + Fraction(mass, scale)
         if ended:
-            ends_in[round_no] = ended
+            ends_in[round_no] = Fraction(sum(ended.values()), scale)
         live = nxt
         peak = max(peak, len(live))
         if len(live) > max_states:
             raise TooLarge("The number of ways this fight can stand after one round", max_states)
         by_round.append(dict(totals))
 
-    still = sum(live.values(), Fraction(0))
+    still = Fraction(sum(live.values()), scale)
     if still:
         totals[STILL_FIGHTING] = still
         for state, p in live.items():
-            finals[state] = finals.get(state, Fraction(0)) + p
+            finals[state] = finals.get(state, Fraction(0)) + Fraction(p, scale)
     expected = sum((r * p for r, p in ends_in.items()), Fraction(0)) + max_rounds * still
     ordered = {name: totals.get(name, Fraction(0)) for name in outcome_order}
     ordered.update({k: v for k, v in totals.items() if k not in ordered and k != STILL_FIGHTING})
@@ -162,6 +172,13 @@ def solve(
         raise ValueError("the fight's transitions do not sum to 1")
     return Engagement(ordered, by_round, dict(sorted(ends_in.items())), expected,
                       loss_dists, peak, max_rounds)
+
+
+def _integer_moves(moves: Iterable[tuple[Any, Fraction]]) -> tuple[int, tuple[tuple[Any, int], ...]]:
+    """A state's moves as integer weights over their least common denominator."""
+    listed = [(target, Fraction(q)) for target, q in moves]
+    den = math.lcm(*(q.denominator for _, q in listed)) if listed else 1
+    return den, tuple((target, q.numerator * (den // q.denominator)) for target, q in listed)
 
 
 def play(

@@ -7,12 +7,20 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core.calculator import Calculator, Chart, Result
-from rules_core.cortex.contest import Roll, effect_dice, outcome_weights, roll_pool, ways
+from rules_core.cortex.contest import (
+    EffectLimit,
+    Roll,
+    effect_dice,
+    outcome_weights,
+    roll_pool,
+    ways,
+)
 from rules_core.cortex.dice import SIZES, DieField, name, names, pool_parser
 from rules_core.cortex.effect import Rules, assign
 from rules_core.cortex.odds import Target, contest_odds
 from rules_core.cortex.tables import MAX_FIRETEAM
 from rules_core.dice.distribution import percent, to_json
+from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import BoolField, ChoiceField, TextField
 
@@ -30,7 +38,7 @@ def pool_field(field: str, label: str, initial: str, help: str = DICE_HELP) -> T
 def unit_field(optional: bool, initial: str | None = None) -> TextField:
     return TextField(
         "unit", "Target unit's quality dice", initial=initial, optional=optional,
-        parse=pool_parser(1, MAX_FIRETEAM), placeholder="d8 d8 d8 d8",
+        parse=pool_parser(1, MAX_FIRETEAM, empty_ok=optional), placeholder="d8 d8 d8 d8",
         help="One die per member still in the fight, 1 to 6 members"
              + (" (leave empty for no target)." if optional else "."))
 
@@ -41,9 +49,36 @@ RULES_FIELD = ChoiceField("rules", "Harm rules", default="part2",
 SURPLUS_FIELD = ChoiceField("surplus", "Surplus steps", default="lost",
                             choices=(("lost", "Lost (as written)"),
                                      ("carried", "Carried to the next member (cinematic)")))
+EFFECT_LIMIT_FIELD = ChoiceField(
+    "effect_limit", "Effect dice per win", default="margin",
+    choices=(("margin", "One, plus one per 3 points of margin (Part I)"),
+             ("every", "Every die left over (Part II's example)")),
+    help="How many leftover dice a winning attack may use as effect dice.")
 COMPLICATION_FIELD = DieField(
     "complication", "Injury the unit already has", optional=True, none_label="None",
-    help="A complication left on the unit by an earlier attack, if any.")
+    help="A complication left on the unit by an earlier attack, if any; it must be smaller "
+         "than every member's quality die.")
+
+
+def check_complication(inputs: dict[str, Any]) -> None:
+    """Refuse an injury no unit could carry (source: Part I, Inflicting Harm - NPCs: a
+    complication that reaches a member's quality die takes that member out at once)."""
+    injury, unit = inputs["complication"], inputs["unit"]
+    if injury is None:
+        return
+    label = COMPLICATION_FIELD.label
+    if not unit:
+        raise InputError("complication", f"{label}: a {name(injury)} injury needs a unit to "
+                                         f"stand on, but Target unit's quality dice is empty; "
+                                         f"give the unit's dice or choose None.")
+    low = min(unit)
+    if injury >= low:
+        smaller = [name(s) for s in SIZES if s < low]
+        allowed = (f"{', '.join(smaller)} or None" if smaller else
+                   "only None (nothing is smaller than a d4)")
+        raise InputError("complication", f"{label}: a {name(injury)} injury would already "
+                                         f"have taken out the {name(low)} member, so it cannot "
+                                         f"stand on this unit; allowed: {allowed}.")
 
 
 def _dice_json(roll: Roll, label: str = "") -> list[dict[str, Any]]:
@@ -130,7 +165,8 @@ def _target(inputs: dict[str, Any]) -> Target | None:
 
 def _odds_compute(inputs: dict[str, Any]) -> Result:
     target = _target(inputs)
-    odds = contest_odds(inputs["attacker"], inputs["defender"], inputs["plot_point"], target)
+    odds = contest_odds(inputs["attacker"], inputs["defender"], inputs["plot_point"], target,
+                        EffectLimit(inputs["effect_limit"]))
     result: Result = {
         "attacker": inputs["attacker"], "defender": inputs["defender"],
         "p_win": float(odds.p_win), "p_win_exact": str(odds.p_win),
@@ -155,10 +191,14 @@ def _odds_explain(inputs: dict[str, Any], result: Result) -> str:
         f"({rule('contests', ROLLS, 'contests')}).",
         f"The calculation assumes the attacker keeps the **highest total**, then the largest "
         f"dice left for effect ({rule('which dice the odds keep', ROLLS, 'which-dice-the-odds-keep')}).",
-        "A win gives one effect die, plus one more per 3 full points of margin"
-        + (" and one for the plot point" if inputs["plot_point"] else "")
+        ("A win gives one effect die, plus one more per 3 full points of margin"
+         + (" and one for the plot point" if inputs["plot_point"] else "")
+         if inputs["effect_limit"] == "margin" else
+         "A win uses every die left over as an effect die (Part II's example; a plot point "
+         "adds nothing more)")
         + f", as long as dice are left to use "
-        f"({rule('extra effect dice', HARM, 'extra-effect-dice')}). Effect-die chart: 0 means "
+        f"({rule('extra effect dice', HARM, 'extra-effect-dice')}; "
+        f"[ruling](/rulings/#how-many-effect-dice-a-win-gives)). Effect-die chart: 0 means "
         "the attack fails; the margin and extra-dice charts count a failed attack as 0 (the "
         "full margin, losses included, is in the result as `margin`).",
     ]
@@ -183,7 +223,8 @@ def _odds_headline(result: Result) -> list[tuple[str, str]]:
 def _odds_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     att, dfn = roll_pool(inputs["attacker"], rng), roll_pool(inputs["defender"], rng)
     margin = att.total - dfn.total
-    dice = effect_dice(att.remaining, margin, inputs["plot_point"])
+    dice = effect_dice(att.remaining, margin, inputs["plot_point"],
+                       EffectLimit(inputs["effect_limit"]))
     summary = f"Attacker {_describe(att)}; defender total {dfn.total}. "
     result: Result = {"dice": _dice_json(att, "attacker") + _dice_json(dfn, "defender"),
                       "attacker_total": att.total, "defender_total": dfn.total,
@@ -209,6 +250,7 @@ ODDS = Calculator(
         pool_field("attacker", "Attacker's pool", "d8 d8 d6 d6"),
         pool_field("defender", "Defender's pool", "d8 d8 d8 d8"),
         BoolField("plot_point", "Spend a plot point for one more effect die", default=False),
+        EFFECT_LIMIT_FIELD,
         unit_field(optional=True, initial="d8 d8 d8 d8"),
         COMPLICATION_FIELD, RULES_FIELD, SURPLUS_FIELD,
     ),
@@ -217,7 +259,7 @@ ODDS = Calculator(
             Chart("effect_die", "Effect die (0: the attack fails)", "Effect die"),
             Chart("extra_effect_dice", "Extra effect dice", "Extra dice"),
             Chart("taken_out", "Members taken out", "Members")),
-    roll=_odds_roll, roll_label="Roll the attack", page=ROLLS,
+    check=check_complication, roll=_odds_roll, roll_label="Roll the attack", page=ROLLS,
 )
 
 

@@ -11,15 +11,16 @@ from rules_core.cortex.calc_dice import (
     COMPLICATION_FIELD,
     RULES_FIELD,
     SURPLUS_FIELD,
+    check_complication,
     unit_field,
 )
-from rules_core.cortex.dice import name, names, pool_parser
+from rules_core.cortex.dice import DieField, name, names, pool_parser
 from rules_core.cortex.effect import Rules, assign
 from rules_core.cortex.tables import MAX_DRONES, PC_TEAM_MAX, PC_TEAM_MIN, drone_cost
 from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
-from rules_core.fields import IntField, TextField, describe, list_items
+from rules_core.fields import ChoiceField, IntField, TextField, describe, list_items
 
 HARM = "cortex/harm"
 ENEMIES = "cortex/enemies"
@@ -75,7 +76,8 @@ EFFECT_DICE = Calculator(
         unit_field(optional=False, initial="d8 d8 d8 d8"),
         COMPLICATION_FIELD, RULES_FIELD, SURPLUS_FIELD,
     ),
-    compute=_effect_compute, explain=_effect_explain, headline=_effect_headline, page=HARM,
+    compute=_effect_compute, explain=_effect_explain, headline=_effect_headline,
+    check=check_complication, page=HARM,
 )
 
 
@@ -105,11 +107,31 @@ def allocation(count: int) -> list[list[int]]:
     return [list(range(i, 13, count)) for i in range(1, count + 1)]
 
 
+def _faces(inputs: dict[str, Any]) -> list[int]:
+    """The numbers that can pick a member: 1-12 on the d12, or the faces an effect die can
+    show under the as-written reading (2 to its size: a 1 is a hitch, never an effect die)."""
+    if inputs["picker"] == "d12":
+        return list(range(1, 13))
+    return list(range(2, inputs["effect_die"] + 1))
+
+
+def _hits_check(inputs: dict[str, Any]) -> None:
+    face = inputs["face"]
+    if face is not None and face not in _faces(inputs):
+        faces = _faces(inputs)
+        raise InputError("face", f"Number rolled: a d{inputs['effect_die']} effect die shows "
+                                 f"{faces[0]} to {faces[-1]} (a 1 is a hitch and is never the "
+                                 f"effect die), received {face}.")
+
+
 def _hits_compute(inputs: dict[str, Any]) -> Result:
     members = inputs["members"]
     numbers = allocation(len(members))
-    chances = {m: Fraction(len(n), 12) for m, n in zip(members, numbers)}
+    faces = _faces(inputs)
+    chances = {m: Fraction(sum(1 for f in faces if f in n), len(faces))
+               for m, n in zip(members, numbers)}
     result: Result = {
+        "picker": inputs["picker"],
         "allocation": [{"member": m, "numbers": n, "chance": float(chances[m]),
                         "chance_exact": str(chances[m])} for m, n in zip(members, numbers)],
         **to_json("hit", chances),
@@ -122,40 +144,63 @@ def _hits_compute(inputs: dict[str, Any]) -> Result:
 def _hits_explain(inputs: dict[str, Any], result: Result) -> str:
     rows = [[escape(a["member"]), ", ".join(map(str, a["numbers"])), percent(a["chance"])]
             for a in result["allocation"]]
+    if inputs["picker"] == "d12":
+        how = ("When an effect die lands on the team, a separate d12 picks who takes it "
+               "([ruling](/rulings/#which-die-picks-the-member-hit)), so each number is 1 in 12.")
+    else:
+        size = inputs["effect_die"]
+        left_out = [escape(a["member"]) for a in result["allocation"] if not a["chance"]]
+        how = (f"As written, the number the d{size} effect die shows picks the member. It shows "
+               f"2 to {size} (a 1 is a hitch, never an effect die), so numbers above {size} and "
+               f"the number 1 cannot be hit; the chances take each of those faces as equally "
+               f"likely ([ruling](/rulings/#which-die-picks-the-member-hit))."
+               + (f" Out of reach of this die: {', '.join(left_out)}." if left_out else ""))
     text = (f"The numbers 1 to 12 are dealt out one at a time, most exposed member first, so "
             f"nobody gets a second number before everyone has one "
-            f"({rule('harming player characters', HARM, 'harming-player-characters')}). "
-            f"When an effect die lands on the team, a d12 picks who takes it "
-            f"([ruling](/rulings/#which-die-picks-the-member-hit)).\n\n"
+            f"({rule('harming player characters', HARM, 'harming-player-characters')}). {how}\n\n"
             + table(["Member", "Numbers", "Chance"], rows))
     if "hit_member" in result:
-        text += f"\n\nA {inputs['face']} on the d12 hits **{escape(result['hit_member'])}**."
+        text += f"\n\nA {inputs['face']} hits **{escape(result['hit_member'])}**."
     return text
 
 
 def _hits_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
-    face = rng.randint(1, 12)
     numbers = allocation(len(inputs["members"]))
+    if inputs["picker"] == "d12":
+        face = rng.randint(1, 12)
+        dice = [{"die": "d12", "face": face}]
+        lead = f"d12 {face}"
+    else:
+        size = inputs["effect_die"]
+        dice = []
+        face = 1
+        while face == 1:  # a hitch is never the effect die: the die that shows 2+ counts
+            face = rng.randint(1, size)
+            dice.append({"die": f"effect d{size}", "face": face})
+        lead = f"effect die d{size} shows {face}"
     member = next(m for m, n in zip(inputs["members"], numbers) if face in n)
-    return {"dice": [{"die": "d12", "face": face}], "member": member,
-            "summary": f"d12 {face}: {member} takes the hit."}
+    return {"dice": dice, "member": member, "summary": f"{lead}: {member} takes the hit."}
 
 
 HIT_ALLOCATION = Calculator(
     name="cortex.hit_allocation", title="Who takes the hit",
-    summary="Deal the numbers 1-12 around a player fireteam and roll a d12 for a hit.",
+    summary="Deal the numbers 1-12 around a player fireteam; a d12 or the effect die picks who.",
     fields=(
         TextField("members", "Members, most exposed first", parse=parse_names,
                   initial="Point, Breacher, Flashbang, Rear guard",
                   placeholder="Point, Second, Third, Rear guard",
                   help="3 to 6 names separated by commas, the most exposed roles first."),
-        IntField("face", "d12 rolled (optional)", optional=True, minimum=1, maximum=12),
+        ChoiceField("picker", "Which die picks the member", default="d12",
+                    choices=(("d12", "A separate d12 (the site's ruling)"),
+                             ("effect", "The number the effect die shows (as written)"))),
+        DieField("effect_die", "Effect die", initial=8, shown_if=("picker", ("effect",))),
+        IntField("face", "Number rolled (optional)", optional=True, minimum=1, maximum=12),
     ),
-    compute=_hits_compute, explain=_hits_explain,
+    compute=_hits_compute, explain=_hits_explain, check=_hits_check,
     headline=lambda r: ([("Takes the hit", r["hit_member"])] if "hit_member" in r else [])
     + [("Most exposed", f"{r['allocation'][0]['member']}: {percent(r['allocation'][0]['chance'])}")],
     charts=(Chart("hit", "Chance of taking each hit", "Member", ordered=False),),
-    roll=_hits_roll, roll_label="Roll the d12", page=HARM,
+    roll=_hits_roll, roll_label="Roll for the hit", page=HARM,
 )
 
 

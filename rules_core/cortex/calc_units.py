@@ -42,7 +42,7 @@ FIRETEAM_FIELDS = (
     TextField("members", "Members: Direct Action / CQB", initial="d8/d10, d8, d10/d6, d6/d6",
               parse=parse_members, shown_if=("kind", ("pc",)), placeholder="d8/d10, d8, d6/d6",
               help="One entry per member, separated by commas: the Direct Action die, then "
-                   "/ and the CQB specialization if the character has it (1 to 6 members)."),
+                   "/ and the CQB specialization if the character has it (3 to 6 members)."),
     TextField("quality", "Members' quality dice", initial="d8 d8 d6 d6",
               parse=pool_parser(1, MAX_FIRETEAM), shown_if=("kind", ("npc",)),
               placeholder="d8 d8 d6 d6", help="One die per combatant, 1 to 6. " + DICE_HELP),

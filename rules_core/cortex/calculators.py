@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from rules_core.calculator import Calculator
-from rules_core.cortex import calc_dice, calc_harm, calc_units
+from rules_core.cortex import (
+    calc_cover,
+    calc_dice,
+    calc_fight,
+    calc_harm,
+    calc_specialists,
+    calc_units,
+)
 from rules_core.cortex.dice import name
 from rules_core.cortex.tables import (
     PC_TEAM_MAX,
@@ -27,6 +34,9 @@ CALCULATORS: tuple[Calculator, ...] = (
     calc_dice.INITIATIVE,
     calc_units.FIREFIGHT_POOLS,
     calc_harm.DRONES,
+    calc_fight.ENGAGEMENT,
+    *calc_specialists.CALCULATORS,
+    *calc_cover.CALCULATORS,
 )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from math import factorial
 
 #: The most effect dice one roll can yield: 1 + 24 // 3 extra + 1 for a plot point.
@@ -55,18 +56,38 @@ def roll_pool(sizes: Sequence[int], rng: random.Random) -> Roll:
     return resolve([(size, rng.randint(1, size)) for size in sizes])
 
 
-def effect_dice(remaining: Sequence[int], margin: int, plot_point: bool = False) -> tuple[int, ...]:
+class EffectLimit(str, Enum):
+    """How many effect dice a winning roll may use (Rulings: how many effect dice)."""
+
+    MARGIN = "margin"  # Part I: one, plus one per 3 full points of margin (+1 plot point)
+    EVERY = "every"  # Part II's worked example: every die left over
+
+
+def effect_count(margin: int, plot_point: bool = False,
+                 limit: EffectLimit = EffectLimit.MARGIN) -> int:
+    """How many effect dice a win by ``margin`` asks for (0 when it does not win);
+    :data:`MAX_EFFECT_DICE` stands for "all of them" under ``EffectLimit.EVERY``."""
+    if margin <= 0:
+        return 0
+    if limit is EffectLimit.EVERY:
+        return MAX_EFFECT_DICE
+    return 1 + margin // 3 + (1 if plot_point else 0)
+
+
+def effect_dice(remaining: Sequence[int], margin: int, plot_point: bool = False,
+                limit: EffectLimit = EffectLimit.MARGIN) -> tuple[int, ...]:
     """The effect dice a winning roll gets (empty when it does not win).
 
-    One die, plus one per 3 full points of margin, plus one for a plot point, taken
-    largest first from the dice left over; with no die left, a single d4 and no extras
-    (ruling: extra effect dice need dice to be available, source Part I).
+    Part I (``MARGIN``, the default): one die, plus one per 3 full points of margin, plus
+    one for a plot point. Part II's example (``EVERY``): every die left over. Either way
+    they are taken largest first from the dice left over; with no die left, a single d4
+    and no extras (ruling: extra effect dice need dice to be available, source Part I).
     """
-    if margin <= 0:
+    wanted = effect_count(margin, plot_point, limit)
+    if not wanted:
         return ()
     if not remaining:
         return (4,)
-    wanted = 1 + margin // 3 + (1 if plot_point else 0)
     return tuple(remaining[:wanted])
 
 

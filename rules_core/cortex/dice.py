@@ -110,6 +110,9 @@ def _tokens(field: str, text: str) -> list[Any]:
             out.append(int(bare))
         else:
             repeat = int(count) if count else 1
+            if repeat == 0:
+                raise InputError(field, f'"{match.group(0)}" is no dice at all; write a count '
+                                        f"of 1 or more (such as 2d{size}) or leave it out.")
             if repeat > MAX_POOL * 4:
                 raise InputError(field, f"{repeat} dice of one size is far too many.")
             out.extend([int(size)] * repeat)

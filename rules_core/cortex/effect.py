@@ -191,11 +191,18 @@ def assign(effect_dice: list[int] | tuple[int, ...], unit: list[int] | tuple[int
 
 
 @lru_cache(maxsize=65536)
-def taken_out_count(effect_dice: tuple[int, ...], unit: tuple[int, ...], injury: int | None,
-                    rules: Rules, carry_surplus: bool) -> int:
-    """How many members ``assign`` takes out (cached: the odds call it many times)."""
+def after_attack(effect_dice: tuple[int, ...], unit: tuple[int, ...], injury: int | None,
+                 rules: Rules, carry_surplus: bool) -> tuple[int, int | None]:
+    """What ``assign`` leaves: (members taken out, the unit's injury die afterwards or
+    None). Cached: the odds and the engagement call it many times."""
     state = _State(tuple(sorted(steps(q) for q in unit)), steps(injury) if injury else 0,
                    False, bool(injury))
     dice = tuple(steps(d) for d in sorted(effect_dice, reverse=True))
-    (out, _, _), _ = _best(dice, state, rules, carry_surplus)
-    return out
+    (out, left, _), _ = _best(dice, state, rules, carry_surplus)
+    return out, _die(left)
+
+
+def taken_out_count(effect_dice: tuple[int, ...], unit: tuple[int, ...], injury: int | None,
+                    rules: Rules, carry_surplus: bool) -> int:
+    """How many members ``assign`` takes out."""
+    return after_attack(effect_dice, unit, injury, rules, carry_surplus)[0]

@@ -13,16 +13,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from rules_core.cortex.contest import (
     MAX_EFFECT_DICE,
-    effect_dice,
+    EffectLimit,
+    Key,
+    effect_count,
     outcome_weights,
     total_weights,
     ways,
 )
 from rules_core.cortex.dice import SIZES
 from rules_core.cortex.effect import Rules, taken_out_count
+from rules_core.cortex.tables import MAX_FIRETEAM
 
 
 @dataclass(frozen=True)
@@ -56,51 +60,142 @@ def _kept(target: Target | None) -> int:
     return MAX_EFFECT_DICE  # Part I: small dice add up on a complication
 
 
-def contest_odds(attacker: Sequence[int], defender: Sequence[int], plot_point: bool = False,
-                 target: Target | None = None) -> ContestOdds:
-    """Exact odds for ``attacker`` rolling against ``defender`` (die sizes)."""
-    att = outcome_weights(attacker, _kept(target), MAX_EFFECT_DICE)
-    dfn = total_weights(defender)
-    bonus = 1 if plot_point else 0
+@lru_cache(maxsize=2048)
+def _attack(attacker: tuple[int, ...], keep: int) -> dict[Key, int]:
+    """The attacker's rolls by (total, ``keep`` largest leftovers, leftover count): counted
+    once for the largest unit (or every leftover kept), then cut down (cached per pool)."""
+    base = MAX_FIRETEAM if keep <= MAX_FIRETEAM else MAX_EFFECT_DICE
+    if keep == base:
+        return outcome_weights(attacker, keep, MAX_EFFECT_DICE)
+    out: dict[Key, int] = {}
+    for (total, kept, left), w in _attack(attacker, base).items():
+        key = (total, kept[:keep], left)
+        out[key] = out.get(key, 0) + w
+    return out
+
+
+@lru_cache(maxsize=512)
+def _defence(defender: tuple[int, ...]) -> dict[int, int]:
+    return total_weights(defender)
+
+
+def effect_weights(attacker: Sequence[int], defender: Sequence[int], keep: int,
+                   plot_point: bool = False, limit: EffectLimit = EffectLimit.MARGIN
+                   ) -> tuple[dict[tuple[tuple[int, ...], int], int], int]:
+    """Exact counts of the attacker's winning rolls by (effect dice, dice used), and the
+    number of equally likely rolls of both pools (the denominator).
+
+    The effect dice are the ``keep`` largest of those the win earns (``limit``: one per 3
+    points of margin, or every die left over), the dice used how many it earns in all
+    (a d4 when none is left). Losing rolls are not listed.
+    """
+    att = _attack(tuple(attacker), keep)
+    dfn = _defence(tuple(defender))
     # Everything but the margin depends on the defender only through how many effect
     # dice the margin asks for, so group the defender's totals that way per attacker total.
     wanted: dict[int, dict[int, int]] = {}
     for total in {key[0] for key in att}:
         by_count: dict[int, int] = {}
         for d_total, d_weight in dfn.items():
-            if total > d_total:
-                count = 1 + (total - d_total) // 3 + bonus
+            count = effect_count(total - d_total, plot_point, limit)
+            if count:
                 by_count[count] = by_count.get(count, 0) + d_weight
         wanted[total] = by_count
+    out: dict[tuple[tuple[int, ...], int], int] = {}
+    for (total, kept, left), weight in att.items():
+        for count, d_weight in wanted[total].items():
+            key = (kept[:count], min(left, count)) if kept else ((4,), 1)
+            out[key] = out.get(key, 0) + weight * d_weight
+    return out, ways(attacker) * ways(defender)
+
+
+@lru_cache(maxsize=65536)
+def _prefixes(attacker: tuple[int, ...], keep: int, total: int, count: int
+              ) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The attacker's rolls with this ``total``, grouped by the effect dice a win asking
+    for ``count`` dice gets (the ``keep`` largest of them; a d4 when none is left)."""
+    out: dict[tuple[int, ...], int] = {}
+    for kept, w in _by_total(attacker, keep)[total]:
+        dice = kept[:count] if kept else (4,)
+        out[dice] = out.get(dice, 0) + w
+    return tuple(out.items())
+
+
+@lru_cache(maxsize=512)
+def _at_most(defender: tuple[int, ...]) -> list[int]:
+    """Cumulative counts of the defender's totals: ``[x]`` = rolls totalling x or less."""
+    dfn = _defence(defender)
+    out, running = [], 0
+    for x in range(max(dfn) + 1):
+        running += dfn.get(x, 0)
+        out.append(running)
+    return out
+
+
+@lru_cache(maxsize=2048)
+def _by_total(attacker: tuple[int, ...], keep: int) -> dict[int, list[tuple[tuple[int, ...], int]]]:
+    """The attacker's rolls grouped by total: (kept dice, count) pairs."""
+    out: dict[int, dict[tuple[int, ...], int]] = {}
+    for (total, kept, _), w in _attack(attacker, keep).items():
+        group = out.setdefault(total, {})
+        group[kept] = group.get(kept, 0) + w
+    return {t: list(group.items()) for t, group in sorted(out.items())}
+
+
+def effect_dice_weights(attacker: tuple[int, ...], defender: tuple[int, ...], keep: int,
+                        plot_point: bool = False, limit: EffectLimit = EffectLimit.MARGIN
+                        ) -> tuple[dict[tuple[int, ...], int], int]:
+    """:func:`effect_weights` without the count of dice used: winning rolls by effect
+    dice only, from tables cached per attack pool (the engagement calls it per state)."""
+    below = _at_most(defender)  # below[x]: defender rolls with a total of x or less
+    top = len(below) - 1
+    out: dict[tuple[int, ...], int] = {}
+    for total in _by_total(attacker, keep):
+        if total <= 0:
+            continue
+        # Defender totals in one band of margins ask for the same number of effect dice
+        # (margins 1-2, 3-5, 6-8, ...; every win alike when every leftover die counts),
+        # and a count past ``keep`` gives the same dice as ``keep`` itself: merge them.
+        by_count: dict[int, int] = {}
+        margin = 1
+        while margin <= total:
+            last = 3 * (margin // 3) + 2 if limit is EffectLimit.MARGIN else total
+            d_low, d_high = max(total - last, 0), total - margin
+            weight = below[min(d_high, top)] - (below[min(d_low - 1, top)] if d_low else 0)
+            if weight:
+                count = min(effect_count(margin, plot_point, limit), keep)
+                by_count[count] = by_count.get(count, 0) + weight
+            margin = last + 1
+        for count, d_weight in by_count.items():
+            for dice, w in _prefixes(attacker, keep, total, count):
+                out[dice] = out.get(dice, 0) + w * d_weight
+    return out, ways(attacker) * ways(defender)
+
+
+def contest_odds(attacker: Sequence[int], defender: Sequence[int], plot_point: bool = False,
+                 target: Target | None = None,
+                 limit: EffectLimit = EffectLimit.MARGIN) -> ContestOdds:
+    """Exact odds for ``attacker`` rolling against ``defender`` (die sizes); ``limit``
+    says how many effect dice a win may use."""
+    wins, denominator = effect_weights(attacker, defender, _kept(target), plot_point, limit)
     margin: dict[int, int] = {}
-    totals: dict[int, int] = {}
-    for (total, _, _), weight in att.items():
-        totals[total] = totals.get(total, 0) + weight
-    for total, weight in totals.items():
-        for d_total, d_weight in dfn.items():
+    for total, weight in _totals(tuple(attacker)).items():
+        for d_total, d_weight in _defence(tuple(defender)).items():
             margin[total - d_total] = margin.get(total - d_total, 0) + weight * d_weight
     effect: dict[int, int] = {s: 0 for s in SIZES}
     extra: dict[int, int] = {}
     taken: dict[int, int] = {k: 0 for k in range(len(target.unit) + 1)} if target else {}
-    removed: dict[tuple[int, ...], int] = {}
-    for (total, kept, left), weight in att.items():
-        for count, d_weight in wanted[total].items():
-            w = weight * d_weight
-            dice = effect_dice(kept, 1 + 3 * (count - 1 - bonus), plot_point)
-            used = min(left, count) if left else 1  # ``kept`` may be cut short
-            effect[dice[0]] += w
-            extra[used - 1] = extra.get(used - 1, 0) + w
-            if target:
-                if dice not in removed:
-                    removed[dice] = taken_out_count(dice, target.unit, target.injury,
-                                                    target.rules, target.carry_surplus)
-                taken[removed[dice]] += w
-    denominator = ways(attacker) * ways(defender)
-    wins = sum(effect.values())
-    effect[0] = denominator - wins
-    extra[0] = extra.get(0, 0) + denominator - wins
+    for (dice, used), w in wins.items():
+        effect[dice[0]] += w
+        extra[used - 1] = extra.get(used - 1, 0) + w
+        if target:
+            taken[taken_out_count(dice, target.unit, target.injury, target.rules,
+                                  target.carry_surplus)] += w
+    wins_total = sum(effect.values())
+    effect[0] = denominator - wins_total
+    extra[0] = extra.get(0, 0) + denominator - wins_total
     if target:
-        taken[0] += denominator - wins
+        taken[0] += denominator - wins_total
 
     def dist(counts: dict[int, int]) -> dict[int, Fraction]:
         return {k: Fraction(v, denominator) for k, v in sorted(counts.items())}
@@ -113,3 +208,11 @@ def contest_odds(attacker: Sequence[int], defender: Sequence[int], plot_point: b
         extra_effect_dice=dist(extra),
         taken_out=dist(taken) if target else None,
     )
+
+
+@lru_cache(maxsize=512)
+def _totals(attacker: tuple[int, ...]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for (total, _, _), w in _attack(attacker, 1).items():
+        out[total] = out.get(total, 0) + w
+    return out

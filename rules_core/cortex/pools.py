@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any
 
 from rules_core.cortex.dice import from_steps, name, parse_die, step_up, steps
-from rules_core.cortex.tables import MAX_FIRETEAM, RANGE_DIE, Range
+from rules_core.cortex.tables import PC_TEAM_MAX, PC_TEAM_MIN, RANGE_DIE, Range
 from rules_core.errors import InputError
 from rules_core.fields import describe, list_items
 
@@ -83,9 +83,11 @@ def _member(field: str, raw: Any) -> Member:
 def parse_members(field: str, raw: Any) -> list[Member]:
     """Members from JSON (a list of objects) or text ("d8/d10, d6, d8 cqb d6")."""
     items = list_items(field, raw, "members")
-    if not 1 <= len(items) <= MAX_FIRETEAM:
-        raise InputError(field, f"a fireteam has 1 to {MAX_FIRETEAM} members, received "
-                                f"{len(items)} (split a larger group into two fireteams).")
+    if not PC_TEAM_MIN <= len(items) <= PC_TEAM_MAX:
+        tip = ("split a larger group into two fireteams" if len(items) > PC_TEAM_MAX else
+               "Part I builds player fireteams of 3 to 6; fewer characters act alone")
+        raise InputError(field, f"Members: a player fireteam has {PC_TEAM_MIN} to {PC_TEAM_MAX} "
+                                f"members, received {len(items)} ({tip}).")
     return [_member(f"{field}.{i}", item) for i, item in enumerate(items, start=1)]
 
 

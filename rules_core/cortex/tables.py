@@ -86,6 +86,9 @@ SPECIALISTS: tuple[Specialist, ...] = (
                "The gunner's die leaves the unit's pool while the condition lasts."),
 )
 
+#: The medic's test is against 3d8 (source: Part II, Specialists, Medic).
+MEDIC_DIFFICULTY: tuple[int, ...] = (8, 8, 8)
+
 #: A unit may have as many specialists as it has members (source: Part II, Specialists).
 MAX_DRONES = 20
 

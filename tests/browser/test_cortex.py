@@ -119,3 +119,25 @@ def test_fireteam_kind_switch_and_effect_rules(rolls_page: Page) -> None:
     hits.locator(".calc-roll-summary").wait_for()
     assert "takes the hit" in hits.locator(".calc-roll-summary").inner_text()
     assert not rolls_page.log.page_errors and not rolls_page.log.external_requests  # type: ignore[attr-defined]
+
+
+def test_engagement_and_helpers_in_the_browser(rolls_page: Page) -> None:
+    """The whole firefight and the new helpers compute in Pyodide as in CPython."""
+    instant_goto(rolls_page, "../firefights/")
+    root = widget(rolls_page, "cortex.engagement")
+    assert wait_settled(rolls_page, root) == "ready"
+    for name, inputs in [
+        ("cortex.engagement", {**api.spec("cortex.engagement")["initial"], "first": "roll",
+                               "effect_limit": "every", "a_armor": 6}),
+        ("cortex.flanking", {"pool": "d8 d8 d6", "defence": "d8 d6 d6", "cover": 6,
+                             "needs": "larger"}),
+        ("cortex.in_cover", {"pool": "d8 d8 d6", "difficulty": "d6 d6", "rating": 6}),
+    ]:
+        reply = live_run(rolls_page, name, inputs)
+        expected = api.run(name, inputs)
+        assert reply["ok"] and expected["ok"]
+        assert reply["result"] == json.loads(json.dumps(expected["result"]))
+    root.locator('[data-action="roll"]').click()
+    summary = root.locator(".calc-roll-summary")
+    summary.wait_for()
+    assert "Side A lost" in summary.inner_text()

@@ -10,7 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_core.cortex.contest import effect_dice, outcome_weights, resolve, roll_pool, ways
+from rules_core.cortex.contest import (
+    EffectLimit,
+    effect_dice,
+    outcome_weights,
+    resolve,
+    roll_pool,
+    ways,
+)
 from rules_core.cortex.effect import Rules, assign
 from rules_core.cortex.odds import Target, contest_odds
 
@@ -146,3 +153,28 @@ def test_roller_feeds_the_same_resolution() -> None:
     rng = random.Random(7)
     roll = roll_pool([8, 6, 6, 4], rng)
     assert roll == resolve(list(roll.dice))
+
+
+@pytest.mark.parametrize("attacker, defender, unit", [
+    ([10, 8, 6, 6], [8, 6], (6, 6, 6)),
+    ([8, 6, 4, 4, 4], [6, 6, 4], (4, 6, 8)),
+])
+def test_every_leftover_die_reading_matches_enumeration(attacker, defender, unit) -> None:
+    """Part II's reading: every die left over is an effect die (the plot point adds none)."""
+    target = Target(unit)
+    odds = contest_odds(attacker, defender, True, target, EffectLimit.EVERY)
+    d_totals: dict[int, int] = {}
+    for roll in rolls(defender):
+        d_totals[roll.total] = d_totals.get(roll.total, 0) + 1
+    n = ways(attacker) * ways(defender)
+    taken: dict[int, Fraction] = {}
+    extra: dict[int, Fraction] = {}
+    for roll in rolls(attacker):
+        for d_total, count in d_totals.items():
+            dice = effect_dice(roll.remaining, roll.total - d_total, True, EffectLimit.EVERY)
+            assert not dice or dice == (roll.remaining or (4,))
+            out = len(assign(dice, unit).taken_out) if dice else 0
+            taken[out] = taken.get(out, 0) + Fraction(count, n)
+            extra[max(len(dice) - 1, 0)] = extra.get(max(len(dice) - 1, 0), 0) + Fraction(count, n)
+    assert nonzero(odds.taken_out) == nonzero(taken)
+    assert nonzero(odds.extra_effect_dice) == nonzero(extra)

@@ -83,3 +83,37 @@ def test_surplus_lost_as_written_and_carried_in_the_cinematic_variant() -> None:
 def test_dice_after_the_unit_is_gone_are_unused() -> None:
     done = assign([10, 8, 6], [6])
     assert done.taken_out == (6,) and done.unused == (8, 6) and done.injury is None
+
+
+@pytest.mark.parametrize("name, inputs, words", [
+    ("cortex.effect_dice", {"effect_dice": "d6", "unit": "d8 d8", "complication": 8},
+     "d4, d6 or None"),
+    ("cortex.effect_dice", {"effect_dice": "d6", "unit": "d4 d8", "complication": 4},
+     "only None"),
+    ("cortex.odds", {"attacker": "d8 d8", "defender": "d6 d6", "unit": "d6 d10",
+                     "complication": 10}, "d4 or None"),
+    ("cortex.odds", {"attacker": "d8 d8", "defender": "d6 d6", "unit": "", "complication": 6},
+     "needs a unit"),
+    ("cortex.odds", {"attacker": "d8 d8", "defender": "d6 d6", "complication": 6},
+     "needs a unit"),
+])
+def test_impossible_complications_are_refused(name: str, inputs: dict, words: str) -> None:
+    """A complication that reaches a member's die would already have taken them out."""
+    reply = api.run(name, inputs)
+    assert not reply["ok"] and reply["error"]["field"] == "complication"
+    assert words in reply["error"]["message"]
+    assert "Injury the unit already has" in reply["error"]["message"]
+
+
+def test_empty_unit_means_no_target() -> None:
+    reply = api.run("cortex.odds", {"attacker": "d8 d8", "defender": "d6 d6", "unit": ""})
+    assert reply["ok"] and "taken_out" not in reply["result"]
+    assert reply["result"] == api.run("cortex.odds", {"attacker": "d8 d8",
+                                                      "defender": "d6 d6"})["result"]
+
+
+@pytest.mark.parametrize("text", ["00d6", "0d8 d6", "d8, 0d4"])
+def test_zero_dice_of_a_size_is_refused(text: str) -> None:
+    reply = api.run("cortex.pool", {"pool": text})
+    assert not reply["ok"] and reply["error"]["field"] == "pool"
+    assert "no dice at all" in reply["error"]["message"]

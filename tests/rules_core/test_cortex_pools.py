@@ -42,9 +42,10 @@ def test_fireteam_pool_pc_and_npc() -> None:
 
 
 @pytest.mark.parametrize("inputs, field", [
-    ({"kind": "pc", "tactics": 8, "members": "d8, d8/d7"}, "members.2.cqb"),
-    ({"kind": "pc", "tactics": 8, "members": [{"direct_action": 5}]}, "members.1.direct_action"),
-    ({"kind": "pc", "tactics": 8, "members": [{"cqb": 8}]}, "members.1.direct_action"),
+    ({"kind": "pc", "tactics": 8, "members": "d8, d8/d7, d6"}, "members.2.cqb"),
+    ({"kind": "pc", "tactics": 8, "members": [{"direct_action": 5}, 8, 8]},
+     "members.1.direct_action"),
+    ({"kind": "pc", "tactics": 8, "members": [{"cqb": 8}, 6, 6]}, "members.1.direct_action"),
     ({"kind": "pc", "tactics": 8, "members": "d8, d8, d8, d8, d8, d8, d8"}, "members"),
     ({"kind": "pc", "tactics": 9, "members": "d8"}, "tactics"),
     ({"kind": "npc", "quality": "d8 d8 d8 d8 d8 d8 d8"}, "quality"),
@@ -53,6 +54,14 @@ def test_fireteam_pool_pc_and_npc() -> None:
 def test_fireteam_errors_name_the_field(inputs: dict, field: str) -> None:
     reply = api.run("cortex.fireteam_pool", inputs)
     assert not reply["ok"] and reply["error"]["field"] == field
+
+
+@pytest.mark.parametrize("members", ["d8", "d8/d10, d6", [8, 8]])
+def test_player_fireteam_of_one_or_two_is_refused(members) -> None:
+    """Part I: player fireteams have 3 to 6 members (Fireteams as Characters)."""
+    reply = api.run("cortex.fireteam_pool", {"kind": "pc", "tactics": 8, "members": members})
+    assert not reply["ok"] and reply["error"]["field"] == "members"
+    assert "3 to 6" in reply["error"]["message"] and "Members" in reply["error"]["message"]
 
 
 @pytest.mark.parametrize("rule, dice, expected", [
@@ -155,3 +164,26 @@ def test_odds_calculator_roll_and_result_shape() -> None:
         assert rolled["ok"] and rolled["result"]["summary"]
     no_unit = api.run("cortex.odds", {"attacker": [8], "defender": [8]})
     assert "taken_out" not in no_unit["result"]
+
+
+def test_hit_allocation_as_written_uses_the_effect_die_face() -> None:
+    """Part I as written: the number shown on the effect die (2 to its size) picks."""
+    four = {"members": "A, B, C, D", "picker": "effect", "effect_die": 8}
+    result = api.run("cortex.hit_allocation", four)["result"]
+    # numbers A 1,5,9  B 2,6,10  C 3,7,11  D 4,8,12; a d8 effect die shows 2..8
+    brute = {m: Fraction(sum(1 for f in range(2, 9) if f in nums), 7)
+             for m, nums in zip("ABCD", ([1, 5, 9], [2, 6, 10], [3, 7, 11], [4, 8, 12]))}
+    assert {m: Fraction(p) for m, p in result["hit_exact"].items()} == brute
+    assert result["hit_exact"]["A"] == "1/7"
+    d12 = api.run("cortex.hit_allocation", {"members": "A, B, C, D"})["result"]
+    assert set(d12["hit_exact"].values()) == {"1/4"}
+    six = api.run("cortex.hit_allocation", {"members": "A, B, C, D, E, F", "picker": "effect",
+                                            "effect_die": 4})["result"]
+    assert [a["chance_exact"] for a in six["allocation"]] == ["0", "1/3", "1/3", "1/3", "0", "0"]
+    bad = api.run("cortex.hit_allocation", {**four, "face": 1})
+    assert bad["error"]["field"] == "face" and "Number rolled" in bad["error"]["message"]
+    assert api.run("cortex.hit_allocation", {**four, "face": 6})["result"]["hit_member"] == "B"
+    for seed in range(30):
+        rolled = api.roll("cortex.hit_allocation", four, random.Random(seed))["result"]
+        assert 2 <= rolled["dice"][-1]["face"] <= 8 and rolled["member"] in "ABCD"
+        assert all(d["face"] == 1 for d in rolled["dice"][:-1])

@@ -1,0 +1,286 @@
+"""A whole firefight between two units, round by round, as an exact Markov chain.
+
+Sources: Part II, "Initiative" (activations alternate between the sides, one character or
+unit at a time; the situation or a roll-off decides who starts), "Zones" (range dice,
+cover), "Attack and Defense" (pools from the members still fighting; several effect dice
+against a unit, one non-lethal); Part I, "Inflicting Harm - NPCs" (lowest quality first,
+complications that step up) and "Other Fireteam Factors" (an injury die goes to the
+opposing pool).
+
+Reading (Rulings: a firefight round): with one unit a side, a round is the first side's
+activation (an attack on the other unit) and then the other side's, made only by the
+members still standing after the first attack. Members always fall lowest quality first,
+so a side is fully described by how many members it has lost and the injury die it
+carries: the state is ``(lost_a, injury_a, lost_b, injury_b)`` (injury 0: none). Each
+attack's odds come from :func:`rules_core.cortex.odds.effect_weights` (the exact contest)
+and :func:`rules_core.cortex.effect.after_attack` (the effect dice assigned), both cached
+per pair of pools, so six members a side is answered in well under a second.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from rules_core import engagement
+from rules_core.cortex.contest import MAX_EFFECT_DICE, EffectLimit, effect_dice, roll_pool
+from rules_core.cortex.dice import names
+from rules_core.cortex.effect import Rules, after_attack, assign
+from rules_core.cortex.odds import _defence, effect_dice_weights
+from rules_core.cortex.pools import InjuryRule, Side, attack_terms, defence_terms
+from rules_core.cortex.tables import Range
+
+State = tuple[int, int, int, int]  # (lost_a, injury_a, lost_b, injury_b); injury 0 = none
+A_WINS, B_WINS, BOTH_FALL = "Side A wins", "Side B wins", "Both sides fall"
+OUTCOMES = (A_WINS, B_WINS)
+#: ``first`` for the variant where both units shoot at once from the round's start
+AT_ONCE = "both"
+SIDE_NAMES = {"a": "Side A", "b": "Side B"}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One side: quality dice (lowest first, the order members fall), the assets it rolls
+    when attacking and defending, its armor asset and the Cover Rating of its zone."""
+
+    quality: tuple[int, ...]
+    assets: tuple[int, ...] = ()
+    armor: int | None = None
+    cover: int | None = None
+
+    def standing(self, lost: int) -> tuple[int, ...]:
+        return self.quality[lost:]
+
+
+@dataclass(frozen=True)
+class Fight:
+    """Both units and the rules the fight is played under."""
+
+    a: Unit
+    b: Unit
+    distance: Range = Range.ADJACENT
+    rules: Rules = Rules.PART2
+    carry_surplus: bool = False
+    limit: EffectLimit = EffectLimit.MARGIN
+
+    def unit(self, side: str) -> Unit:
+        return self.a if side == "a" else self.b
+
+    def pools(self, side: str, state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The attack pool of ``side`` and the defence pool of the other side, built by the
+        firefight pool builder from the members still standing and the injuries."""
+        other = "b" if side == "a" else "a"
+        me, them = self.unit(side), self.unit(other)
+        my_lost, my_injury = _side_state(side, state)
+        their_lost, their_injury = _side_state(other, state)
+        attack = attack_terms(Side(False, quality=me.standing(my_lost), other=me.assets),
+                              [their_injury] if their_injury else [], InjuryRule.EVERY)
+        defence = defence_terms(Side(False, quality=them.standing(their_lost), other=them.assets),
+                                self.distance, them.cover, False, them.armor, False,
+                                [my_injury] if my_injury else [], InjuryRule.EVERY)
+        return (tuple(sorted((t.die for t in attack), reverse=True)),
+                tuple(sorted((t.die for t in defence), reverse=True)))
+
+    def largest_pools(self) -> int:
+        """The most dice any attack or defence of this fight can roll (at the start, with
+        an injury on each side, which is the largest the pools get)."""
+        sizes = []
+        for side in ("a", "b"):
+            attack, defence = self.pools(side, (0, 4, 0, 4))
+            sizes += [len(attack), len(defence)]
+        return max(sizes)
+
+
+def _side_state(side: str, state: State) -> tuple[int, int]:
+    return (state[0], state[1]) if side == "a" else (state[2], state[3])
+
+
+def _with_side(side: str, state: State, lost: int, injury: int) -> State:
+    return (lost, injury, state[2], state[3]) if side == "a" else (state[0], state[1], lost, injury)
+
+
+def attack(fight: Fight, side: str, state: State) -> dict[State, Fraction]:
+    """Exact next states after ``side`` attacks the other unit once."""
+    den, counts = _attack(fight, side, state)
+    return {s: Fraction(w, den) for s, w in counts.items()}
+
+
+@lru_cache(maxsize=8192)
+def _attack(fight: Fight, side: str, state: State) -> tuple[int, dict[State, int]]:
+    """:func:`attack` as integer counts of equally likely rolls and their number."""
+    other = "b" if side == "a" else "a"
+    target = fight.unit(other)
+    lost, injury = _side_state(other, state)
+    standing = target.standing(lost)
+    attack_pool, defence_pool = fight.pools(side, state)
+    keep = len(standing) if fight.rules is Rules.PART2 else MAX_EFFECT_DICE
+    wins, denominator = _effect_dist(attack_pool, defence_pool, keep, fight.limit)
+    counts: dict[State, int] = {}
+    for dice, weight in wins.items():
+        out, left = after_attack(dice, standing, injury or None, fight.rules, fight.carry_surplus)
+        nxt = _with_side(other, state, lost + out, left or 0)
+        counts[nxt] = counts.get(nxt, 0) + weight
+    counts[state] = counts.get(state, 0) + denominator - sum(wins.values())
+    return denominator, {s: w for s, w in counts.items() if w}
+
+
+@lru_cache(maxsize=8192)
+def _effect_dist(attack_pool: tuple[int, ...], defence_pool: tuple[int, ...], keep: int,
+                 limit: EffectLimit) -> tuple[dict[tuple[int, ...], int], int]:
+    """The contest per pair of pools: winning effect dice -> count of rolls (cached)."""
+    return effect_dice_weights(attack_pool, defence_pool, keep, False, limit)
+
+
+def outcome(fight: Fight, state: State) -> str | None:
+    """Over when one side has nobody left (the other wins)."""
+    if state[2] >= len(fight.b.quality) and state[0] >= len(fight.a.quality):
+        return BOTH_FALL
+    if state[2] >= len(fight.b.quality):
+        return A_WINS
+    if state[0] >= len(fight.a.quality):
+        return B_WINS
+    return None
+
+
+def step(fight: Fight, first: str, state: State) -> list[tuple[State, Fraction]]:
+    """One round: ``first`` attacks, then the other side with whoever still stands.
+    Counted in integers over one common denominator, turned into fractions once.
+    ``first == AT_ONCE``: both attack from the round's starting state (a variant)."""
+    if first == AT_ONCE:
+        den_a, on_b = _attack(fight, "a", state)
+        den_b, on_a = _attack(fight, "b", state)
+        both: dict[State, int] = {}
+        for sb, p in on_b.items():
+            for sa, q in on_a.items():
+                end = sa[:2] + sb[2:]
+                both[end] = both.get(end, 0) + p * q
+        return [(s, Fraction(w, den_a * den_b)) for s, w in both.items()]
+    second = "b" if first == "a" else "a"
+    den1, mids = _attack(fight, first, state)
+    seconds = {mid: _attack(fight, second, mid) for mid in mids
+               if outcome(fight, mid) is None}
+    den2 = math.lcm(*(den for den, _ in seconds.values())) if seconds else 1
+    out: dict[State, int] = {}
+    for mid, p in mids.items():
+        if mid not in seconds:
+            out[mid] = out.get(mid, 0) + p * den2
+            continue
+        den, ends = seconds[mid]
+        factor = p * (den2 // den)
+        for end, q in ends.items():
+            out[end] = out.get(end, 0) + factor * q
+    total = den1 * den2
+    return [(s, Fraction(w, total)) for s, w in out.items()]
+
+
+def losses(state: State) -> dict[str, int]:
+    return {"a": state[0], "b": state[2]}
+
+
+def first_chance(fight: Fight) -> Fraction:
+    """Chance that side A wins the initiative roll-off (ties rolled again): each unit
+    rolls its quality dice and assets (source: Part II, Initiative)."""
+    a = _defence(tuple(sorted(fight.a.quality + fight.a.assets, reverse=True)))
+    b = _defence(tuple(sorted(fight.b.quality + fight.b.assets, reverse=True)))
+    wins = sum(wa * wb for ta, wa in a.items() for tb, wb in b.items() if ta > tb)
+    ties = sum(wa * b.get(ta, 0) for ta, wa in a.items())
+    total = sum(a.values()) * sum(b.values())
+    return Fraction(wins, total - ties)
+
+
+def solve(fight: Fight, first: str, max_rounds: int) -> engagement.Engagement:
+    """The exact answer for a fight in which ``first`` ("a" or "b") always acts first."""
+    na, nb = len(fight.a.quality), len(fight.b.quality)
+
+    def ended(state: State) -> str | None:  # :func:`outcome`, inlined: called per move
+        if state[0] < na and state[2] < nb:
+            return None
+        return outcome(fight, state)
+
+    return engagement.solve((0, 0, 0, 0), lambda s: step(fight, first, s), ended,
+                            max_rounds=max_rounds, losses=losses, outcome_order=OUTCOMES)
+
+
+def mix(parts: list[tuple[Fraction, engagement.Engagement]]) -> engagement.Engagement:
+    """Two fights weighted by the chance of each (who wins the initiative roll-off)."""
+    outcomes: dict[str, Fraction] = {}
+    ends_in: dict[int, Fraction] = {}
+    losses_: dict[str, dict[int, Fraction]] = {}
+    rounds = parts[0][1].max_rounds
+    by_round: list[dict[str, Fraction]] = [{} for _ in range(rounds)]
+    for w, eng in parts:
+        for k, p in eng.outcomes.items():
+            outcomes[k] = outcomes.get(k, Fraction(0)) + w * p
+        for r, p in eng.ends_in.items():
+            ends_in[r] = ends_in.get(r, Fraction(0)) + w * p
+        for i, row in enumerate(eng.by_round):
+            for k, p in row.items():
+                by_round[i][k] = by_round[i].get(k, Fraction(0)) + w * p
+        for side, dist in eng.losses.items():
+            mine = losses_.setdefault(side, {})
+            for k, p in dist.items():
+                mine[k] = mine.get(k, Fraction(0)) + w * p
+    ordered = {k: outcomes.get(k, Fraction(0)) for k in OUTCOMES}
+    ordered.update({k: p for k, p in outcomes.items() if k not in ordered
+                    and k != engagement.STILL_FIGHTING})
+    if engagement.STILL_FIGHTING in outcomes:
+        ordered[engagement.STILL_FIGHTING] = outcomes[engagement.STILL_FIGHTING]
+    return engagement.Engagement(
+        ordered, by_round, dict(sorted(ends_in.items())),
+        sum((w * e.expected_rounds for w, e in parts), Fraction(0)),
+        {s: dict(sorted(d.items())) for s, d in losses_.items()},
+        max(e.peak_states for _, e in parts), rounds)
+
+
+# ---- real dice ------------------------------------------------------------------------
+
+@dataclass
+class Tape:
+    """Every die rolled in a played fight, for the roll's ``dice`` list."""
+
+    dice: list[dict[str, object]]
+
+
+def play_attack(fight: Fight, side: str, state: State, rng: random.Random, tape: Tape,
+                label: str) -> tuple[State, str]:
+    """One attack with real dice: both pools rolled, the effect dice assigned by
+    :func:`rules_core.cortex.effect.assign` (the rule the odds count)."""
+    other = "b" if side == "a" else "a"
+    attack_pool, defence_pool = fight.pools(side, state)
+    att, dfn = roll_pool(attack_pool, rng), roll_pool(defence_pool, rng)
+    for who, roll in ((SIDE_NAMES[side], att), (SIDE_NAMES[other], dfn)):
+        tape.dice += [{"die": f"{label} {who} d{size}", "face": face} for size, face in roll.dice]
+    margin = att.total - dfn.total
+    dice = effect_dice(att.remaining, margin, False, fight.limit)
+    head = (f"{SIDE_NAMES[side]} rolls {names(list(attack_pool))} for {att.total} against "
+            f"{names(list(defence_pool))} for {dfn.total}")
+    if not dice:
+        return state, head + ": no harm."
+    lost, injury = _side_state(other, state)
+    done = assign(dice, fight.unit(other).standing(lost), injury or None, fight.rules,
+                  fight.carry_surplus)
+    nxt = _with_side(other, state, lost + len(done.taken_out), done.injury or 0)
+    what = (f"takes out {len(done.taken_out)} ({names(list(done.taken_out))})"
+            if done.taken_out else "takes out nobody")
+    if done.injury:
+        what += f", {SIDE_NAMES[other]} carries a d{done.injury} injury"
+    return nxt, f"{head}: wins by {margin}, effect dice {names(list(dice))}, {what}."
+
+
+def play_round(fight: Fight, first: str, state: State, rng: random.Random, tape: Tape,
+               round_no: int) -> tuple[State, str]:
+    """One round with real dice, in the same order as :func:`step`."""
+    label = f"R{round_no}"
+    if first == AT_ONCE:
+        on_b, one = play_attack(fight, "a", state, rng, tape, label)
+        on_a, two = play_attack(fight, "b", state, rng, tape, label)
+        return on_a[:2] + on_b[2:], f"{one} At the same time: {two}"
+    second = "b" if first == "a" else "a"
+    state, one = play_attack(fight, first, state, rng, tape, label)
+    if outcome(fight, state) is not None:
+        return state, one
+    state, two = play_attack(fight, second, state, rng, tape, label)
+    return state, f"{one} {two}"

@@ -1,0 +1,269 @@
+"""cortex.engagement: a whole firefight, checked against hand-worked fights, brute-force
+enumeration of every die face of every attack, and a seeded simulation."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+
+from rules_core import api, engagement
+from rules_core.cortex import fight as F
+from rules_core.cortex.contest import EffectLimit, effect_dice, resolve
+from rules_core.cortex.effect import Rules, assign
+from rules_core.cortex.tables import Range
+
+NAME = "cortex.engagement"
+
+
+def inputs(**over: object) -> dict:
+    merged = {**api.spec(NAME)["initial"], **over}
+    return {k: v for k, v in merged.items() if v is not None}
+
+
+def run(**over: object) -> dict:
+    reply = api.run(NAME, inputs(**over))
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def duel(**over: object) -> dict:
+    """One d4 member a side, nothing else: every attack wins with 3/8 and takes out."""
+    return run(a_quality="d4", b_quality="d4", a_cover=None, b_cover=None, distance="same",
+               **over)
+
+
+def test_one_member_duel_by_hand() -> None:
+    # totals of one d4: 0 (a hitch), 2, 3, 4; the attacker wins 6 of 16 pairs, and its
+    # d4 effect die (none left over) takes out the d4 member.
+    p, q = Fraction(3, 8), Fraction(5, 8)
+    result = duel(max_rounds=6)
+    for r in range(1, 7):
+        row = result["by_round_exact"][str(r)]
+        assert Fraction(row["Side A wins"]) == p * sum(q ** (2 * k) for k in range(r))
+        assert Fraction(row["Side B wins"]) == q * p * sum(q ** (2 * k) for k in range(r))
+    assert Fraction(result["outcomes_exact"]["Still fighting"]) == q ** 12
+    assert sum(Fraction(v) for v in result["outcomes_exact"].values()) == 1
+    # with no cap to speak of, the side acting first wins p / (1 - q^2) = 8/13
+    long = duel(max_rounds=100)
+    assert abs(Fraction(long["outcomes_exact"]["Side A wins"]) - Fraction(8, 13)) < 1e-15
+    assert Fraction(duel(max_rounds=100, first="b")["outcomes_exact"]["Side B wins"]) == \
+        Fraction(long["outcomes_exact"]["Side A wins"])
+
+
+@functools.cache
+def brute_attack(fight: F.Fight, side: str, state: F.State) -> dict[F.State, Fraction]:
+    """Every face of both pools, resolved and assigned by the roll's own functions."""
+    other = "b" if side == "a" else "a"
+    attack, defence = fight.pools(side, state)
+    lost, injury = (state[2], state[3]) if side == "a" else (state[0], state[1])
+    standing = fight.unit(other).standing(lost)
+    d_totals: dict[int, int] = {}
+    for faces in itertools.product(*[range(1, s + 1) for s in defence]):
+        t = resolve(list(zip(defence, faces))).total
+        d_totals[t] = d_totals.get(t, 0) + 1
+    n = 1
+    for s in attack + defence:
+        n *= s
+    out: dict[F.State, Fraction] = {}
+    for faces in itertools.product(*[range(1, s + 1) for s in attack]):
+        roll = resolve(list(zip(attack, faces)))
+        for d_total, count in d_totals.items():
+            dice = effect_dice(roll.remaining, roll.total - d_total, False, fight.limit)
+            nxt = state
+            if dice:
+                done = assign(dice, standing, injury or None, fight.rules, fight.carry_surplus)
+                new = (lost + len(done.taken_out), done.injury or 0)
+                nxt = new + state[2:] if other == "a" else state[:2] + new
+            out[nxt] = out.get(nxt, Fraction(0)) + Fraction(count, n)
+    return out
+
+
+SMALL = [
+    F.Fight(F.Unit((6, 8), (4,), None, 6), F.Unit((4, 6), (), 6, 8), Range.ADJACENT),
+    F.Fight(F.Unit((6, 8), (), 4, None), F.Unit((8, 8), (), None, 6), Range.SAME, Rules.PART1,
+            True),
+    F.Fight(F.Unit((4, 10)), F.Unit((6, 6, 8)), Range.SAME, Rules.PART2, False, EffectLimit.EVERY),
+]
+
+
+@pytest.mark.parametrize("fight", SMALL)
+def test_every_attack_matches_enumeration_of_every_face(fight: F.Fight) -> None:
+    seen = {(0, 0, 0, 0)}
+    todo = [(0, 0, 0, 0)]
+    while todo:
+        state = todo.pop()
+        if F.outcome(fight, state) is not None:
+            continue
+        for side in ("a", "b"):
+            exact = F.attack(fight, side, state)
+            assert exact == brute_attack(fight, side, state), (side, state)
+            for nxt in exact:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    assert len(seen) > 4
+
+
+@pytest.mark.parametrize("fight", SMALL)
+def test_whole_fight_matches_a_walk_over_every_sequence(fight: F.Fight) -> None:
+    rounds = 3
+    totals: dict[str, Fraction] = {}
+    lost_b: dict[int, Fraction] = {}
+
+    def walk(state: F.State, p: Fraction, r: int, turn: int) -> None:
+        ended = F.outcome(fight, state) or (engagement.STILL_FIGHTING if r == rounds and
+                                            turn == 0 else None)
+        if ended:
+            totals[ended] = totals.get(ended, Fraction(0)) + p
+            lost_b[state[2]] = lost_b.get(state[2], Fraction(0)) + p
+            return
+        side = "ab"[turn]
+        for nxt, q in brute_attack(fight, side, state).items():
+            walk(nxt, p * q, r + (turn == 1), 1 - turn)
+
+    walk((0, 0, 0, 0), Fraction(1), 0, 0)
+    exact = F.solve(fight, "a", rounds)
+    assert exact.outcomes == {k: totals.get(k, Fraction(0)) for k in exact.outcomes}
+    assert exact.losses["b"] == dict(sorted(lost_b.items()))
+
+
+def test_rolls_agree_with_the_exact_odds() -> None:
+    over = dict(a_quality="d8 d6", b_quality="d6 d6 d4", max_rounds=8, first="roll")
+    exact = run(**over)["outcomes"]
+    rng = random.Random(20261123)
+    counts: dict[str, int] = {}
+    trials = 1500
+    for _ in range(trials):
+        reply = api.roll(NAME, inputs(**over), rng)
+        outcome = reply["result"]["outcome"]
+        assert outcome in exact
+        counts[outcome] = counts.get(outcome, 0) + 1
+    for name, p in exact.items():
+        est = engagement.wilson(counts.get(name, 0), trials, z=3.5)
+        assert est.low <= p <= est.high, (name, p, est)
+
+
+def test_roll_log_and_dice() -> None:
+    reply = api.roll(NAME, inputs(first="roll"), random.Random(5))
+    result = reply["result"]
+    assert result["outcome"] in run()["outcomes_exact"] or result["outcome"] in \
+        run(first="roll")["outcomes_exact"]
+    assert result["log"][0].startswith("Initiative: Side A")
+    assert any(line.startswith("Round 1: ") for line in result["log"])
+    assert result["dice"] and {"die", "face"} <= set(result["dice"][0])
+    assert result["summary"].startswith(result["outcome"])
+
+
+def test_roll_off_chance_equals_the_initiative_calculator() -> None:
+    result = run(a_assets="d8", first="roll")
+    initiative = api.run("cortex.initiative", {"players": "d8 d8 d8 d6 d6", "gm": "d6 d6 d6 d6 d6"})
+    assert result["p_a_first_exact"] == initiative["result"]["p_players_choose_exact"]
+    a_first, b_first = run(a_assets="d8", first="a"), run(a_assets="d8", first="b")
+    p = Fraction(result["p_a_first_exact"])
+    for name, value in result["outcomes_exact"].items():
+        assert Fraction(value) == p * Fraction(a_first["outcomes_exact"][name]) + \
+            (1 - p) * Fraction(b_first["outcomes_exact"][name])
+
+
+def test_six_a_side_with_cover_range_armor_and_assets_is_exact() -> None:
+    result = run(a_quality="d10 d8 d8 d8 d6 d6", a_assets="d8", a_armor=8, a_cover=8,
+                 b_quality="d8 d8 d8 d8 d6 d6", b_assets="d6", b_armor=6, b_cover=6,
+                 distance="adjacent", first="roll")
+    assert sum(Fraction(v) for v in result["outcomes_exact"].values()) == 1
+    assert sum(Fraction(v) for v in result["losses_a_exact"].values()) == 1
+    assert set(result["losses_b_exact"]) <= {str(k) for k in range(7)}
+    assert result["a_attack_pool"] == [10, 8, 8, 8, 8, 6, 6]
+    # B defends with its six, its asset, mid-range d8, cover d6 (its lowest die) and armor
+    assert result["b_defence_pool"] == [8, 8, 8, 8, 8, 6, 6, 6, 6, 6]
+
+
+def test_readings_change_the_fight() -> None:
+    base = run()
+    every = run(effect_limit="every")
+    part1 = run(rules="part1", surplus="carried")
+    assert base["outcomes_exact"] != every["outcomes_exact"]
+    assert base["outcomes_exact"] != part1["outcomes_exact"]
+    # in one attack, every leftover die can only add effect dice
+    fight = F.Fight(F.Unit((6, 6, 8, 8)), F.Unit((6, 6, 6, 6, 6)))
+    every_fight = F.Fight(fight.a, fight.b, limit=EffectLimit.EVERY)
+    def mean_out(f: F.Fight) -> Fraction:
+        return sum((s[2] * p for s, p in F.attack(f, "a", (0, 0, 0, 0)).items()), Fraction(0))
+    assert mean_out(every_fight) > mean_out(fight)
+
+
+def test_pools_rebuilt_from_the_members_still_standing() -> None:
+    fight = F.Fight(F.Unit((6, 8, 8), (4,), None, 10), F.Unit((4, 6, 8), (), 6, 10))
+    attack, defence = fight.pools("a", (1, 4, 1, 0))
+    assert attack == (8, 8, 4)  # the d6 is out; A's asset; B carries no injury
+    # d6 d8, range d8, cover d6 (the lowest is now d6), armor d6, A's d4 injury
+    assert defence == (8, 8, 6, 6, 6, 4)
+    attack, defence = fight.pools("b", (1, 4, 1, 0))
+    assert attack == (8, 6, 4)  # B's d6 d8 and A's d4 injury
+    assert defence == (8, 8, 8, 8, 4)  # A's d8 d8, asset d4, range d8, cover d8
+
+
+@pytest.mark.parametrize("over, field, words", [
+    ({"a_quality": "d8 d7"}, "a_quality.2", "received 7"),
+    ({"b_quality": "d6 d6 d6 d6 d6 d6 d6"}, "b_quality", "at most 6"),
+    ({"a_assets": "d6 d6 d6"}, "a_assets", "at most 2"),
+    ({"max_rounds": 0}, "max_rounds", "from 1 to 100"),
+    ({"first": "both"}, "first", "must be one of"),
+    ({"effect_limit": "all"}, "effect_limit", "margin, every"),
+])
+def test_bad_inputs_name_the_field(over: dict, field: str, words: str) -> None:
+    reply = api.run(NAME, inputs(**over))
+    assert not reply["ok"]
+    assert reply["error"]["field"] == field and words in reply["error"]["message"]
+
+
+def test_too_much_work_is_refused_naming_the_round_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engagement, "MAX_WORK", 50)
+    monkeypatch.setattr(engagement.solve, "__kwdefaults__",
+                        {**engagement.solve.__kwdefaults__, "max_work": 50})
+    reply = api.run(NAME, inputs(max_rounds=37))
+    assert not reply["ok"] and reply["error"]["field"] == "max_rounds"
+    assert "Round cap" in reply["error"]["message"] and "50" in reply["error"]["message"]
+
+
+def test_the_firefights_page_example() -> None:
+    # four soldiers (d8 d8 d6 d6, d6 zone) against five recruits (d6 x5, d8 zone), next zone
+    result = run()
+    assert result["a_attack_pool"] == [8, 8, 6, 6]
+    assert round(result["outcomes"]["Side A wins"], 2) == 0.79
+    assert round(result["expected_losses_a"], 1) == 0.9
+    assert 0.09 < result["outcomes"]["Still fighting"] < 0.10
+
+
+def test_both_at_once_variant_by_hand() -> None:
+    # one d4 a side, both shoot from the round's start: each hits with p = 3/8
+    p, q = Fraction(3, 8), Fraction(5, 8)
+    result = duel(order="at_once", first=None, max_rounds=5)
+    for r in range(1, 6):
+        row = result["by_round_exact"][str(r)]
+        done = sum(q ** (2 * k) for k in range(r))
+        assert Fraction(row["Side A wins"]) == p * q * done
+        assert Fraction(row["Both sides fall"]) == p * p * done
+    assert "p_a_first" not in result
+    reply = api.roll(NAME, inputs(order="at_once", first=None), random.Random(2))
+    assert reply["result"]["outcome"] in run(order="at_once", first=None)["outcomes"]
+    assert "At the same time: Side B" in reply["result"]["log"][0]
+
+
+def test_rulings_numbers_for_the_round_and_the_effect_dice() -> None:
+    """The figures the Rulings page quotes for both readings."""
+    odds = {limit: api.run("cortex.odds", {"attacker": "d10 d10 d8 d8 d6", "defender": "d8 4d6",
+                                           "unit": "4d6", "effect_limit": limit})["result"]
+            for limit in ("margin", "every")}
+    assert round(odds["margin"]["expected_taken_out"], 3) == 1.485
+    assert round(odds["every"]["expected_taken_out"], 3) == 1.934
+    base, every = run(), run(effect_limit="every")
+    at_once = run(order="at_once", first=None)
+    assert [round(r["outcomes"]["Side A wins"], 3) for r in (base, every, at_once)] == \
+        [0.788, 0.759, 0.754]
+    assert [round(r["expected_rounds"], 2) for r in (base, every)] == [10.60, 8.69]
+    assert [round(r["expected_losses_a"], 2) for r in (base, at_once)] == [0.91, 1.10]
+    assert [round(r["outcomes"]["Still fighting"], 3) for r in (base, at_once)] == [0.097, 0.112]
