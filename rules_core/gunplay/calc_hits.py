@@ -9,6 +9,7 @@ from typing import Any
 
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import at_least, percent, to_json
+from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.fields import IntField
 from rules_core.gunplay.burst import (
@@ -44,6 +45,16 @@ def _needed_face(total: int, bonus: int) -> str:
     if face > 10:
         return "none"
     return "any" if face <= 1 else f"{face}+"
+
+
+def _hit_check(inputs: dict[str, Any]) -> None:
+    """A roll total must be one the d10 and the modifier can make (issue 18)."""
+    total, bonus = inputs["roll_total"], inputs["bonus"]
+    if total is not None and not bonus + 1 <= total <= bonus + 10:
+        raise InputError("roll_total", f"Roll total: 1d10 {bonus:+d} can only make a total from "
+                                       f"{bonus + 1} to {bonus + 10} (the "
+                                       f"{BONUS.label.lower()} is {bonus:+d}), received "
+                                       f"{total}. Check the total or the modifier.")
 
 
 def _hit_compute(inputs: dict[str, Any]) -> Result:
@@ -115,6 +126,7 @@ HIT_ODDS = Calculator(
     title="Hit odds for a shot or a burst",
     summary="Exact chance of each number of hits from one d10 roll, with recoil for bursts.",
     fields=HIT_FIELDS,
+    check=_hit_check,
     compute=_hit_compute,
     explain=_hit_explain,
     headline=_hit_headline,

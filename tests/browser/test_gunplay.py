@@ -37,7 +37,7 @@ CASES = {
     "gunplay.difficulty": [{"target_stance": "kneeling", "weapon": "rifle", "distance_m": 100,
                             "target_movement": "subtle", "shooter_movement": "subtle",
                             "stance": "standing", "environment": 2}],
-    "gunplay.hit_odds": [{"dc": 16, "bonus": 0, "rounds": 3, "recoil": 2, "roll_total": 19},
+    "gunplay.hit_odds": [{"dc": 16, "bonus": 10, "rounds": 3, "recoil": 2, "roll_total": 19},
                          {"dc": 12, "bonus": 6, "rounds": 60, "recoil": 1}],
     "gunplay.suppression": [{"lanes": 2, "open_groups": 1, "actions": 6, "magazine": 20}],
     "gunplay.weapon_search": [{"stealth": 4, "notice": 2, "method": "hands_on"},
@@ -202,7 +202,7 @@ def test_hit_odds_refuses_bursts_of_zero_or_ten_thousand(page: Page, rounds: str
 def test_hit_odds_source_example_and_chart(page: Page) -> None:
     root = settled(page, "gunplay.hit_odds")
     wait_result(page, root, lambda: page.fill("#calc-hit-odds-dc", "16"))
-    wait_result(page, root, lambda: page.fill("#calc-hit-odds-bonus", "0"))
+    wait_result(page, root, lambda: page.fill("#calc-hit-odds-bonus", "10"))
     reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "19"))
     assert reply["result"]["hits"] == 2
     assert root.locator(".calc-headline dd").first.inner_text() == "2"

@@ -24,6 +24,8 @@ CASES = {
     "gunplay.range_table": [{}, {"target_stance": "kneeling", "size": None}],
     "gunplay.hit_chance": [{}, {"dc": None}],
     "gunplay.hit_odds": [{}, {"rounds": 40, "roll_total": 12}, {"rounds": 1}],
+    "gunplay.engagement": [{}, {"short_burst": False, "ammo": 10},
+                           {"ammo": 100, "burst": 1, "bursts_per_round": 2}],
     "gunplay.suppression": [{}, {"magazine": None}, {"open_groups": 3, "magazine": 10}],
     "gunplay.weapon_search": [{}, {"method": "distance"}],
 }

@@ -258,3 +258,21 @@ def test_the_rulings_figures_for_the_opening_phase() -> None:
     plain = [api.run(NAME, {"first_phase": f})["result"]["by_round_exact"]
              for f in ("offense", "defence")]
     assert plain[0] == plain[1]
+
+
+def test_every_rule_link_points_at_an_existing_heading() -> None:
+    import re
+    from pathlib import Path
+
+    from markdown.extensions.toc import slugify
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    for inputs in ({}, {"damage_limit": 3, "first_phase": "defence"}):
+        text = api.run(NAME, inputs)["explanation"]
+        found = re.findall(r"\]\((/[^)#]*)#([^)]+)\)", text)
+        assert len(found) >= 8
+        for page, anchor in found:
+            source = (docs / f"{page.strip('/')}.md").read_text()
+            slugs = {slugify(m.group(1).strip(), "-")
+                     for m in re.finditer(r"^#{1,6} (.+)$", source, re.M)}
+            assert anchor in slugs, f"{page}#{anchor}"
