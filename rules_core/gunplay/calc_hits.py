@@ -40,7 +40,8 @@ HIT_FIELDS = (
 )
 
 
-def _needed_face(total: int, bonus: int) -> str:
+def needed_face(total: int, bonus: int) -> str:
+    """The d10 face a total needs with ``bonus``: "7+", "any" or "none"."""
     face = total - bonus
     if face > 10:
         return "none"
@@ -87,7 +88,7 @@ def _hit_explain(inputs: dict[str, Any], result: Result) -> str:
     else:
         text += (f"Bullet 1 needs {dc}; each later one needs {recoil} more "
                  f"(the recoil modifier). A bullet lands when the total reaches its number.")
-    rows = [[str(b["bullet"]), str(b["needs"]), _needed_face(b["needs"], bonus),
+    rows = [[str(b["bullet"]), str(b["needs"]), needed_face(b["needs"], bonus),
              percent(b["p"]), b["p_exact"]] for b in result["bullets"][:SHOWN_BULLETS]]
     text += "\n\n" + table(["Bullet", "Needs", "d10 face", "Chance", "Exact"], rows)
     if rounds > SHOWN_BULLETS:
@@ -174,7 +175,7 @@ def _chance_explain(inputs: dict[str, Any], result: Result) -> str:
             f"{result['sure_hit_up_to']} or less always hits and a DC of "
             f"{result['impossible_from']} or more never does.")
     if dc is not None:
-        face = _needed_face(dc, bonus)
+        face = needed_face(dc, bonus)
         need = {"none": "no face of the d10 is enough", "any": "any face of the d10 will do"}
         text += (f"\n\nAgainst DC {dc} {need.get(face, f'the d10 must show {face}')}: "
                  f"**{percent(result['p_hit'])}** ({result['p_hit_exact']}).")

@@ -19,7 +19,8 @@ LINK = re.compile(r"\]\((/[^)#]*)#([^)]+)\)")
 CASES = {
     "gunplay.difficulty": [{}, {"target_stance": "prone", "size": None, "band": "close", "weapon": None,
                             "effective_range_m": None, "distance_m": None},
-                           {"weapon": "pistol", "distance_m": 20, "effective_range_m": None}],
+                           {"weapon": "pistol", "distance_m": 20, "effective_range_m": None},
+                           {"bonus": None}, {"bonus": -20}],
     "gunplay.range_band": [{}, {"distance_m": 1000}, {"weapon": "smg", "effective_range_m": None}],
     "gunplay.range_table": [{}, {"target_stance": "kneeling", "size": None}],
     "gunplay.hit_chance": [{}, {"dc": None}],
