@@ -122,7 +122,10 @@ DEN = 6 ** (KEPT + 1)
 def _weighted_moves(state: TrackerState, extra: str) -> tuple[tuple[Step, int], ...]:
     r""":func:`action_moves` with each chance as a whole number of :data:`DEN`\ ths, so the
     walk within a round adds and multiplies integers only."""
-    return tuple((step, int(p * DEN)) for step, p in action_moves(state, extra))
+    moves = tuple((step, p * DEN) for step, p in action_moves(state, extra))
+    if any(w.denominator != 1 for _, w in moves):  # pragma: no cover - dice are d6s
+        raise ValueError(f"an action's chance is not a whole number of {DEN}ths")
+    return tuple((step, int(w)) for step, w in moves)
 
 
 @lru_cache(maxsize=512)
