@@ -23,6 +23,7 @@ PAGES = {
     "gunplay.hit_chance": "difficulty",
     "gunplay.difficulty": "difficulty",
     "gunplay.hit_odds": "bursts",
+    "gunplay.engagement": "bursts",
     "gunplay.suppression": "suppressing-fire",
     "gunplay.weapon_search": "weapon-handling",
 }
@@ -37,8 +38,11 @@ CASES = {
     "gunplay.difficulty": [{"target_stance": "kneeling", "weapon": "rifle", "distance_m": 100,
                             "target_movement": "subtle", "shooter_movement": "subtle",
                             "stance": "standing", "environment": 2}],
-    "gunplay.hit_odds": [{"dc": 16, "bonus": 0, "rounds": 3, "recoil": 2, "roll_total": 19},
+    "gunplay.hit_odds": [{"dc": 16, "bonus": 10, "rounds": 3, "recoil": 2, "roll_total": 19},
                          {"dc": 12, "bonus": 6, "rounds": 60, "recoil": 1}],
+    "gunplay.engagement": [{"ammo": 100, "burst": 1, "recoil": 0, "hits_needed": 20,
+                            "max_rounds": 100},
+                           {"short_burst": False, "ammo": 10, "bursts_per_round": 2}],
     "gunplay.suppression": [{"lanes": 2, "open_groups": 1, "actions": 6, "magazine": 20}],
     "gunplay.weapon_search": [{"stealth": 4, "notice": 2, "method": "hands_on"},
                               {"stealth": 0, "notice": 9, "method": "distance"}],
@@ -202,7 +206,7 @@ def test_hit_odds_refuses_bursts_of_zero_or_ten_thousand(page: Page, rounds: str
 def test_hit_odds_source_example_and_chart(page: Page) -> None:
     root = settled(page, "gunplay.hit_odds")
     wait_result(page, root, lambda: page.fill("#calc-hit-odds-dc", "16"))
-    wait_result(page, root, lambda: page.fill("#calc-hit-odds-bonus", "0"))
+    wait_result(page, root, lambda: page.fill("#calc-hit-odds-bonus", "10"))
     reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "19"))
     assert reply["result"]["hits"] == 2
     assert root.locator(".calc-headline dd").first.inner_text() == "2"
@@ -225,6 +229,28 @@ def test_roll_button_adds_to_the_history(page: Page, name: str) -> None:
         assert 1 <= int(face.inner_text().split()[-1]) <= 10
     assert root.locator(".calc-history li").first.inner_text() == \
         root.locator(".calc-roll-summary").inner_text()
+
+
+def test_hit_odds_refuses_a_total_the_modifier_cannot_make(page: Page) -> None:
+    root = settled(page, "gunplay.hit_odds")
+    wait_result(page, root, lambda: page.fill("#calc-hit-odds-bonus", "4"))
+    reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "60"))
+    assert not reply["ok"] and reply["error"]["field"] == "roll_total"
+    assert "from 5 to 14" in error_text(root, "roll_total")
+    reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "14"))
+    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+
+
+def test_engagement_plays_a_whole_fight(page: Page) -> None:
+    root = settled(page, "gunplay.engagement")
+    count = root.locator(".calc-history-count")
+    before = int(count.inner_text())
+    root.locator('button[data-action="roll"]').click()
+    page.wait_for_function("([el, n]) => Number(el.textContent) === n",
+                           arg=[count.element_handle(), min(before + 1, 50)])
+    summary = root.locator(".calc-roll-summary").inner_text()
+    assert summary.split(" after ")[0] in ("Target down", "Out of ammunition", "Still fighting")
+    assert root.locator(".calc-roll-current .calc-die").count() >= 1
 
 
 def test_suppression_needs_a_target_and_recovers(page: Page) -> None:
