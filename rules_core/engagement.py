@@ -84,84 +84,121 @@ def solve(
     outcome_order: Sequence[str] = (),
     max_states: int = MAX_STATES,
     max_work: int = MAX_WORK,
+    whole: bool = False,
 ) -> Engagement:
     """Walk the fight's Markov chain round by round, exactly.
 
     ``outcome_order`` lists the outcomes in the order a reader expects them (every one is
     reported, at probability 0 if it cannot happen); any other outcome follows in order of
     appearance, and :data:`STILL_FIGHTING` comes last when the cap can be reached.
+
+    With ``whole=True``, ``step`` returns its moves as whole numbers instead:
+    ``(denominator, ((next_state, ways), ...))``, the ways summing to the denominator
+    (faster when the chances have long denominators).
     """
-    transitions: dict[Any, tuple[tuple[Any, Fraction], ...]] = {}
-    finals: dict[Any, Fraction] = {}
+    # Masses are whole numbers over one denominator per round (no gcd on every addition,
+    # which dominates once the fractions have thousands of digits); each state's moves
+    # are cached as whole numbers over their own least common denominator.
+    transitions: dict[Any, tuple[int, tuple[tuple[Any, int], ...]]] = {}
+    loss_mass: dict[tuple[str, int], Fraction] = {}
     totals: dict[str, Fraction] = {name: Fraction(0) for name in outcome_order}
     ends_in: dict[int, Fraction] = {}
     by_round: list[dict[str, Fraction]] = []
     work = 0
     peak = 1
 
-    live: dict[Any, Fraction] = {}
+    live: dict[Any, int] = {}
+    denominator = 1
     first = outcome(start)
     if first is None:
-        live[start] = Fraction(1)
+        live[start] = 1
     else:
         totals[first] = totals.get(first, Fraction(0)) + 1
-        finals[start] = Fraction(1)
+        if losses is not None:
+            loss_mass.update({(side, lost): Fraction(1) for side, lost in losses(start).items()})
         ends_in[0] = Fraction(1)
 
     for round_no in range(1, max_rounds + 1):
         if not live:
             by_round.append(dict(totals))
             continue
-        nxt: dict[Any, Fraction] = {}
-        ended = Fraction(0)
-        for state, p in live.items():
-            moves = transitions.get(state)
-            if moves is None:
-                moves = tuple(step(state))
-                transitions[state] = moves
+        for state in live:
+            if state not in transitions:
+                moves = step(state)
+                transitions[state] = moves if whole else _whole_moves(moves)
+        scale = math.lcm(*(transitions[state][0] for state in live))
+        nxt: dict[Any, int] = {}
+        ended_here: dict[Any, int] = {}
+        for state, m in live.items():
+            own, moves = transitions[state]
             work += len(moves)
             if work > max_work:
                 raise TooLarge("The work this fight needs", max_work)
+            m *= scale // own
             for target, q in moves:
-                mass = p * q
-                if not mass:
-                    continue
-                result = outcome(target)
-                if result is None:
-                    nxt[target] = nxt.get(target, Fraction(0)) + mass
+                if target in nxt:
+                    nxt[target] += m * q
+                elif target in ended_here:
+                    ended_here[target] += m * q
+                elif outcome(target) is None:
+                    nxt[target] = m * q
                 else:
-                    totals[result] = totals.get(result, Fraction(0)) + mass
-                    finals[target] = finals.get(target, Fraction(0)) + mass
-                    ended += mass
+                    ended_here[target] = m * q
+        denominator *= scale
+        by_outcome: dict[str, int] = {}
+        by_loss: dict[tuple[str, int], int] = {}
+        for target, w in ended_here.items():
+            result = outcome(target)
+            by_outcome[result] = by_outcome.get(result, 0) + w
+            if losses is not None:
+                for side, lost in losses(target).items():
+                    by_loss[side, lost] = by_loss.get((side, lost), 0) + w
+        ended = Fraction(sum(by_outcome.values()), denominator)
+        for result, w in by_outcome.items():
+            totals[result] = totals.get(result, Fraction(0)) + Fraction(w, denominator)
+        for key, w in by_loss.items():
+            loss_mass[key] = loss_mass.get(key, Fraction(0)) + Fraction(w, denominator)
         if ended:
             ends_in[round_no] = ended
+        if nxt:  # keep the whole numbers small: divide out what every mass shares
+            shared = math.gcd(denominator, *nxt.values())
+            if shared > 1:
+                denominator //= shared
+                nxt = {state: w // shared for state, w in nxt.items()}
         live = nxt
         peak = max(peak, len(live))
         if len(live) > max_states:
             raise TooLarge("The number of ways this fight can stand after one round", max_states)
         by_round.append(dict(totals))
 
-    still = sum(live.values(), Fraction(0))
+    still = Fraction(sum(live.values()), denominator)
     if still:
         totals[STILL_FIGHTING] = still
-        for state, p in live.items():
-            finals[state] = finals.get(state, Fraction(0)) + p
+        if losses is not None:
+            for state, w in live.items():
+                for side, lost in losses(state).items():
+                    loss_mass[side, lost] = (loss_mass.get((side, lost), Fraction(0))
+                                             + Fraction(w, denominator))
     expected = sum((r * p for r, p in ends_in.items()), Fraction(0)) + max_rounds * still
     ordered = {name: totals.get(name, Fraction(0)) for name in outcome_order}
     ordered.update({k: v for k, v in totals.items() if k not in ordered and k != STILL_FIGHTING})
     if STILL_FIGHTING in totals:
         ordered[STILL_FIGHTING] = totals[STILL_FIGHTING]
     loss_dists: dict[str, dict[int, Fraction]] = {}
-    if losses is not None:
-        for state, p in finals.items():
-            for side, lost in losses(state).items():
-                dist = loss_dists.setdefault(side, {})
-                dist[lost] = dist.get(lost, Fraction(0)) + p
-        loss_dists = {side: dict(sorted(d.items())) for side, d in loss_dists.items()}
+    for (side, lost), p in sorted(loss_mass.items()):
+        loss_dists.setdefault(side, {})[lost] = p
     if sum(ordered.values(), Fraction(0)) != 1:  # pragma: no cover - a broken step()
         raise ValueError("the fight's transitions do not sum to 1")
     return Engagement(ordered, by_round, dict(sorted(ends_in.items())), expected,
                       loss_dists, peak, max_rounds)
+
+
+def _whole_moves(moves: Iterable[tuple[State, Fraction]]) -> tuple[int, tuple[tuple[Any, int], ...]]:
+    """One state's moves as whole numbers over their least common denominator."""
+    listed = [(target, Fraction(q)) for target, q in moves if q]
+    common = math.lcm(*(q.denominator for _, q in listed)) if listed else 1
+    return common, tuple((target, q.numerator * (common // q.denominator))
+                         for target, q in listed)
 
 
 def play(
