@@ -257,7 +257,8 @@ def step(fight: Fight, state: State) -> Moves:
             factor = unit * w * (scale // own) // scale
             for nxt, q in moves:
                 weights[nxt] = weights.get(nxt, 0) + factor * q
-    return common, tuple(weights.items())
+    shared = math.gcd(common, *weights.values())
+    return common // shared, tuple((s, w // shared) for s, w in weights.items())
 
 
 @cache
