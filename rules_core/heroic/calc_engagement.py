@@ -15,7 +15,7 @@ from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, Tex
 from rules_core.heroic import fight as model
 from rules_core.heroic.calc_injury import multiplier_fraction
 from rules_core.heroic.damage import damage_parser
-from rules_core.heroic.tables import DEFAULT_SF, TACTICS
+from rules_core.heroic.tables import DEFAULT_SF, MAX_REACH_PER_DEFENDER, TACTICS
 
 PAGE = "heroic/groups"
 MAX_MEMBERS = 40
@@ -161,7 +161,8 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         f"({rule('the round', 'heroic/', 'the-round')}); a tie is "
         + ("rolled again, so each side leads half the time." if f.rules.ties == "reroll"
            else "a round in which both sides strike at once (1 chance in 6)."),
-        f"2. **The first side attacks** with everyone standing (at most the frontage): one "
+        f"2. **The first side attacks** with everyone standing, at most the frontage and at "
+        f"most {MAX_REACH_PER_DEFENDER} around each foe still up (the rest wait their turn): one "
         f"Quick Contest with the skill bonus of the current numbers and the hit multiplier "
         f"of the attackers ({rule('numerical superiority', PAGE, 'numerical-superiority')}, "
         f"{rule('hit multiplier', PAGE, 'the-hit-multiplier')}); each hit's damage is pooled, "

@@ -118,11 +118,11 @@ def pooled_injury(hits: int, damage: Damage, dr: int, wounding: Fraction) -> dic
 
 
 @cache
-def per_hit_injury(hits: int, damage: Damage, dr: int, wounding: Fraction
-                   ) -> dict[int, Fraction]:
-    """The same hits with DR taken off each roll (the variant): injury of each hit added."""
+def per_roll_injury(hits: int, damage: Damage, dr: int, wounding: Fraction
+                    ) -> dict[int, Fraction]:
+    """The same hits with DR taken off each roll (the variant of heroic.group_injury): the
+    damage past DR of every roll added up, then times the wounding multiplier."""
     if hits == 0:
         return {0: Fraction(1)}
-    one = (damage.dice @ icepool.d6 + damage.add).map(
-        lambda t: injury_from(max(0, t - dr), wounding))
-    return from_icepool(hits @ one)
+    one = (damage.dice @ icepool.d6 + damage.add).map(lambda t: max(0, max(0, t) - dr))
+    return from_icepool((hits @ one).map(lambda t: injury_from(t, wounding)))

@@ -30,7 +30,7 @@ from typing import Any
 from rules_core.heroic import contest, morale
 from rules_core.heroic.damage import Damage, hit_damage, pooled_injury_counts
 from rules_core.heroic.groups import hit_multiplier, injury_from, skill_bonus, standing
-from rules_core.heroic.tables import TACTIC_BY_KEY
+from rules_core.heroic.tables import MAX_REACH_PER_DEFENDER, TACTIC_BY_KEY
 
 #: the outcomes, in the order a reader expects them (A and B stand for the sides' names)
 WIPED, BREAKS, BOTH_BREAK = "{} wiped out", "{} breaks", "Both sides break"
@@ -85,9 +85,11 @@ class Fight:
 
 # --- one attack ---------------------------------------------------------------------
 
-def attackers(side: Side, up: int) -> int:
-    """Members who can strike: those standing, at most the frontage."""
-    return up if side.frontage is None else min(up, side.frontage)
+def attackers(side: Side, up: int, foes: int) -> int:
+    """Members who can strike: those standing, at most the frontage, and at most
+    MAX_REACH_PER_DEFENDER around each foe still standing (the extra ones wait)."""
+    cap = MAX_REACH_PER_DEFENDER * foes
+    return min(up, cap) if side.frontage is None else min(up, side.frontage, cap)
 
 
 def contest_skills(att: Side, dfd: Side, att_up: int, dfd_up: int, free_attack: bool
@@ -99,7 +101,7 @@ def contest_skills(att: Side, dfd: Side, att_up: int, dfd_up: int, free_attack: 
     the same Basic Move (so the -1 per level of Move, at worst
     FREE_ATTACK_MAX_PENALTY, does not arise).
     """
-    n = attackers(att, att_up)
+    n = attackers(att, att_up, dfd_up)
     a_tactic, d_tactic = TACTIC_BY_KEY[att.tactic], TACTIC_BY_KEY[dfd.tactic]
     attack = att.skill + (a_tactic.melee or 0) + skill_bonus(n, dfd_up)
     defence = dfd.skill + (TACTIC_BY_KEY["retreat"].defense if free_attack else d_tactic.defense)
@@ -331,7 +333,7 @@ def play_attack(fight: Fight, key: str, pools: dict[str, int], rng: random.Rando
     attack, defence, mult = contest_skills(att, dfd, a_up, d_up, free_attack)
     ra, rd = sum(roll_d6(rng, 3)), sum(roll_d6(rng, 3))
     c = contest.resolve(attack, defence, ra, rd, att.speed_factor, multiplier=mult)
-    head = (f"{att.name} ({attackers(att, a_up)} striking, skill {attack}) roll {ra} vs "
+    head = (f"{att.name} ({attackers(att, a_up, d_up)} striking, skill {attack}) roll {ra} vs "
             f"{dfd.name} ({defence}) roll {rd}")
     if not c.hits:
         return 0, head + ": no hits"

@@ -148,8 +148,26 @@ MORALE_OUTNUMBER_DOUBLE = -5
 MORALE_CORNERED = -5
 MORALE_FEARLESSNESS_PER_LEVEL = -1
 
-#: Fatigue is assessed at the end of every third round (source: Fatigue).
+#: Fatigue is assessed at the end of every third round (source: Fatigue), each time as for
+#: fighting a whole battle (p. B426): 1 FP plus the encumbrance level (0 None ... 4
+#: Extra-Heavy), plus the heat cost.
 FATIGUE_EVERY = 3
+ENCUMBRANCE = ("None", "Light", "Medium", "Heavy", "Extra-Heavy")
+FATIGUE_HEAT: dict[str, tuple[str, int]] = {
+    "normal": ("Not hot", 0),
+    "hot": ("A hot day", 1),
+    "hot_heavy": ("A hot day, in plate, an overcoat or the like", 2),
+}
+
+# --- incapacitation (source: Injuries; success rolls, p. B348) ----------------------------
+
+#: A HT roll of this or less always succeeds, of this or more always fails.
+HT_ALWAYS_SUCCEEDS = 4
+HT_ALWAYS_FAILS = 17
+
+#: Most attackers the site lets reach one defender in melee: the six hexes around a figure
+#: (a ruling; the source asks for a limit without giving one).
+MAX_REACH_PER_DEFENDER = 6
 
 
 # --- actions (source: Actions) ----------------------------------------------------------
