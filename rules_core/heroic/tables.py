@@ -179,6 +179,14 @@ ACTION_CLASSES: dict[str, tuple[str, str]] = {
     "long": ("Long", "5-10 seconds"),
 }
 
+#: Actions that cost nothing when they come with an attack with the same weapon (source:
+#: Actions, the exceptions): they are part of that attack.
+PART_OF_ATTACK: dict[str, str] = {
+    "reload_2": "reloading a weapon of 2 seconds or less between its shots",
+    "ready_unwieldy": "readying an unwieldy weapon after its own attack",
+    "grip": "choosing grip and reach as the attack starts",
+}
+
 #: Attack penalty when an action is squeezed into an attack.
 ACTION_IN_ATTACK_PENALTY = -6
 
@@ -197,6 +205,8 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "light": ("Light a candle, fuse, match, torch or the like already in hand", "short"),
     "pocket": ("Drop a small item into a pocket", "short"),
     "reload_2": ("Reload a weapon that takes up to 2 seconds", "short"),
+    "ready_unwieldy": ("Ready an unwieldy weapon again after attacking with it", "short"),
+    "grip": ("Change grip or reach", "short"),
     "ready_heavy_shield": ("Ready a shield of DB 3-4", "medium"),
     "pick_up": ("Pick something up from the ground while standing, and straighten up", "medium"),
     "lift_heavy": ("Pick up a heavy object in both hands (up to 8 x Basic Lift)", "medium"),
