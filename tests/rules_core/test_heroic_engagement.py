@@ -151,3 +151,30 @@ def test_bad_inputs_name_the_field(over, field, words):
     assert not out["ok"]
     assert out["error"]["field"] == field
     assert words in out["error"]["message"]
+
+
+def pct(result, name):
+    return f"{result['outcomes'][name] * 100:.2f}%"
+
+
+@pytest.mark.parametrize("wounds,row", [
+    ("drop", ["9.20%", "11.27%", "51.64%", "26.25%", "1.65%"]),
+    ("carry", ["12.17%", "11.97%", "50.96%", "23.19%", "1.71%"]),
+])
+def test_the_rulings_table_for_injury_left_over(wounds, row):
+    res = api.run("heroic.engagement", small(wounds=wounds))["result"]
+    names = ["Guards wiped out", "Guards breaks", "Raiders wiped out", "Raiders breaks",
+             "Both sides break"]
+    assert [pct(res, n) for n in names] == row
+
+
+@pytest.mark.parametrize("over,knights_break,orcs_lost,knights_lost", [
+    ({}, "0.17%", 11.48, 0.101),
+    ({"on_break": "surrender"}, "0.17%", 8.43, 0.100),
+    ({"ties": "simultaneous"}, "0.18%", 11.48, 0.107),
+])
+def test_the_rulings_figures_for_the_source_fight(over, knights_break, orcs_lost, knights_lost):
+    res = api.run("heroic.engagement", inputs(**over))["result"]
+    assert pct(res, "Knights breaks") == knights_break
+    assert round(res["expected_losses_a"], 2) == orcs_lost
+    assert round(res["expected_losses_b"], 3) == knights_lost
