@@ -1,6 +1,6 @@
 """Damage dice and the injury that N hits do to a group (source: Heroic Combat, Melee
-Attacks "roll damage, subtract DR, and apply injury as usual", and Multiple Attackers, the
-group HP method).
+Attacks, where each hit's damage is rolled and DR comes off as in the Basic Set, and
+Multiple Attackers, the group HP method).
 
 GURPS writes damage as dice of d6 plus or minus a number: "2d", "1d+2", "3d-1".
 """
