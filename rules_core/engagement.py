@@ -101,6 +101,7 @@ def solve(
     # are cached as whole numbers over their own least common denominator.
     transitions: dict[Any, tuple[int, tuple[tuple[Any, int], ...]]] = {}
     loss_mass: dict[tuple[str, int], Fraction] = {}
+    visits: dict[Any, Fraction] = {}  # state -> total chance of being in it at a round's start
     totals: dict[str, Fraction] = {name: Fraction(0) for name in outcome_order}
     ends_in: dict[int, Fraction] = {}
     by_round: list[dict[str, Fraction]] = []
@@ -125,39 +126,30 @@ def solve(
         for state in live:
             if state not in transitions:
                 moves = step(state)
-                transitions[state] = moves if whole else _whole_moves(moves)
+                transitions[state] = _split(moves if whole else _whole_moves(moves),
+                                            outcome, losses)
         scale = math.lcm(*(transitions[state][0] for state in live))
         nxt: dict[Any, int] = {}
-        ended_here: dict[Any, int] = {}
+        by_outcome: dict[str, int] = {}
         for state, m in live.items():
-            own, moves = transitions[state]
-            work += len(moves)
+            own, going_on, ending, _ = transitions[state]
+            work += len(going_on) + len(ending)
             if work > max_work:
                 raise TooLarge("The work this fight needs", max_work)
+            if losses is not None:
+                visits[state] = visits.get(state, Fraction(0)) + Fraction(m, denominator)
             m *= scale // own
-            for target, q in moves:
+            for target, q in going_on:
                 if target in nxt:
                     nxt[target] += m * q
-                elif target in ended_here:
-                    ended_here[target] += m * q
-                elif outcome(target) is None:
-                    nxt[target] = m * q
                 else:
-                    ended_here[target] = m * q
+                    nxt[target] = m * q
+            for result, q in ending:
+                by_outcome[result] = by_outcome.get(result, 0) + m * q
         denominator *= scale
-        by_outcome: dict[str, int] = {}
-        by_loss: dict[tuple[str, int], int] = {}
-        for target, w in ended_here.items():
-            result = outcome(target)
-            by_outcome[result] = by_outcome.get(result, 0) + w
-            if losses is not None:
-                for side, lost in losses(target).items():
-                    by_loss[side, lost] = by_loss.get((side, lost), 0) + w
         ended = Fraction(sum(by_outcome.values()), denominator)
         for result, w in by_outcome.items():
             totals[result] = totals.get(result, Fraction(0)) + Fraction(w, denominator)
-        for key, w in by_loss.items():
-            loss_mass[key] = loss_mass.get(key, Fraction(0)) + Fraction(w, denominator)
         if ended:
             ends_in[round_no] = ended
         if nxt:  # keep the whole numbers small: divide out what every mass shares
@@ -184,6 +176,10 @@ def solve(
     ordered.update({k: v for k, v in totals.items() if k not in ordered and k != STILL_FIGHTING})
     if STILL_FIGHTING in totals:
         ordered[STILL_FIGHTING] = totals[STILL_FIGHTING]
+    for state, seen in visits.items():
+        own, _, _, loss_ways = transitions[state]
+        for key, w in loss_ways:
+            loss_mass[key] = loss_mass.get(key, Fraction(0)) + seen * Fraction(w, own)
     loss_dists: dict[str, dict[int, Fraction]] = {}
     for (side, lost), p in sorted(loss_mass.items()):
         loss_dists.setdefault(side, {})[lost] = p
@@ -191,6 +187,29 @@ def solve(
         raise ValueError("the fight's transitions do not sum to 1")
     return Engagement(ordered, by_round, dict(sorted(ends_in.items())), expected,
                       loss_dists, peak, max_rounds)
+
+
+def _split(moves: tuple[int, tuple[tuple[Any, int], ...]],
+           outcome: Callable[[Any], str | None],
+           losses: Callable[[Any], Mapping[str, int]] | None,
+           ) -> tuple[int, tuple[tuple[Any, int], ...], tuple[tuple[str, int], ...],
+                      tuple[tuple[tuple[str, int], int], ...]]:
+    """A state's moves split into those that go on and those that end the fight; the
+    ending ones summed by outcome, and by (side, losses), which is all the answer needs."""
+    own, listed = moves
+    going_on: list[tuple[Any, int]] = []
+    ending: dict[str, int] = {}
+    lost: dict[tuple[str, int], int] = {}
+    for target, q in listed:
+        result = outcome(target)
+        if result is None:
+            going_on.append((target, q))
+            continue
+        ending[result] = ending.get(result, 0) + q
+        if losses is not None:
+            for side, n in losses(target).items():
+                lost[side, n] = lost.get((side, n), 0) + q
+    return own, tuple(going_on), tuple(ending.items()), tuple(lost.items())
 
 
 def _whole_moves(moves: Iterable[tuple[State, Fraction]]) -> tuple[int, tuple[tuple[Any, int], ...]]:
