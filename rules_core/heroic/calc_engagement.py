@@ -19,8 +19,11 @@ from rules_core.heroic.tables import DEFAULT_SF, MAX_REACH_PER_DEFENDER, TACTICS
 
 PAGE = "heroic/groups"
 MAX_MEMBERS = 40
-#: pairs of HP totals the carried-wounds model may have to follow
-MAX_CARRY_STATES = 1_500
+#: pairs of HP totals the carried-wounds model may have to follow, and pairs of member
+#: counts the default model may: past these an exact answer takes more than about a
+#: second in CPython (the work grows with the square of the pairs)
+MAX_CARRY_STATES = 250
+MAX_MEMBER_PAIRS = 160
 ATTACK_TACTICS = tuple((t.key, t.name) for t in TACTICS if t.melee is not None)
 
 
@@ -113,6 +116,13 @@ def _check(inputs: dict[str, Any]) -> None:
     if inputs["a_name"].casefold() == inputs["b_name"].casefold():
         raise InputError("b_name", f'Side B: name is "{inputs["b_name"]}", the same as side '
                                    f"A's; give the two sides different names.")
+    members = inputs["a_members"] * inputs["b_members"]
+    if members > MAX_MEMBER_PAIRS:
+        raise InputError("a_members", f"Side A: members x Side B: members is "
+                                      f"{inputs['a_members']} x {inputs['b_members']} = {members}, "
+                                      f"past the limit of {MAX_MEMBER_PAIRS} for an exact answer "
+                                      f"in time; lower either side's members (12 against 13 "
+                                      f"still fits).")
     if inputs["wounds"] == "carry":
         pairs = inputs["a_members"] * inputs["a_hp"] * inputs["b_members"] * inputs["b_hp"]
         if pairs > MAX_CARRY_STATES:
