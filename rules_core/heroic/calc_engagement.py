@@ -24,6 +24,8 @@ MAX_MEMBERS = 40
 #: second in CPython (the work grows with the square of the pairs)
 MAX_CARRY_STATES = 250
 MAX_MEMBER_PAIRS = 160
+#: damage dice one attack may roll at most (hits x dice per hit) for an exact answer
+MAX_DAMAGE_DICE = 240
 ATTACK_TACTICS = tuple((t.key, t.name) for t in TACTICS if t.melee is not None)
 
 
@@ -123,6 +125,20 @@ def _check(inputs: dict[str, Any]) -> None:
                                       f"past the limit of {MAX_MEMBER_PAIRS} for an exact answer "
                                       f"in time; lower either side's members (12 against 13 "
                                       f"still fits).")
+    f = build(inputs)
+    for key, title in (("a", "Side A"), ("b", "Side B")):
+        att, dfd = f.side(key), f.side("b" if key == "a" else "a")
+        most = 0
+        for foes in range(1, dfd.members + 1):
+            attack, defence, mult = model.contest_skills(att, dfd, att.members, foes, True)
+            most = max(most, (1 + max(0, attack - defence + 15) // att.speed_factor) * mult)
+        if most * att.damage.dice > MAX_DAMAGE_DICE:
+            raise InputError(f"{key}_damage", f"{title}: damage per hit: one attack could score "
+                                              f"up to {most} hits of {att.damage}, "
+                                              f"{most * att.damage.dice} dice, past the limit of "
+                                              f"{MAX_DAMAGE_DICE} for an exact answer; lower the "
+                                              f"dice, the skill gap or the members, or raise the "
+                                              f"Speed Factor.")
     if inputs["wounds"] == "carry":
         pairs = inputs["a_members"] * inputs["a_hp"] * inputs["b_members"] * inputs["b_hp"]
         if pairs > MAX_CARRY_STATES:

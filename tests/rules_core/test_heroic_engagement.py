@@ -145,6 +145,7 @@ def test_the_roll_plays_to_an_outcome_of_the_exact_answer():
     ({"a_damage": "12d"}, "a_damage", "from 1 to 10"),
     ({"wounds": "carry"}, "wounds", "Injury left over"),
     ({"a_members": 20, "b_members": 9}, "a_members", "limit of 160"),
+    ({"b_damage": "10d", "b_speed_factor": 1}, "b_damage", "Side B: damage per hit"),
     ({"a_tactic": "retreat"}, "a_tactic", "retreat"),
 ])
 def test_bad_inputs_name_the_field(over, field, words):
