@@ -161,3 +161,14 @@ def test_casualties_refuse_bad_damage_by_label():
     out = api.run("heroic.casualties", {"hits": 2, "damage": "2x", "hp": 10, "count": 2})
     assert out["error"]["field"] == "damage"
     assert out["error"]["message"].startswith("Damage per hit")
+
+
+def test_the_ranged_calculator_offers_the_same_dodge_reading():
+    raw = {"defense": "dodge", "dodge": 8, "defender_tactic": "all_out_defensive"}
+    spec = api.spec("heroic.ranged")["initial"]
+    after = api.run("heroic.ranged", {**spec, **raw})
+    before = api.run("heroic.ranged", {**spec, **raw, "dodge_tactic": "before"})
+    assert after["ok"] and before["ok"], (after, before)
+    assert "(Dodge 8 + bonuses 0 - 3) x 2, All-Out Defensive +4" in after["explanation"]
+    assert "(Dodge 8 + bonuses 0 + All-Out Defensive +4 - 3) x 2" in before["explanation"]
+    assert before["result"]["p_win"] < after["result"]["p_win"]
