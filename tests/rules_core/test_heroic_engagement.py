@@ -180,3 +180,13 @@ def test_the_rulings_figures_for_the_source_fight(over, knights_break, orcs_lost
     assert pct(res, "Knights breaks") == knights_break
     assert round(res["expected_losses_a"], 2) == orcs_lost
     assert round(res["expected_losses_b"], 3) == knights_lost
+
+
+def test_the_explanation_walks_the_round_and_links_each_rule():
+    text = api.run("heroic.engagement", small())["explanation"]
+    for link in ("/heroic/#the-round", "/heroic/groups/#numerical-superiority",
+                 "/heroic/groups/#the-hit-multiplier", "/heroic/groups/#group-hit-points",
+                 "/heroic/morale/#when-morale-is-checked", "/heroic/tactics/#retreat",
+                 "/rulings/#the-engagement-injury-left-over"):
+        assert f"]({link})" in text, link
+    assert "| By round |" in text
