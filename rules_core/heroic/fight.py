@@ -134,11 +134,6 @@ def attack_injury(skill_difference: int, speed_factor: int, multiplier: int, dam
     return 46_656 * 6 ** (damage.dice * most), tuple(sorted(weights.items()))
 
 
-def kernel_fractions(kernel: Moves) -> dict[int, Fraction]:
-    """A kernel as value -> exact chance."""
-    return {k: Fraction(w, kernel[0]) for k, w in kernel[1]}
-
-
 def after_injury(pool: int, injury: int, hp: int, carry: bool) -> int:
     """The pool after an attack: every point kept, or only whole members' shares."""
     left = max(0, pool - injury)
@@ -163,22 +158,29 @@ def up(fight: Fight, key: str, pool: int) -> int:
 DICE_WAYS = 216  # 3d6
 
 
-def break_ways(fight: Fight, key: str, before: int, after: int, foe_after: int) -> int:
-    """Ways out of 216 this side breaks at the end of the round (0 when no check is due)."""
+def morale_modifier(fight: Fight, key: str, before: int, after: int, foe_after: int
+                    ) -> int | None:
+    """This side's morale modifier at the end of the round, or None when no check is due."""
     side = fight.side(key)
     if not side.checks_morale or after <= 0:
-        return 0
+        return None
     if side.members == 1:  # a solitary creature counts HP (source: Morale)
         start, now, was = side.hp, after, before
     else:
         start, now, was = side.members, up(fight, key, after), up(fight, key, before)
     if not morale.is_due(start, start - now, was - now):
-        return 0
+        return None
     foes = up(fight, "b" if key == "a" else "a", foe_after)
     mods = morale.modifiers(solitary=side.members == 1, start=start, now=now, opponents=foes,
                             cornered=side.cornered, fearlessness=side.fearlessness,
                             cowardice=0)
-    return _break_ways(sum(m.value for m in mods))
+    return sum(m.value for m in mods)
+
+
+def break_ways(fight: Fight, key: str, before: int, after: int, foe_after: int) -> int:
+    """Ways out of 216 this side breaks at the end of the round (0 when no check is due)."""
+    modifier = morale_modifier(fight, key, before, after, foe_after)
+    return 0 if modifier is None else _break_ways(modifier)
 
 
 @cache
@@ -264,12 +266,9 @@ def step(fight: Fight, state: State) -> Moves:
 
 
 @cache
-def end_of_round(fight: Fight, before: dict[str, int] | tuple, pool_a: int, pool_b: int
-                 ) -> Moves:
+def end_of_round(fight: Fight, before: tuple[int, int], pool_a: int, pool_b: int) -> Moves:
     """Wipe-outs, then the morale checks due, then the free attack on a side that flees."""
     pools = {"a": pool_a, "b": pool_b}
-    if isinstance(before, dict):
-        before = (before["a"], before["b"])
     if up(fight, "a", pool_a) == 0:
         return 1, ((("end", WIPED.format(fight.a.name), pool_a, pool_b), 1),)
     if up(fight, "b", pool_b) == 0:
@@ -379,17 +378,10 @@ def _play_end(fight: Fight, before: dict[str, int], pools: dict[str, int],
     broke = []
     for key in SIDES:
         foe = "b" if key == "a" else "a"
-        if break_ways(fight, key, before[key], pools[key], pools[foe]) == 0:
+        total = morale_modifier(fight, key, before[key], pools[key], pools[foe])
+        if total is None:
             continue
         side = fight.side(key)
-        if side.members == 1:
-            start, now = side.hp, pools[key]
-        else:
-            start, now = side.members, up(fight, key, pools[key])
-        mods = morale.modifiers(solitary=side.members == 1, start=start, now=now,
-                                opponents=up(fight, foe, pools[foe]), cornered=side.cornered,
-                                fearlessness=side.fearlessness, cowardice=0)
-        total = sum(m.value for m in mods)
         dice = sum(roll_d6(rng, 3))
         verdict = morale.breaks(dice, total)
         parts.append(f"{side.name} morale {dice}{total:+d}: {'breaks' if verdict else 'holds'}")
