@@ -168,6 +168,7 @@ def test_a_field_revealed_by_a_choice_starts_with_its_value(page: Page) -> None:
 
 
 def test_engagement_goes_live_and_agrees_with_cpython(page: Page) -> None:
+    instant_goto(page, "../groups/")
     root = widget(page, "heroic.engagement")
     assert wait_settled(page, root) == "ready"
     small = {**api.spec("heroic.engagement")["initial"], "a_members": 3, "b_members": 2,
