@@ -374,7 +374,8 @@ def initiative(rules: Rules) -> list[tuple[str, Fraction]]:
     Play)."""
     if rules.ties == "reroll":
         return [("a", Fraction(1, 2)), ("b", Fraction(1, 2))]
-    tie = Fraction(6, 36)  # both 2d6 equal
+    two = [a + b for a in range(1, 7) for b in range(1, 7)]
+    tie = Fraction(sum(x == y for x in two for y in two), len(two) ** 2)  # 73/648
     win = (1 - tie) / 2
     return [("a", win + (tie if rules.ties == "a" else 0)),
             ("b", win + (tie if rules.ties == "b" else 0))]
