@@ -18,11 +18,10 @@ from rules_core.sucs.engage import (
     Fight,
     Fighter,
     Rules,
-    make_step,
-    play_round,
     round_losses,
     round_outcome,
 )
+from rules_core.sucs.engage_round import make_step, play_round
 from rules_core.sucs.walk import solve_weighted
 
 PAGE = "sucs/actions"

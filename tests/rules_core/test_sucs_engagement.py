@@ -20,11 +20,10 @@ from rules_core.sucs.engage import (
     Fight,
     Fighter,
     Rules,
-    fraction_step,
-    make_step,
     round_losses,
     round_outcome,
 )
+from rules_core.sucs.engage_round import fraction_step, make_step
 from rules_core.sucs.walk import solve_weighted
 
 FACES = range(1, 7)
