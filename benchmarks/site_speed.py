@@ -56,6 +56,7 @@ HEAVIEST = {
                     "unit": [8, 8, 8, 8, 8, 8]},
     "heroic.melee": {"attacker_skill": 18, "defender_skill": 16},
     "sucs.presets": {},
+    "sucs.engagement": {"side_a": "3/1/1, 3/2/1, 4/1/0", "side_b": "3/1x2/0, 3/1/1, 4/2/2"},
     "phases.phase_expectation": {"offense": 7, "defence": 7},
 }
 
