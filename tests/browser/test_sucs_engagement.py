@@ -49,3 +49,12 @@ def test_bad_unit_is_reported_next_to_its_field_and_a_fight_is_played(page: Page
         arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
     assert "wins" in root.locator(".calc-roll-summary").inner_text() or \
         "Still fighting" in root.locator(".calc-roll-summary").inner_text()
+
+
+def test_unit_cost_lists_why_a_unit_is_illegal_in_the_browser(page: Page) -> None:
+    inputs = {"altitude": "1", "speed": 0, "must_move": True, "commander": True, "range": 6}
+    reply = live_run(page, "sucs.unit_cost", inputs)
+    expected = api.run("sucs.unit_cost", inputs)
+    assert reply["ok"] and reply["result"]["warnings"] == expected["result"]["warnings"]
+    assert len(reply["result"]["warnings"]) == 3
+    assert "Not a legal unit" in reply["explanation"]
