@@ -22,7 +22,6 @@ from rules_core.sucs.engage import (
     round_outcome,
 )
 from rules_core.sucs.engage_round import make_step, play_round
-from rules_core.sucs.walk import solve_weighted
 
 PAGE = "sucs/actions"
 MAX_UNITS = 6
@@ -125,9 +124,9 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
 def solve(fight: Fight, max_rounds: int) -> eng.Engagement:
     """The exact answer, or a refusal naming the limit and what to lower."""
     try:
-        return solve_weighted(fight.start(), make_step(fight), round_outcome,
-                              max_rounds=max_rounds, losses=round_losses,
-                              outcome_order=OUTCOMES)
+        return eng.solve(fight.start(), make_step(fight), round_outcome,
+                         max_rounds=max_rounds, losses=round_losses,
+                         outcome_order=OUTCOMES, whole=True)
     except eng.TooLarge as err:
         raise InputError("max_rounds", f"{err}. Lower the Round cap, or put fewer or less "
                                        "varied units in Side A units or Side B units.") from None

@@ -42,7 +42,7 @@ def dice_resolver(rng: random.Random) -> Resolver:
 
 
 def make_step(fight: Fight) -> Callable[[Round], tuple[int, list[tuple[Round, int]]]]:
-    """``step`` for :func:`rules_core.sucs.walk.solve_weighted`: one turn, exactly, as
+    """``step`` for :func:`rules_core.engagement.solve` with ``whole=True``: one turn, exactly, as
     whole-number weights over one denominator. A melee starts with side A charging (it
     moved into contact, so it acts first)."""
     def step(rnd: Round) -> tuple[int, list[tuple[Round, int]]]:

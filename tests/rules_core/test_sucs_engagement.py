@@ -24,7 +24,6 @@ from rules_core.sucs.engage import (
     round_outcome,
 )
 from rules_core.sucs.engage_round import fraction_step, make_step
-from rules_core.sucs.walk import solve_weighted
 
 FACES = range(1, 7)
 TN = {1: 10, 2: 9, 3: 8, 4: 7, 5: 6}
@@ -32,8 +31,8 @@ TN = {1: 10, 2: 9, 3: 8, 4: 7, 5: 6}
 
 def solve(a, b, rounds=20, **rules):
     fight = Fight(tuple(a), tuple(b), Rules(**rules))
-    return solve_weighted(fight.start(), make_step(fight), round_outcome, max_rounds=rounds,
-                          losses=round_losses, outcome_order=OUTCOMES)
+    return eng.solve(fight.start(), make_step(fight), round_outcome, max_rounds=rounds,
+                     losses=round_losses, outcome_order=OUTCOMES, whole=True)
 
 
 def unit(name, q=3, a=1, r=0, **kw):
@@ -235,11 +234,11 @@ def test_engagement_matches_the_brute_force_oracle(a, b, rules) -> None:
     assert sum(exact.values()) == 1
 
 
-def test_the_whole_number_walk_equals_the_shared_engine() -> None:
+def test_whole_number_steps_equal_fraction_steps_in_the_shared_engine() -> None:
     fight = Fight((unit("A1"), unit("A2", a=2, r=1)), (unit("B1", q=4, a=1, targets=2),),
                   Rules(suppression="penalty"))
-    fast = solve_weighted(fight.start(), make_step(fight), round_outcome, max_rounds=6,
-                          losses=round_losses, outcome_order=OUTCOMES)
+    fast = eng.solve(fight.start(), make_step(fight), round_outcome, max_rounds=6,
+                     losses=round_losses, outcome_order=OUTCOMES, whole=True)
     slow = eng.solve(fight.start(), fraction_step(fight), round_outcome, max_rounds=6,
                      losses=round_losses, outcome_order=OUTCOMES)
     assert fast == slow
@@ -251,9 +250,9 @@ def test_identical_units_are_merged_without_changing_the_answer() -> None:
     merged = Fight(a, b)
     plain = Fight(a, b)
     plain._merge = False  # every unit kept apart
-    kw = dict(max_rounds=6, losses=round_losses, outcome_order=OUTCOMES)
-    fast = solve_weighted(merged.start(), make_step(merged), round_outcome, **kw)
-    slow = solve_weighted(plain.start(), make_step(plain), round_outcome, **kw)
+    kw = dict(max_rounds=6, losses=round_losses, outcome_order=OUTCOMES, whole=True)
+    fast = eng.solve(merged.start(), make_step(merged), round_outcome, **kw)
+    slow = eng.solve(plain.start(), make_step(plain), round_outcome, **kw)
     assert fast.outcomes == slow.outcomes and fast.losses == slow.losses
     assert fast.peak_states < slow.peak_states
     # identical units listed in another order: the same fight
