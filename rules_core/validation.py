@@ -18,6 +18,7 @@ from rules_core.messages import (
     describe,
     humanize,
     parse_json,
+    plural,
     position,
     safe_text,
     sentence,
@@ -152,7 +153,7 @@ class ListField(_Nested):
     kind: str = field(default="list", init=False)
 
     def allowed(self) -> str:
-        return f"a list of {self.min_items} to {self.max_items} {self.noun()}s"
+        return f"a list of {self.min_items} to {self.max_items} {plural(self.noun())}"
 
     def collect(self, raw: Any, path: str, errors: list[InputError]) -> Any:
         if not isinstance(raw, (list, tuple)):
@@ -160,7 +161,7 @@ class ListField(_Nested):
             return INVALID
         if not self.min_items <= len(raw) <= self.max_items:
             errors.append(InputError(path, f"must be {self.allowed()}; received "
-                                           f"{len(raw):,}."))
+                                           f"{describe(raw)}."))
             return INVALID
         if self.of is None:
             return list(raw)

@@ -147,7 +147,7 @@ def test_range_band_finder_with_an_example_weapon_and_bad_ranges(page: Page) -> 
         reply = wait_result(page, root,
                             lambda bad=bad: page.fill("#calc-range-band-effective_range_m", bad))
         assert not reply["ok"]
-        assert f"more than 0 and at most 100000 m, received {bad}" in error_text(root, "effective_range_m")
+        assert f"more than 0 and at most 100000 m; received {bad}" in error_text(root, "effective_range_m")
     reply = wait_result(page, root, lambda: page.fill("#calc-range-band-effective_range_m", "300"))
     assert reply["ok"] and root.get_attribute("data-status") == "ready"
 
@@ -158,8 +158,8 @@ def test_distance_that_is_not_a_number_from_a_share_link(page: Page) -> None:
     assert wait_settled(page, root) == "error"
     # a number input cannot hold "far": the bridge sends what the link said, and the core
     # names it and says what it wants
-    assert ('expected a number at least 0 and at most 1000000 m, received the text "far"'
-            in error_text(root, "distance_m"))
+    assert ('is not a number: received the text "far"; enter a number at least 0 and at most '
+            "1000000 m" in error_text(root, "distance_m"))
     reply = wait_result(page, root, lambda: page.fill("#calc-range-band-distance_m", "10"))
     assert reply["ok"] and root.get_attribute("data-status") == "ready"
 
@@ -168,14 +168,14 @@ def test_unknown_size_and_stance_from_a_share_link(page: Page) -> None:
     visit(page, "difficulty", "?difficulty.size=giant&hit-chance.bonus=x")
     root = widget(page, "gunplay.difficulty")
     assert wait_settled(page, root) == "error"
-    assert "must be one of tiny, small, medium, large, huge" in error_text(root, "size")
+    assert "must be one of: Tiny; Small; Medium; Large; Huge" in error_text(root, "size")
     chance = widget(page, "gunplay.hit_chance")
     assert wait_settled(page, chance) == "error"
-    assert "expected a whole number from -30 to 50" in error_text(chance, "bonus")
+    assert "enter a whole number from -30 to 50" in error_text(chance, "bonus")
     visit(page, "difficulty", "?difficulty.stance=crouching")
     root = widget(page, "gunplay.difficulty")
     assert wait_settled(page, root) == "error"
-    assert "prone_firing" in error_text(root, "stance")
+    assert "Prone firing" in error_text(root, "stance")  # the choices by their labels
 
 
 def test_difficulty_from_the_targets_stance(page: Page) -> None:
@@ -197,7 +197,7 @@ def test_hit_odds_refuses_bursts_of_zero_or_ten_thousand(page: Page, rounds: str
     root = settled(page, "gunplay.hit_odds")
     reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-rounds", rounds))
     assert not reply["ok"]
-    assert f"must be from 1 to 100, received {rounds}" in error_text(root, "rounds")
+    assert f"must be a whole number from 1 to 100; received {rounds}" in error_text(root, "rounds")
     assert root.get_attribute("data-status") == "error"
     reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-rounds", "3"))
     assert reply["ok"] and root.get_attribute("data-status") == "ready"
