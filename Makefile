@@ -74,6 +74,7 @@ test-fast: setup
 
 lint: setup
 	$(PY) -m ruff check rules_core calculators tests benchmarks
+	$(PY) -m mypy
 	npx --no-install tsc --noEmit -p tsconfig.json
 	npx --no-install eslint .
 

@@ -45,6 +45,15 @@ MAX_STATES = 20_000
 MAX_WORK = 3_000_000
 
 
+#: one state's moves in whole numbers: (denominator, ((next state, ways), ...)), the ways
+#: summing to the denominator (``solve(..., whole=True)``)
+WholeMoves = tuple[int, Iterable[tuple[Any, int]]]
+#: a state's moves as the walk keeps them: (denominator, moves that go on, ways of each
+#: outcome, ways of each (side, losses))
+_Split = tuple[int, tuple[tuple[Any, int], ...], tuple[tuple[str, int], ...],
+               tuple[tuple[tuple[str, int], int], ...]]
+
+
 class TooLarge(ValueError):
     """The fight's state space is past what can be computed exactly in time."""
 
@@ -76,7 +85,7 @@ class Engagement:
 
 def solve(
     start: State,
-    step: Callable[[State], Iterable[tuple[State, Fraction]]],
+    step: Callable[[State], Iterable[tuple[State, Fraction]]] | Callable[[State], WholeMoves],
     outcome: Callable[[State], str | None],
     *,
     max_rounds: int,
@@ -99,7 +108,7 @@ def solve(
     # Masses are whole numbers over one denominator per round (no gcd on every addition,
     # which dominates once the fractions have thousands of digits); each state's moves
     # are cached as whole numbers over their own least common denominator.
-    transitions: dict[Any, tuple[int, tuple[tuple[Any, int], ...]]] = {}
+    transitions: dict[Any, _Split] = {}
     loss_mass: dict[tuple[str, int], Fraction] = {}
     visits: dict[Any, Fraction] = {}  # state -> total chance of being in it at a round's start
     totals: dict[str, Fraction] = {name: Fraction(0) for name in outcome_order}
@@ -125,7 +134,7 @@ def solve(
             continue
         for state in live:
             if state not in transitions:
-                moves = step(state)
+                moves: Any = step(state)
                 transitions[state] = _split(moves if whole else _whole_moves(moves),
                                             outcome, losses)
         scale = math.lcm(*(transitions[state][0] for state in live))
@@ -189,11 +198,10 @@ def solve(
                       loss_dists, peak, max_rounds)
 
 
-def _split(moves: tuple[int, tuple[tuple[Any, int], ...]],
+def _split(moves: WholeMoves,
            outcome: Callable[[Any], str | None],
            losses: Callable[[Any], Mapping[str, int]] | None,
-           ) -> tuple[int, tuple[tuple[Any, int], ...], tuple[tuple[str, int], ...],
-                      tuple[tuple[tuple[str, int], int], ...]]:
+           ) -> _Split:
     """A state's moves split into those that go on and those that end the fight; the
     ending ones summed by outcome, and by (side, losses), which is all the answer needs."""
     own, listed = moves

@@ -140,8 +140,8 @@ class Fight:
         if not self._merge:
             return state
         out = []
-        for side, units in zip(("a", "b"), state):
-            units = list(units)
+        for side, side_units in zip(("a", "b"), state):
+            units = list(side_units)
             for members in self._groups[side]:
                 if len(members) > 1:
                     for idx, u in zip(members, sorted((units[m] for m in members), key=_key)):
@@ -269,7 +269,8 @@ def strike(fight: Fight, paths: Paths, side: str, i: int, t: int, counts: bool,
             s2 = apply_hit(s, enemy, t, event, threat, counts, fight.rules)
             if text and event[0] == "no_effect" and _unit(s2, enemy, t) != them:
                 text += (" (a roll that might have damaged it"
-                         + ("; the second: suppressed)" if _unit(s2, enemy, t)[1] == 0 else ")"))
+                         + ("; the second: suppressed)" if (_unit(s2, enemy, t) or (0, 1))[1] == 0
+                            else ")"))
             _add(out, s2, w * ways, sx + sixes, log + ((text,) if text else ()))
     return out
 

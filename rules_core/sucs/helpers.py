@@ -131,7 +131,7 @@ def move(speed: int, legs: list[Leg], withdraw: bool = False) -> Move:
         total += stretch.inches
         if left > 0:
             used = min(left, stretch.inches)
-            reached += used * stretch.rate
+            reached += used * (stretch.rate or 0)  # a closed stretch stopped the loop above
             left -= used
     done = None if blocked else total
     moves = None if blocked or budget == 0 else max(1, math.ceil(total / budget))
