@@ -1,23 +1,34 @@
-// The SUCS army builder. Costs, checks and file validation all come from the rules core
-// through the bridge (sucs.unit_cost, sucs.roster_check, sucs.roster_import); this module
-// shows the rosters, and sucs_roster_store.js keeps them safe in localStorage (damaged
-// data set aside, other tabs' changes merged, conflicts asked about). Every text from
-// storage, files or the address reaches the page through textContent only.
+// @ts-check
+// The SUCS army builder: the view. Costs, checks and file validation all come from the
+// rules core through the bridge (sucs.unit_cost, sucs.roster_check, sucs.roster_import);
+// this module shows the rosters, and sucs_roster_store.js keeps them safe in localStorage
+// (one key per roster; damaged data set aside, other tabs' changes merged, conflicts
+// asked about). Every text from storage, files or the address reaches the page through
+// textContent only.
 import {
-  STORE_KEY, COLLECTION, VERSION, HASH_KEY, el, loadStylesheet, blankRoster, clone, suffixed, ask,
+  COLLECTION, VERSION, HASH_KEY, el, blankRoster, clone, suffixed, configure, limits, presetCost, textProblem,
   encodeShare, decodeShare, download, fileName, showCards, busyTracker, buildEditorForm, fillEditor, readEditor, markFieldError,
   breakdownRows, lineNode, showCheck, pendingEdits, keptNodes, QUESTIONS, SAVE_PROBLEMS, damageMessage,
 } from "./sucs_roster_lib.js";
-import { RosterStore, KEPT_PREFIX } from "./sucs_roster_store.js";
+import { RosterStore, KEPT_PREFIX, ENTRY_PREFIX, ACTIVE_KEY } from "./sucs_roster_store.js";
+import { askPersist, PERSIST_REFUSED } from "./storage_kit.js";
 
+/**
+ * @typedef {import("./sucs_roster_store.js").Roster} Roster
+ * @typedef {{run: Function, roll: Function, setStatus: Function, runtimeFailed: Function}} Bridge
+ */
+
+/** @param {HTMLElement & {_busy?: boolean}} root @param {Bridge} bridge */
 export async function mount(root, bridge) {
-  loadStylesheet();
+  /** @param {string} sel @returns {any} */
   const $ = (sel) => root.querySelector(sel);
   const data = JSON.parse($(".sucs-data").dataset.json);
-  const presetById = new Map(data.presets.map((p) => [p.id, p]));
+  configure(data.rules);
+  /** @type {Map<string, any>} */
+  const presetById = new Map(data.presets.map((/** @type {any} */ p) => [p.id, p]));
   const ui = $(".sucs-ui");
   const dialog = $(".sucs-ask");
-  const store = new RosterStore();
+  const store = new RosterStore(limits());
   let editing = null; // index of the line in the editor
   let lastCheck = null;
   let checkSeq = 0;
@@ -25,19 +36,30 @@ export async function mount(root, bridge) {
   let undo = null; // {text, restore} for the last delete or replace
   let saveProblem = "";
   let damageText = "";
+  let live = false; // the start (share link included) is done: the status may say ready
+  let persistText = "";
   // busy while a computation is in flight or scheduled, or until the start is done
   const { run, schedule, question, timers, setStarting } = busyTracker(root, bridge, dialog);
 
-  const active = () => store.get(store.active);
+  const active = () => /** @type {import("./sucs_roster_store.js").Entry} */ (store.get(store.active));
   const roster = () => active().roster;
   function ensureActive() {
-    if (!store.entries.length) store.add(blankRoster("My first army"));
+    if (!store.entries.length) store.add(clone(data.first));
     if (!store.get(store.active)) store.active = store.entries[0].id;
   }
 
   // -- saving, and what the saved copy says about other tabs and damage
   function save() {
     afterSync(store.sync({ write: true }));
+  }
+
+  /** The GM saved something: ask the browser to keep the site's data (once per page view). */
+  function keepForGood() {
+    askPersist(store.area).then((answer) => {
+      if (answer !== "refused-first") return;
+      persistText = PERSIST_REFUSED;
+      renderStorage();
+    }).catch(() => { /* nothing to say */ });
   }
 
   function afterSync(res) {
@@ -76,6 +98,8 @@ export async function mount(root, bridge) {
     const show = (sel, text) => { $(sel).textContent = text; $(sel).hidden = !text; };
     show(".sucs-save-problem", saveProblem);
     show(".sucs-damage", damageText);
+    show(".sucs-persist-text", persistText);
+    $(".sucs-persist").hidden = !persistText;
     $(".sucs-kept-title").hidden = !kept.length;
     $(".sucs-kept").replaceChildren(...keptNodes(kept));
     $('.sucs-storage [data-sucs="export-all"]').hidden = !saveProblem;
@@ -169,7 +193,7 @@ export async function mount(root, bridge) {
       showCheck(root, reply);
       renderLines();
       renderCards();
-      bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
+      if (live) bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
     } catch (err) {
       bridge.runtimeFailed(root, err);
     }
@@ -186,8 +210,10 @@ export async function mount(root, bridge) {
       recheck();
     } else schedule("check", recheck, 120);
   }
+  /** @param {{now?: boolean}} [options] */
   function changed(options) {
     active().dirty = true;
+    keepForGood();
     refresh(options);
   }
 
@@ -258,7 +284,7 @@ export async function mount(root, bridge) {
   listSelect.replaceChildren(...data.lists.map(([id, title]) => el("option", { value: id, text: title })));
   function fillUnits() {
     unitSelect.replaceChildren(...data.presets.filter((p) => p.list === listSelect.value).map((p) =>
-      el("option", { value: p.id, text: `${p.name} (+${p.computed_cost}${p.reproduced ? "" : `, printed +${p.published_cost}`})` })));
+      el("option", { value: p.id, text: `${p.name} (${presetCost(p)} pts${p.reproduced ? "" : `, printed extra +${p.published_cost}`})` })));
   }
   listSelect.addEventListener("change", fillUnits);
   fillUnits();
@@ -277,23 +303,49 @@ export async function mount(root, bridge) {
     refresh({ now: true });
   }
 
-  /** Add checked rosters; one whose name is taken by a different roster is asked about. */
+  /** Add every checked roster. One whose name is taken by a different roster is asked
+   *  about (each in turn); one already saved exactly is not added twice (it is opened).
+   *  @param {Roster[]} rosters @param {string} source */
   async function importRosters(rosters, source) {
     const plan = store.planImport(rosters);
-    const clashes = plan.filter((p) => p.clash);
-    const choice = clashes.length ? await question(QUESTIONS.clash(clashes.map((p) => p.match.roster.name), source)) : "both";
-    if (choice === "cancel") { notice(`${source}: import cancelled; nothing was changed.`); return; }
-    const { first, replaced } = store.applyImport(plan, choice, (name) => suffixed(name, "(imported)"));
-    switchTo(first);
+    let all = "";
+    const items = [];
+    let left = plan.filter((p) => p.kind === "clash").length;
+    for (const p of plan) {
+      let action = p.kind === "new" ? "add" : p.kind === "same" ? "open" : all;
+      if (p.kind === "clash") {
+        left -= 1;
+        if (!action) {
+          const choice = await question(QUESTIONS.clash(/** @type {any} */ (p.match).roster.name, source, left));
+          if (choice === "cancel") { notice(`${source}: import cancelled; nothing was changed.`); return; }
+          if (choice.endsWith("-all")) all = choice.slice(0, -4);
+          action = choice.endsWith("-all") ? all : choice;
+        }
+        if (action === "both") action = "rename";
+      }
+      items.push({ r: p.r, match: p.match, action });
+    }
+    const { first, counts, replaced } = store.applyImport(items, (name) => suffixed(name, "(imported)"));
+    if (first) switchTo(first);
+    const parts = [counts.added ? `${counts.added} roster(s) added` : "",
+      counts.replaced ? `replaced ${counts.replaced} roster(s)` : "",
+      counts.same ? `${counts.same} already saved here (opened, not added again)` : "",
+      counts.skipped ? `${counts.skipped} skipped` : ""].filter(Boolean);
+    notice(`${source}: ${parts.join(", ") || "nothing to add"}.`, replaced.length > 0);
     if (replaced.length) {
-      notice(`${source}: replaced ${replaced.length} roster(s), added ${plan.length - replaced.length}.`, true);
       undo = { restore: () => replaced.forEach(({ entry, before }) => {
         if (store.get(entry.id)) Object.assign(entry, { roster: before, dirty: true });
       }), id: first };
-    } else notice(`${source}: ${plan.length} roster(s) added.`);
+    }
   }
 
+  /** @param {string} text @param {string} source */
   async function importText(text, source) {
+    const problem = textProblem(text);
+    if (problem) {
+      showProblems(`${source} was refused; nothing was changed.`, [{ field: "file", message: problem }]);
+      return;
+    }
     const reply = await run("sucs.roster_import", { file: text });
     if (!reply.ok) {
       showProblems(`${source} was refused; nothing was changed.`, [reply.error]);
@@ -340,7 +392,7 @@ export async function mount(root, bridge) {
     "close-editor": () => closeEditor(),
     export: () => download(fileName(roster().name), JSON.stringify(roster(), null, 2)),
     "export-all": () => download("sucs-rosters.json", JSON.stringify(
-      { format: COLLECTION, version: VERSION, rosters: store.entries.map((e) => e.roster) }, null, 2)),
+      { format: COLLECTION, version: VERSION, rosters: store.rosters() }, null, 2)),
     "kept-download": (button) => {
       const key = button.closest("li").dataset.key;
       const text = store.keptText(key);
@@ -349,12 +401,12 @@ export async function mount(root, bridge) {
     "kept-delete": async (button) => {
       const key = button.closest("li").dataset.key;
       if (await question(QUESTIONS.dropKept) === "delete") store.dropKept(key);
-      if (key === STORE_KEY) save(); // the damaged saved copy is gone: saving resumes
+      save(); // room freed: saving resumes
       renderStorage();
     },
     share: async () => {
       const url = new URL(window.location.href);
-      url.hash = HASH_KEY + encodeShare(roster());
+      url.hash = HASH_KEY + await encodeShare(roster());
       try {
         await navigator.clipboard.writeText(url.href);
         notice("Share link copied: it opens this page with a copy of the roster.");
@@ -400,7 +452,8 @@ export async function mount(root, bridge) {
     if (!root.isConnected) { window.removeEventListener("storage", onStorage); return; }
     if (!store.area || event.storageArea !== store.area) return;
     if (event.key && event.key.startsWith(KEPT_PREFIX)) renderStorage();
-    else if (event.key === null || event.key === STORE_KEY) schedule("sync", syncOtherTab, 30);
+    else if (event.key === null || event.key.startsWith(ENTRY_PREFIX)) schedule("sync", syncOtherTab, 30);
+    else if (event.key === ACTIVE_KEY) { /* each tab shows its own roster */ }
   }
   function syncOtherTab() {
     if (timers.has("edit") || pricing) { schedule("sync", syncOtherTab, 100); return; }
@@ -413,7 +466,7 @@ export async function mount(root, bridge) {
   ensureActive();
   if (loaded.error) saveProblem = SAVE_PROBLEMS[loaded.error];
   if (loaded.damage.length) reportDamage(loaded.damage);
-  ui.hidden = false;
+  ui.inert = false;
   renderStorage();
   renderPicker();
   renderLines();
@@ -423,22 +476,31 @@ export async function mount(root, bridge) {
     await validateEntries(store.entries.map((e) => e.id));
     save();
     await recheck();
+    await openSharedLink();
   } catch (err) {
     setStarting(false);
     bridge.runtimeFailed(root, err);
     return;
   }
-  // a shared link: check it in the core, add it as a roster, then drop it from the address
-  const hash = window.location.hash.slice(1);
-  if (hash.startsWith(HASH_KEY)) {
+  // ready only now: everything the start began (the share link's import too) is done
+  live = true;
+  bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
+  setStarting(false);
+
+  /** A shared link: unpack it, have the core check it, add it (or open the same roster
+   *  already saved, or ask when the name is taken), then drop it from the address. */
+  async function openSharedLink() {
+    const hash = window.location.hash.slice(1);
+    if (!hash.startsWith(HASH_KEY)) return;
     history.replaceState(history.state, "", window.location.pathname + window.location.search);
     let text = null;
     try {
-      text = decodeShare(hash.slice(HASH_KEY.length));
-    } catch {
-      showProblems("The shared link is damaged; nothing was added.", []);
+      text = await decodeShare(hash.slice(HASH_KEY.length));
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      showProblems(`The shared link could not be opened: ${why}. Nothing was added; ask for the link again.`, []);
+      return;
     }
-    if (text !== null) await importText(text, "The shared link").catch((err) => bridge.runtimeFailed(root, err));
+    await importText(text, "The shared link");
   }
-  setStarting(false);
 }

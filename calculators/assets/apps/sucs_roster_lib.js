@@ -1,12 +1,60 @@
+// @ts-check
 // Helpers of the SUCS army builder (sucs_roster.js): text-only DOM building, comparing
-// rosters, the in-page question dialog, share-link encoding, downloads and the unit
-// cards. Saved rosters are handled by sucs_roster_store.js.
-export const STORE_KEY = "sucs-rosters:v1";
-export const STORE_SCHEMA = "sucs-roster-store";
+// rosters, the in-page question dialog, share-link encoding and the unit cards. Saved
+// rosters are handled by sucs_roster_store.js. Limits and rule values (names' length,
+// counts, the target number of each quality…) are the rules core's, rendered into the
+// page at build time and set here by configure(); none is retyped in this file.
+import { guardedParse, isObj } from "./storage_kit.js";
+
+export { download } from "./storage_kit.js";
 export const FORMAT = "sucs-roster";
 export const COLLECTION = "sucs-rosters";
 export const VERSION = 1;
 export const HASH_KEY = "roster=";
+/** The compressed share-link format's mark (base64url never holds a "."). */
+const PACKED = "z.";
+
+/**
+ * The core's numbers the builder needs (from the page's data block).
+ * @typedef {{max_name: number, max_units: number, max_count: number, max_limit: number,
+ *   max_file_chars: number, max_depth: number, max_rosters: number,
+ *   target_number: Record<string, number>, quality_base: Record<string, number>}} Rules
+ */
+/** @type {Rules} */
+export const RULES = /** @type {any} */ ({});
+
+/** @param {Rules} rules */
+export function configure(rules) {
+  Object.assign(RULES, rules);
+}
+
+/** The store's limits, from the core's. */
+export function limits() {
+  return { maxChars: RULES.max_file_chars, maxDepth: RULES.max_depth, maxUnits: RULES.max_units, maxName: RULES.max_name };
+}
+
+/** Enough shape to show a roster without errors; the rules core checks it fully later.
+ *  @param {unknown} r @param {{maxUnits: number, maxName: number}} lim @returns {string | null} */
+export function shapeProblem(r, lim) {
+  if (!isObj(r)) return "it is not a roster";
+  if (typeof r.name !== "string" || !r.name || r.name.length > lim.maxName) return "its name is missing or too long";
+  if (!Number.isSafeInteger(r.points_limit)) return "its points limit is not a whole number";
+  if (!Array.isArray(r.units) || r.units.length > lim.maxUnits) return "its list of units is missing or too long";
+  const bad = r.units.findIndex((u) => !isObj(u) || typeof u.name !== "string" || u.name.length > lim.maxName
+    || !Number.isSafeInteger(u.count) || !isObj(u.stats) || !(u.preset == null || typeof u.preset === "string"));
+  return bad < 0 ? null : `its unit ${bad + 1} is damaged`;
+}
+
+/** A roster's name found in damaged text, or "". @param {string} text */
+export function nameInText(text) {
+  const m = /"name"\s*:\s*"((?:[^"\\\n]|\\.){1,80})"/.exec(String(text));
+  if (!m) return "";
+  try {
+    return JSON.parse(`"${m[1]}"`);
+  } catch {
+    return m[1];
+  }
+}
 
 // ---- small DOM helpers (text only) ---------------------------------------------
 
@@ -21,13 +69,6 @@ export function el(tag, props = {}, ...children) {
   }
   for (const child of children) if (child !== null && child !== undefined) node.append(child);
   return node;
-}
-
-export function loadStylesheet() {
-  const href = new URL("sucs_roster.css", import.meta.url).href; // next to this module
-  if (![...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href === href)) {
-    document.head.append(el("link", { rel: "stylesheet", href }));
-  }
 }
 
 export function newId() {
@@ -58,9 +99,10 @@ export function nameKey(name) {
   return String(name).toLowerCase().split(/\s+/).filter(Boolean).join(" ");
 }
 
-/** A name with a suffix, kept within the 80 characters a roster name may have. */
+/** A name with a suffix, kept within the length a roster name may have.
+ *  @param {string} name @param {string} suffix */
 export function suffixed(name, suffix) {
-  return `${String(name).slice(0, 80 - suffix.length - 1)} ${suffix}`;
+  return `${String(name).slice(0, RULES.max_name - suffix.length - 1)} ${suffix}`;
 }
 
 // ---- questions: an in-page dialog (not window.confirm), one at a time ---------------
@@ -95,35 +137,103 @@ export function ask(dialog, { title, text, choices, cancel }) {
 
 // ---- share links ----------------------------------------------------------------
 
-export function encodeShare(roster) {
-  const bytes = new TextEncoder().encode(JSON.stringify(roster));
+/** @param {Uint8Array} bytes */
+function toBase64url(bytes) {
   let bin = "";
-  bytes.forEach((b) => { bin += String.fromCharCode(b); });
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-export function decodeShare(text) {
+/** @param {string} text */
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("it holds characters a share link never has");
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
   const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-export function download(filename, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const a = el("a", { href: url, download: filename });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/** Run bytes through a (de)compression stream, stopping past `maxBytes` of output.
+ *  @param {Uint8Array} bytes @param {CompressionStream | DecompressionStream} stream @param {number} maxBytes */
+async function pipe(bytes, stream, maxBytes) {
+  const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error("it unpacks to far more than a roster takes");
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.length; }
+  return out;
 }
 
+/** A roster as the text after "#roster=": raw-deflated JSON in base64url behind "z.",
+ *  or, where the browser cannot compress, plain base64url JSON (the first format).
+ *  @param {object} roster @returns {Promise<string>} */
+export async function encodeShare(roster) {
+  const bytes = new TextEncoder().encode(JSON.stringify(roster));
+  if (typeof CompressionStream !== "function") return toBase64url(bytes);
+  return PACKED + toBase64url(await pipe(bytes, new CompressionStream("deflate-raw"), Infinity));
+}
+
+/** The JSON text a share link carries (either format). Throws an Error whose message
+ *  says plainly what is wrong. @param {string} text @returns {Promise<string>} */
+export async function decodeShare(text) {
+  const packed = text.startsWith(PACKED);
+  let bytes;
+  try {
+    bytes = fromBase64url(packed ? text.slice(PACKED.length) : text);
+  } catch {
+    throw new Error("it holds characters a share link never has");
+  }
+  if (packed) {
+    if (typeof DecompressionStream !== "function") throw new Error("this browser cannot unpack compressed links");
+    try {
+      bytes = await pipe(bytes, new DecompressionStream("deflate-raw"), RULES.max_file_chars * 4);
+    } catch (err) {
+      throw new Error(err instanceof Error && /far more/.test(err.message) ? err.message : "it is cut off or damaged");
+    }
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error("it is cut off or damaged");
+  }
+}
+
+/** Check received JSON's size and depth before the core gets it (a string, unparsed).
+ *  @param {string} text @returns {string} the problem, or "" */
+export function textProblem(text) {
+  const checked = guardedParse(text, { maxChars: RULES.max_file_chars, maxDepth: RULES.max_depth });
+  return checked.ok ? "" : checked.reason;
+}
+
+/** @param {string} name */
 export function fileName(name) {
   const slug = String(name).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
   return `${slug || "roster"}.sucs.json`;
 }
 
 // ---- the unit card text -----------------------------------------------------------
+
+/** The target number of a quality, as the core gives it. @param {number} quality */
+export function tn(quality) {
+  return RULES.target_number[String(quality)] ?? "?";
+}
+
+/** A unit's total cost per model: its quality base plus its extra cost (the one cost
+ *  convention of the builder: the picker and the lines both show it).
+ *  @param {{stats: {quality: number}, computed_cost: number}} preset */
+export function presetCost(preset) {
+  return (RULES.quality_base[String(preset.stats.quality)] ?? 0) + preset.computed_cost;
+}
 
 export function weaponsText(s) {
   const targets = Number.isInteger(s.targets) ? Math.min(Math.max(s.targets, 1), 10) : 1;
@@ -134,7 +244,7 @@ export function weaponsText(s) {
 export function statLine(s) {
   const speed = `${s.must_move ? "(" : ""}${s.speed}"${s.must_move ? ")" : ""}`;
   const range = s.range ? `${s.min_range ? "(" : ""}${s.range}"${s.min_range ? ")" : ""}` : "0";
-  const parts = [`Q${s.quality} (${11 - s.quality}+)`, `Attack ${weaponsText(s)}`, `Armor ${s.armor}`,
+  const parts = [`Q${s.quality} (${tn(s.quality)}+)`, `Attack ${weaponsText(s)}`, `Armor ${s.armor}`,
     `Speed ${speed}`, `Range ${range}`];
   if (s.altitude !== "0") parts.push(`Altitude ${s.altitude}`);
   return parts.join(" · ");
@@ -166,27 +276,29 @@ export function cardNodes(r, costs) {
       el("p", { class: "sucs-card-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "" }),
       el("table", {}, el("tbody", {},
         el("tr", {}, ...["Q", "TN", "Attack", "Armor", "Speed", "Range"].map((h) => el("th", { text: h }))),
-        el("tr", {}, ...[String(s.quality), `${11 - s.quality}+`, weaponsText(s), String(s.armor),
+        el("tr", {}, ...[String(s.quality), `${tn(s.quality)}+`, weaponsText(s), String(s.armor),
           `${s.must_move ? "(" : ""}${s.speed}"${s.must_move ? ")" : ""}${s.altitude !== "0" ? ` alt ${s.altitude}` : ""}`,
           s.range ? `${s.min_range ? "(" : ""}${s.range}"${s.min_range ? ")" : ""}` : "0"].map((t) => el("td", { text: t }))))),
       el("p", { class: "sucs-card-features", text: featureList(s).join(" · ") }),
-      el("p", { class: "sucs-card-track", text: "Suppressed: ☐ ☐ ☐   Destroyed: ☐" }));
+      el("ol", { class: "sucs-card-models", "aria-label": "Tracking boxes, one set per model" },
+        ...Array.from({ length: Math.max(1, Math.min(line.count, RULES.max_count)) }, () =>
+          el("li", { class: "sucs-card-track", text: "Suppressed: ☐ ☐ ☐   Destroyed: ☐" }))));
   });
 }
 
 /** One line of the roster: name and count inputs, cost, stats and its buttons. */
 export function lineNode(line, i, { cost, preset, editing, onChange, onEdit, onCopy, onRemove }) {
-  const name = el("input", { type: "text", class: "sucs-line-name", value: line.name, maxlength: 80,
+  const name = el("input", { type: "text", class: "sucs-line-name", value: line.name, maxlength: RULES.max_name,
     "aria-label": `Name of unit ${i + 1}`, autocomplete: "off" });
   name.addEventListener("change", () => {
     const text = name.value.trim();
-    if (text) { line.name = text.slice(0, 80); onChange(); } else name.value = line.name;
+    if (text) { line.name = text.slice(0, RULES.max_name); onChange(); } else name.value = line.name;
   });
-  const count = el("input", { type: "number", class: "sucs-line-count", value: line.count, min: 1, max: 99,
+  const count = el("input", { type: "number", class: "sucs-line-count", value: line.count, min: 1, max: RULES.max_count,
     step: 1, inputmode: "numeric", "aria-label": `How many of unit ${i + 1}` });
   count.addEventListener("change", () => {
     const n = parseInt(count.value, 10);
-    if (Number.isInteger(n) && n >= 1 && n <= 99) { line.count = n; onChange(); } else count.value = line.count;
+    if (Number.isInteger(n) && n >= 1 && n <= RULES.max_count) { line.count = n; onChange(); } else count.value = line.count;
   });
   return el("li", { class: `sucs-line${editing ? " sucs-line-editing" : ""}`, "data-index": i },
     el("div", { class: "sucs-line-main" }, name,
@@ -299,7 +411,6 @@ export function damageMessage(parts) {
       : "It was set aside, not deleted: see the kept copies below. ")
     + "Everything else was loaded.";
 }
-export const MAX_ROSTER_CHARS = 400_000; // the rules core's limit for one roster file
 
 export const QUESTIONS = {
   conflict: (name) => ({
@@ -309,11 +420,16 @@ export const QUESTIONS = {
     choices: [["both", "Keep both"], ["theirs", "Use the other tab's version"]],
     cancel: "both",
   }),
-  clash: (names, source) => ({
-    title: `You already have ${names.length === 1 ? "a roster" : "rosters"} called ${names.map((n) => `“${n}”`).join(", ")}`,
-    text: `${source} holds a different version. Keep both adds it as a separate roster; Replace overwrites your saved `
-      + "version with it (Undo brings yours back); Cancel changes nothing.",
-    choices: [["both", "Keep both"], ["replace", "Replace"], ["cancel", "Cancel"]],
+  /** @param {string} name @param {string} source @param {number} left clashes after this one */
+  clash: (name, source, left) => ({
+    title: `You already have a roster called “${name}”`,
+    text: `${source} holds a different roster of that name. Keep both adds it as a separate roster; Replace overwrites `
+      + "your saved version with it (Undo brings yours back); "
+      + (left ? "Skip leaves this one out; " : "")
+      + "Cancel stops the import and changes nothing."
+      + (left ? ` ${left} more roster(s) of the import have names you already use.` : ""),
+    choices: [["both", "Keep both"], ["replace", "Replace"], ...(left ? [["skip", "Skip this one"]] : []), ["cancel", "Cancel"],
+      ...(left ? [["both-all", `Keep both for all ${left + 1}`], ["replace-all", `Replace all ${left + 1}`]] : [])],
     cancel: "cancel",
   }),
   dropKept: {
@@ -342,13 +458,13 @@ export function pendingEdits(root, r, apply) {
   };
   const whole = (low, high) => (t) => /^\d+$/.test(t) && Number(t) >= low && Number(t) <= high;
   const named = (t) => t.length > 0;
-  take(root.querySelector(".sucs-name").value.trim().slice(0, 80), r.name, named, (t) => { r.name = t; });
-  take(root.querySelector(".sucs-limit").value.trim(), r.points_limit, whole(0, 100000), (t) => { r.points_limit = Number(t); });
+  take(root.querySelector(".sucs-name").value.trim().slice(0, RULES.max_name), r.name, named, (t) => { r.name = t; });
+  take(root.querySelector(".sucs-limit").value.trim(), r.points_limit, whole(0, RULES.max_limit), (t) => { r.points_limit = Number(t); });
   root.querySelectorAll(".sucs-line").forEach((li) => {
     const line = r.units[Number(li.dataset.index)];
     if (!line) return;
-    take(li.querySelector(".sucs-line-name").value.trim().slice(0, 80), line.name, named, (t) => { line.name = t; });
-    take(li.querySelector(".sucs-line-count").value.trim(), line.count, whole(1, 99), (t) => { line.count = Number(t); });
+    take(li.querySelector(".sucs-line-name").value.trim().slice(0, RULES.max_name), line.name, named, (t) => { line.name = t; });
+    take(li.querySelector(".sucs-line-count").value.trim(), line.count, whole(1, RULES.max_count), (t) => { line.count = Number(t); });
   });
   return found;
 }
