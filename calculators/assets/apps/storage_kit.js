@@ -189,3 +189,48 @@ export function download(filename, text) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * Ask with the app's modal <dialog> (not window.confirm); resolves to the chosen key
+ * (Escape gives `cancel`). The dialog holds [data-ask=title], [data-ask=text] and
+ * [data-ask=choices]. choices: [[key, label], ...]; the first has the focus. Questions
+ * wait their turn.
+ * @param {HTMLDialogElement & {askQueue?: Promise<unknown>}} dialog
+ * @param {{title: string, text: string, choices: string[][], cancel: string}} question
+ * @returns {Promise<string>}
+ */
+export function ask(dialog, { title, text, choices, cancel }) {
+  const part = (/** @type {string} */ name) => /** @type {HTMLElement} */ (dialog.querySelector(`[data-ask="${name}"]`));
+  const next = (dialog.askQueue || Promise.resolve()).then(() => new Promise((resolve) => {
+    const before = document.activeElement;
+    part("title").textContent = title;
+    part("text").textContent = text;
+    /** @param {string} key */
+    const finish = (key) => {
+      dialog.removeEventListener("cancel", onCancel);
+      if (dialog.open) dialog.close();
+      delete dialog.dataset.open;
+      if (before instanceof HTMLElement && before.isConnected) before.focus();
+      resolve(key);
+    };
+    /** @param {Event} event */
+    const onCancel = (event) => { event.preventDefault(); finish(cancel); };
+    dialog.addEventListener("cancel", onCancel);
+    const buttons = choices.map(([key, label], i) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = `md-button${i ? "" : " md-button--primary"}`;
+      button.dataset.choice = key;
+      button.textContent = label;
+      button.addEventListener("click", () => finish(key));
+      return button;
+    });
+    part("choices").replaceChildren(...buttons);
+    dialog.dataset.open = "yes";
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+    buttons[0].focus();
+  }));
+  dialog.askQueue = next.catch(() => {});
+  return /** @type {Promise<string>} */ (next);
+}

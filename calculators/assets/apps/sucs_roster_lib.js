@@ -4,7 +4,7 @@
 // rosters are handled by sucs_roster_store.js. Limits and rule values (names' length,
 // counts, the target number of each quality…) are the rules core's, rendered into the
 // page at build time and set here by configure(); none is retyped in this file.
-import { guardedParse, isObj } from "./storage_kit.js";
+import { guardedParse, isObj, ask } from "./storage_kit.js";
 
 export { download } from "./storage_kit.js";
 export const FORMAT = "sucs-roster";
@@ -103,36 +103,6 @@ export function nameKey(name) {
  *  @param {string} name @param {string} suffix */
 export function suffixed(name, suffix) {
   return `${String(name).slice(0, RULES.max_name - suffix.length - 1)} ${suffix}`;
-}
-
-// ---- questions: an in-page dialog (not window.confirm), one at a time ---------------
-
-/** Ask with a modal <dialog>; resolves to the chosen key (Escape gives `cancel`).
- *  choices: [[key, label], ...]; the first one has the focus. Questions wait their turn. */
-export function ask(dialog, { title, text, choices, cancel }) {
-  const next = (dialog.sucsQueue || Promise.resolve()).then(() => new Promise((resolve) => {
-    const before = document.activeElement;
-    dialog.querySelector(".sucs-ask-title").textContent = title;
-    dialog.querySelector(".sucs-ask-text").textContent = text;
-    const finish = (key) => {
-      dialog.removeEventListener("cancel", onCancel);
-      if (dialog.open) dialog.close();
-      delete dialog.dataset.open;
-      if (before && before.isConnected && typeof before.focus === "function") before.focus();
-      resolve(key);
-    };
-    const onCancel = (event) => { event.preventDefault(); finish(cancel); };
-    dialog.addEventListener("cancel", onCancel);
-    const buttons = choices.map(([key, text], i) => el("button", { type: "button", class: `md-button${i ? "" : " md-button--primary"}`,
-      "data-choice": key, text, onclick: () => finish(key) }));
-    dialog.querySelector(".sucs-ask-choices").replaceChildren(...buttons);
-    dialog.dataset.open = "yes";
-    if (typeof dialog.showModal === "function") dialog.showModal();
-    else dialog.setAttribute("open", "");
-    buttons[0].focus();
-  }));
-  dialog.sucsQueue = next.catch(() => {});
-  return next;
 }
 
 // ---- share links ----------------------------------------------------------------
