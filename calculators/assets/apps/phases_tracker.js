@@ -136,6 +136,10 @@ export async function mount(root, bridge) {
     saveProblem = problem ? SAVE_PROBLEMS[/** @type {"full"} */ (problem)] : "";
     unsaved = Boolean(problem);
     if (before && !saveProblem) notice("Saved again: the fight is stored in this browser.");
+    if (live && before !== saveProblem) {
+      bridge.setStatus(root, "ready", saveProblem ? "The tracker is live, but this fight is not being saved (see below)."
+        : "The tracker is live; the fight is kept in this browser.");
+    }
     if (!problem) askPersist(store.area).then((answer) => {
       if (answer === "refused-first") { persistText = PERSIST_REFUSED; renderStorage(); }
     }).catch(() => {});
@@ -409,7 +413,7 @@ export async function mount(root, bridge) {
   }
   live = true;
   root._busy = false;
-  bridge.setStatus(root, "ready", history.length ? "The fight saved in this browser was restored."
-    : "The tracker is live; the fight is kept in this browser.");
+  bridge.setStatus(root, "ready", saveProblem ? "The tracker is live, but this fight is not being saved (see below)."
+    : history.length ? "The fight saved in this browser was restored." : "The tracker is live; the fight is kept in this browser.");
   render();
 }

@@ -501,6 +501,10 @@ export async function mount(root, bridge) {
       showProblems(`The shared link could not be opened: ${why}. Nothing was added; ask for the link again.`, []);
       return;
     }
+    if (textProblem(text)) {
+      showProblems("The shared link could not be opened: it is cut off or damaged. Nothing was added; ask for the link again.", []);
+      return;
+    }
     await importText(text, "The shared link");
   }
 }

@@ -68,11 +68,10 @@ export function analyzeLegacy(raw, limits) {
   const parsed = guardedParse(raw, { maxChars: Infinity, maxDepth: limits.maxDepth + 3 });
   if (!parsed.ok) {
     whole = `the saved data is damaged (${parsed.reason})`;
-    if (!/nested/.test(parsed.reason)) {
-      const { found, bad: names } = salvage(raw, limits.maxDepth + 1);
-      candidates = found;
-      names.forEach((name) => bad.push({ label: name ? `“${name.slice(0, 80)}”` : "a roster", reason: "its saved text is damaged" }));
-    }
+    // each entry is read on its own, depth-checked: safe (and linear) whatever the damage
+    const { found, bad: names } = salvage(raw, limits.maxDepth + 1);
+    candidates = found;
+    names.forEach((name) => bad.push({ label: name ? `“${name.slice(0, 80)}”` : "a roster", reason: "its saved text is damaged" }));
   } else if (!isObj(parsed.value)) {
     whole = "the saved data is not a set of rosters";
   } else {

@@ -375,7 +375,9 @@ export const SAVE_PROBLEMS = {
 
 /** The report of damaged saved data: which rosters, why, and where they went. */
 export function damageMessage(parts) {
-  const list = parts.map((p) => `${p.label} (${p.reason})`).join("; ");
+  const shown = parts.slice(0, 8).map((p) => `${p.label} (${p.reason})`);
+  if (parts.length > shown.length) shown.push(`and ${parts.length - shown.length} more damaged part(s)`);
+  const list = shown.join("; ");
   return `Some saved data could not be read: ${list}. `
     + (parts.some((p) => !p.kept) ? "There was no room to set it aside, so it was left where it was. "
       : "It was set aside, not deleted: see the kept copies below. ")
