@@ -45,11 +45,6 @@ def act(page: Page, action: str) -> None:
     settle(page)
 
 
-def table_roll(page: Page, faces: str) -> None:
-    page.fill("#pt-faces", faces)
-    act(page, "enter")
-
-
 def stored(page: Page) -> dict | None:
     raw = page.evaluate(f"() => localStorage.getItem('{KEY}')")
     return None if raw is None else json.loads(raw)
@@ -69,7 +64,7 @@ def fight(steps: int) -> list[dict]:
     history = []
     state = None
     events = [{"type": "start", "offense_dice": 5, "defence_dice": 5}] + \
-        [{"type": "action", "faces": [6, 5]}] * (steps - 1)
+        [{"type": "adjust", "change": 1}] * (steps - 1)
     for event in events:
         reply = api.run("phases.tracker", {"state": state, "event": event} if state else {"event": event})
         state = reply["result"]["state"]
@@ -122,7 +117,7 @@ def test_keys_from_a_newer_version_and_proto_keys_are_tolerated(tracker: Page) -
     assert log_count(page) == 3 and kept(page) == []
     assert page.locator(f"{APP} .pt-notice").is_hidden()
     assert not page.evaluate("() => ({}).polluted")
-    table_roll(page, "6 6")
+    act(page, "roll")
     assert len(stored(page)["history"]) == 4  # type: ignore[index]
 
 
@@ -206,8 +201,8 @@ def test_full_storage_warns_and_saves_every_step_once_there_is_room(
         problem = page.locator(f"{APP} .pt-save-problem")
         assert problem.is_visible() and "NOT saved" in problem.inner_text()
         assert "kept" not in page.locator(f"{APP} .calc-status").inner_text()  # no false promise
-        for faces in ("6 5", "1 2", "6 6", "3 4"):
-            table_roll(page, faces)
+        for _ in range(4):
+            act(page, "roll")
         assert log_count(page) == 5 and stored(page) is None
         with page.expect_download() as info:
             page.locator(f'{APP} .pt-controls [data-pt="export"]').click()
@@ -215,7 +210,7 @@ def test_full_storage_warns_and_saves_every_step_once_there_is_room(
         info.value.save_as(path)
         assert len(json.loads(path.read_text())["history"]) == 5
         page.evaluate("() => { window.__storageFull = false; }")
-        table_roll(page, "5 5")
+        act(page, "roll")
         assert not problem.is_visible()
         assert "Saved again" in page.locator(f"{APP} .pt-notice").inner_text()
         assert len(stored(page)["history"]) == 6  # type: ignore[index]
@@ -247,11 +242,11 @@ def two_tabs(browser: Browser, site) -> Iterator[tuple[Page, Page, list[str]]]: 
 def test_steps_in_one_tab_reach_the_other(two_tabs) -> None:  # type: ignore[no-untyped-def]
     a, b, errors = two_tabs
     act(a, "start")
-    table_roll(a, "6 5")
-    table_roll(a, "6 5")
+    act(a, "roll")
+    act(a, "roll")
     b.wait_for_function(f"() => document.querySelectorAll('{APP} .pt-log li').length === 3")
     settle(b)
-    table_roll(b, "6 5")  # B goes on from A's fight
+    act(b, "roll")  # B goes on from A's fight
     a.wait_for_function(f"() => document.querySelectorAll('{APP} .pt-log li').length === 4")
     settle(a)
     assert len(stored(a)["history"]) == 4  # type: ignore[index]
@@ -266,8 +261,7 @@ def test_a_race_between_tabs_asks_and_keeps_both_fights(two_tabs) -> None:  # ty
     elsewhere = b.evaluate(f"""() => {{ const s = JSON.parse(localStorage.getItem('{KEY}'));
         s.history.push({{ ...s.history[s.history.length - 1], text: 'Saved elsewhere' }});
         const text = JSON.stringify(s); localStorage.setItem('{KEY}', text); return text; }}""")
-    b.fill("#pt-faces", "6 5")
-    b.locator(f'{APP} [data-pt="enter"]').click()
+    b.locator(f'{APP} [data-pt="roll"]').click()
     dialog = b.locator(".pt-ask[open]")
     dialog.wait_for()
     assert "changed in another tab" in dialog.inner_text()

@@ -113,6 +113,7 @@ export class KeptCopies {
 
   /** Every kept copy's key, oldest first. @returns {string[]} */
   keys() {
+    /** @type {string[]} */
     const out = [];
     if (!this.area) return out;
     try {

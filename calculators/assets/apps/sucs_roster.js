@@ -6,10 +6,13 @@
 // asked about). Every text from storage, files or the address reaches the page through
 // textContent only.
 import {
-  COLLECTION, VERSION, HASH_KEY, el, blankRoster, clone, suffixed, configure, limits, presetCost, textProblem,
-  encodeShare, decodeShare, download, fileName, showCards, busyTracker, buildEditorForm, fillEditor, readEditor, markFieldError,
-  breakdownRows, lineNode, showCheck, pendingEdits, keptNodes, QUESTIONS, SAVE_PROBLEMS, damageMessage,
+  COLLECTION, VERSION, HASH_KEY, blankRoster, clone, suffixed, configure, limits, presetCost, textProblem,
+  encodeShare, decodeShare, download, fileName, busyTracker, QUESTIONS, SAVE_PROBLEMS, damageMessage,
 } from "./sucs_roster_lib.js";
+import {
+  el, showCards, buildEditorForm, fillEditor, readEditor, markFieldError, breakdownRows, lineNode, showCheck,
+  pendingEdits, keptNodes,
+} from "./sucs_roster_dom.js";
 import { RosterStore, KEPT_PREFIX, ENTRY_PREFIX, ACTIVE_KEY } from "./sucs_roster_store.js";
 import { askPersist, PERSIST_REFUSED } from "./storage_kit.js";
 
@@ -29,11 +32,14 @@ export async function mount(root, bridge) {
   const ui = $(".sucs-ui");
   const dialog = $(".sucs-ask");
   const store = new RosterStore(limits());
-  let editing = null; // index of the line in the editor
+  /** @type {number | null} index of the line in the editor */
+  let editing = null;
+  /** @type {{rosterId: string | null, result: any} | null} */
   let lastCheck = null;
   let checkSeq = 0;
   let costSeq = 0;
-  let undo = null; // {text, restore} for the last delete or replace
+  /** @type {{restore: () => void, id: string | null} | null} the last delete or replace */
+  let undo = null;
   let saveProblem = "";
   let damageText = "";
   let live = false; // the start (share link included) is done: the status may say ready
@@ -41,6 +47,8 @@ export async function mount(root, bridge) {
   // busy while a computation is in flight or scheduled, or until the start is done
   const { run, schedule, question, timers, setStarting } = busyTracker(root, bridge, dialog);
 
+  /** @param {string} error */
+  const problemText = (error) => SAVE_PROBLEMS[/** @type {keyof SAVE_PROBLEMS} */ (error)] || SAVE_PROBLEMS.blocked;
   const active = () => /** @type {import("./sucs_roster_store.js").Entry} */ (store.get(store.active));
   const roster = () => active().roster;
   function ensureActive() {
@@ -62,17 +70,19 @@ export async function mount(root, bridge) {
     }).catch(() => { /* nothing to say */ });
   }
 
+  /** @param {import("./sucs_roster_store.js").SyncResult} res */
   function afterSync(res) {
     const before = saveProblem;
-    saveProblem = res.error ? SAVE_PROBLEMS[res.error] : "";
+    saveProblem = res.error ? problemText(res.error) : "";
     if (before && !saveProblem) notice("Saved again: your changes are stored in this browser.");
     if (res.damage.length) reportDamage(res.damage);
+    const shown = store.active || "";
     const messages = [];
-    if (res.refreshed.includes(store.active)) messages.push(`“${roster().name}” was changed in another tab; this tab now shows that version.`);
-    if (res.removed.includes(store.active)) messages.push("The roster shown here was deleted in another tab.");
+    if (res.refreshed.includes(shown)) messages.push(`“${roster().name}” was changed in another tab; this tab now shows that version.`);
+    if (res.removed.includes(shown)) messages.push("The roster shown here was deleted in another tab.");
     if (res.restored.length) messages.push("A roster deleted here was changed in another tab, so it was kept.");
     if (res.kept.length) messages.push("A roster was deleted in another tab while this tab had changes to it, so it was kept.");
-    if (res.refreshed.includes(store.active) || res.removed.includes(store.active)) {
+    if (res.refreshed.includes(shown) || res.removed.includes(shown)) {
       if (editing !== null) closeEditor();
       lastCheck = null;
     }
@@ -85,9 +95,10 @@ export async function mount(root, bridge) {
       schedule("check", recheck, 20);
       validateEntries([...res.added, ...res.restored]).catch((err) => bridge.runtimeFailed(root, err));
     }
-    res.conflicts.forEach((id) => { resolveConflict(id).catch((err) => bridge.runtimeFailed(root, err)); });
+    res.conflicts.forEach((id) => { resolveConflict(id).catch((/** @type {unknown} */ err) => bridge.runtimeFailed(root, err)); });
   }
 
+  /** @param {import("./sucs_roster_store.js").Damage[]} parts */
   function reportDamage(parts) {
     damageText = damageMessage(parts);
     renderStorage();
@@ -95,7 +106,7 @@ export async function mount(root, bridge) {
 
   function renderStorage() {
     const kept = store.keptList();
-    const show = (sel, text) => { $(sel).textContent = text; $(sel).hidden = !text; };
+    const show = (/** @type {string} */ sel, /** @type {string} */ text) => { $(sel).textContent = text; $(sel).hidden = !text; };
     show(".sucs-save-problem", saveProblem);
     show(".sucs-damage", damageText);
     show(".sucs-persist-text", persistText);
@@ -106,6 +117,7 @@ export async function mount(root, bridge) {
     $(".sucs-storage").hidden = !saveProblem && !damageText && !kept.length;
   }
 
+  /** @param {string} text @param {boolean} [withUndo] */
   function notice(text, withUndo = false) {
     $(".sucs-notice").hidden = !text;
     $(".sucs-notice-text").textContent = text;
@@ -113,6 +125,7 @@ export async function mount(root, bridge) {
     if (!withUndo) undo = null;
   }
 
+  /** @param {string} title @param {Array<{field: string, message: string}>} problems */
   function showProblems(title, problems) {
     const box = $(".sucs-problems");
     box.hidden = !title;
@@ -122,12 +135,14 @@ export async function mount(root, bridge) {
   }
 
   // -- edits typed but not yet committed (a field still being typed in) count as changes
+  /** @param {boolean} apply */
   function pending(apply) {
     const found = pendingEdits(root, roster(), apply);
     if (found && apply) active().dirty = true;
     return found;
   }
 
+  /** @param {string} id */
   async function resolveConflict(id) {
     const entry = store.get(id);
     if (!entry || !entry.conflict || entry.asking) return;
@@ -145,10 +160,11 @@ export async function mount(root, bridge) {
     } else notice(`This tab now shows the other tab's version of “${theirs.roster.name}”.`);
     store.accept(id, theirs);
     if (editing !== null) closeEditor();
-    switchTo(show);
+    switchTo(show || id);
   }
 
   // -- the rules core checks every roster read from storage before it is trusted
+  /** @param {string[]} ids */
   async function validateEntries(ids) {
     const parts = await store.checkWithCore(ids, run);
     if (!parts.length) return;
@@ -220,11 +236,13 @@ export async function mount(root, bridge) {
   // -- editor
   const inputs = buildEditorForm($(".sucs-editor-form"), data.spec.fields, () => schedule("edit", editorChanged, 150));
 
+  /** @param {any} result */
   function renderBreakdown(result) {
     $(".sucs-editor-cost").textContent = `Cost ${result.cost} points: quality base ${result.base} + extra ${result.extra_cost}.`;
     $(".sucs-breakdown tbody").replaceChildren(...breakdownRows(result));
   }
 
+  /** @param {Record<string, unknown>} stats */
   async function priceEditor(stats) {
     const seq = ++costSeq;
     const reply = await run("sucs.unit_cost", stats);
@@ -257,6 +275,7 @@ export async function mount(root, bridge) {
     }
   }
 
+  /** @param {number} index */
   function openEditor(index) {
     editing = index;
     const line = roster().units[index];
@@ -281,14 +300,15 @@ export async function mount(root, bridge) {
   // -- adding units
   const listSelect = $(".sucs-add-list");
   const unitSelect = $(".sucs-add-unit");
-  listSelect.replaceChildren(...data.lists.map(([id, title]) => el("option", { value: id, text: title })));
+  listSelect.replaceChildren(...data.lists.map((/** @type {string[]} */ [id, title]) => el("option", { value: id, text: title })));
   function fillUnits() {
-    unitSelect.replaceChildren(...data.presets.filter((p) => p.list === listSelect.value).map((p) =>
+    unitSelect.replaceChildren(...data.presets.filter((/** @type {any} */ p) => p.list === listSelect.value).map((/** @type {any} */ p) =>
       el("option", { value: p.id, text: `${p.name} (${presetCost(p)} pts${p.reproduced ? "" : `, printed extra +${p.published_cost}`})` })));
   }
   listSelect.addEventListener("change", fillUnits);
   fillUnits();
 
+  /** @param {Roster["units"][number]} line */
   function addLine(line) {
     roster().units.push(line);
     notice("");
@@ -296,6 +316,7 @@ export async function mount(root, bridge) {
   }
 
   // -- roster management
+  /** @param {string} id */
   function switchTo(id) {
     store.active = id;
     if (editing !== null) closeEditor();
@@ -367,7 +388,9 @@ export async function mount(root, bridge) {
       switchTo(entry.id);
     },
     delete: () => {
-      const { entry, index } = store.remove(store.active);
+      const removed = store.remove(store.active);
+      if (!removed) return;
+      const { entry, index } = removed;
       ensureActive();
       store.active = store.entries[Math.min(index, store.entries.length - 1)].id;
       switchTo(store.active);
@@ -379,7 +402,7 @@ export async function mount(root, bridge) {
       const { restore, id } = undo;
       restore();
       notice("Restored.");
-      switchTo(store.get(id) ? id : store.active);
+      switchTo(id && store.get(id) ? id : store.active || "");
     },
     add: () => {
       const p = presetById.get(unitSelect.value);
@@ -393,13 +416,13 @@ export async function mount(root, bridge) {
     export: () => download(fileName(roster().name), JSON.stringify(roster(), null, 2)),
     "export-all": () => download("sucs-rosters.json", JSON.stringify(
       { format: COLLECTION, version: VERSION, rosters: store.rosters() }, null, 2)),
-    "kept-download": (button) => {
-      const key = button.closest("li").dataset.key;
+    "kept-download": (/** @type {HTMLElement} */ button) => {
+      const key = button.closest("li")?.dataset.key || "";
       const text = store.keptText(key);
       if (text !== null) download(`sucs-kept${key.slice(KEPT_PREFIX.length).replace(/[^a-z0-9-]/gi, "-")}.json`, text);
     },
-    "kept-delete": async (button) => {
-      const key = button.closest("li").dataset.key;
+    "kept-delete": async (/** @type {HTMLElement} */ button) => {
+      const key = button.closest("li")?.dataset.key || "";
       if (await question(QUESTIONS.dropKept) === "delete") store.dropKept(key);
       save(); // room freed: saving resumes
       renderStorage();
@@ -417,22 +440,22 @@ export async function mount(root, bridge) {
     print: () => window.print(),
   };
 
-  ui.addEventListener("click", (event) => {
-    const button = event.target.closest("[data-sucs]");
+  ui.addEventListener("click", (/** @type {MouseEvent} */ event) => {
+    const button = event.target instanceof Element ? /** @type {HTMLElement | null} */ (event.target.closest("[data-sucs]")) : null;
     if (!button) return;
-    const action = actions[button.dataset.sucs];
+    const action = /** @type {Record<string, (b: HTMLElement) => unknown>} */ (actions)[button.dataset.sucs || ""];
     if (action) Promise.resolve(action(button)).catch((err) => bridge.runtimeFailed(root, err));
   });
-  $(".sucs-pick").addEventListener("change", (e) => switchTo(e.target.value));
-  $(".sucs-name").addEventListener("change", (e) => {
+  $(".sucs-pick").addEventListener("change", (/** @type {any} */ e) => switchTo(e.target.value));
+  $(".sucs-name").addEventListener("change", (/** @type {any} */ e) => {
     const text = e.target.value.trim();
     if (text) { roster().name = text.slice(0, 80); changed(); } else e.target.value = roster().name;
   });
-  $(".sucs-limit").addEventListener("change", (e) => {
+  $(".sucs-limit").addEventListener("change", (/** @type {any} */ e) => {
     const n = parseInt(e.target.value, 10);
     if (Number.isInteger(n) && n >= 0 && n <= 100000) { roster().points_limit = n; changed(); } else e.target.value = roster().points_limit;
   });
-  $(".sucs-import").addEventListener("change", async (e) => {
+  $(".sucs-import").addEventListener("change", async (/** @type {any} */ e) => {
     const file = e.target.files && e.target.files[0];
     e.target.value = "";
     if (!file) return;
@@ -448,6 +471,7 @@ export async function mount(root, bridge) {
   });
 
   // another tab saved: merge its changes (after any edit still being priced here)
+  /** @param {StorageEvent} event */
   function onStorage(event) {
     if (!root.isConnected) { window.removeEventListener("storage", onStorage); return; }
     if (!store.area || event.storageArea !== store.area) return;
@@ -457,14 +481,14 @@ export async function mount(root, bridge) {
   }
   function syncOtherTab() {
     if (timers.has("edit") || pricing) { schedule("sync", syncOtherTab, 100); return; }
-    afterSync(store.sync({ write: false, busy: pending(false) ? [store.active] : [] }));
+    afterSync(store.sync({ write: false, busy: pending(false) && store.active ? [store.active] : [] }));
   }
   window.addEventListener("storage", onStorage);
 
   // -- start: read what was saved, set damage aside, show, then let the core check it
   const loaded = store.load();
   ensureActive();
-  if (loaded.error) saveProblem = SAVE_PROBLEMS[loaded.error];
+  if (loaded.error) saveProblem = problemText(loaded.error);
   if (loaded.damage.length) reportDamage(loaded.damage);
   ui.inert = false;
   renderStorage();

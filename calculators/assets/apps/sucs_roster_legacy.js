@@ -115,7 +115,8 @@ export function analyzeLegacy(raw, limits) {
  * @returns {{damage: Array<{label: string, reason: string, kept: boolean}>, error: string | null, stuck: string | null}}
  */
 export function migrateLegacy(area, kept, entryPrefix, activeKey, limits) {
-  const out = { damage: /** @type {Array<{label: string, reason: string, kept: boolean}>} */ ([]), error: null, stuck: null };
+  /** @type {{damage: Array<{label: string, reason: string, kept: boolean}>, error: string | null, stuck: string | null}} */
+  const out = { damage: [], error: null, stuck: null };
   try {
     // copies kept aside by the old version move under this site's own names
     const oldKept = [];

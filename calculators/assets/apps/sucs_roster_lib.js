@@ -56,45 +56,35 @@ export function nameInText(text) {
   }
 }
 
-// ---- small DOM helpers (text only) ---------------------------------------------
-
-export function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === "text") node.textContent = value;
-    else if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (value === true) node.setAttribute(key, "");
-    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
 export function newId() {
   return `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** @param {string} [name] @returns {import("./sucs_roster_store.js").Roster} */
 export function blankRoster(name = "New army") {
   return { format: FORMAT, version: VERSION, name, points_limit: 200, units: [] };
 }
 
+/** @template T @param {T} value @returns {T} */
 export function clone(value) {
   return JSON.parse(JSON.stringify(value));
 }
 
 // ---- comparing rosters -----------------------------------------------------------
 
-/** JSON with sorted keys: two rosters are the same when these texts are equal. */
+/** JSON with sorted keys: two rosters are the same when these texts are equal.
+ * @param {unknown} value @returns {string} */
 export function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+    const obj = /** @type {Record<string, unknown>} */ (value);
+    return `{${Object.keys(obj).sort().map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(",")}}`;
   }
   return JSON.stringify(value === undefined ? null : value);
 }
 
-/** Names compared the way a reader would: case and spacing do not matter. */
+/** Names compared the way a reader would: case and spacing do not matter.
+ * @param {string} name */
 export function nameKey(name) {
   return String(name).toLowerCase().split(/\s+/).filter(Boolean).join(" ");
 }
@@ -125,7 +115,7 @@ function fromBase64url(text) {
 /** Run bytes through a (de)compression stream, stopping past `maxBytes` of output.
  *  @param {Uint8Array} bytes @param {CompressionStream | DecompressionStream} stream @param {number} maxBytes */
 async function pipe(bytes, stream, maxBytes) {
-  const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+  const reader = new Blob([/** @type {BlobPart} */ (bytes)]).stream().pipeThrough(stream).getReader();
   const parts = [];
   let size = 0;
   for (;;) {
@@ -205,12 +195,14 @@ export function presetCost(preset) {
   return (RULES.quality_base[String(preset.stats.quality)] ?? 0) + preset.computed_cost;
 }
 
+/** @param {Record<string, any>} s */
 export function weaponsText(s) {
   const targets = Number.isInteger(s.targets) ? Math.min(Math.max(s.targets, 1), 10) : 1;
   const main = Array(targets).fill(String(s.attack)).join(",");
   return s.alt_weapons ? `${main} or ${s.alt_weapons}` : main;
 }
 
+/** @param {Record<string, any>} s */
 export function statLine(s) {
   const speed = `${s.must_move ? "(" : ""}${s.speed}"${s.must_move ? ")" : ""}`;
   const range = s.range ? `${s.min_range ? "(" : ""}${s.range}"${s.min_range ? ")" : ""}` : "0";
@@ -220,6 +212,7 @@ export function statLine(s) {
   return parts.join(" · ");
 }
 
+/** @param {Record<string, any>} s @returns {string[]} */
 export function featureList(s) {
   const out = [];
   if (s.commander) out.push("commander");
@@ -236,130 +229,6 @@ export function featureList(s) {
 }
 
 
-/** The printable roster cards: one card per line, with its cost when known. */
-export function cardNodes(r, costs) {
-  return r.units.map((line, i) => {
-    const cost = costs ? costs.units[i] : null;
-    const s = line.stats;
-    return el("article", { class: "sucs-card" },
-      el("h3", { text: `${line.count} × ${line.name}` }),
-      el("p", { class: "sucs-card-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "" }),
-      el("table", {}, el("tbody", {},
-        el("tr", {}, ...["Q", "TN", "Attack", "Armor", "Speed", "Range"].map((h) => el("th", { text: h }))),
-        el("tr", {}, ...[String(s.quality), `${tn(s.quality)}+`, weaponsText(s), String(s.armor),
-          `${s.must_move ? "(" : ""}${s.speed}"${s.must_move ? ")" : ""}${s.altitude !== "0" ? ` alt ${s.altitude}` : ""}`,
-          s.range ? `${s.min_range ? "(" : ""}${s.range}"${s.min_range ? ")" : ""}` : "0"].map((t) => el("td", { text: t }))))),
-      el("p", { class: "sucs-card-features", text: featureList(s).join(" · ") }),
-      el("ol", { class: "sucs-card-models", "aria-label": "Tracking boxes, one set per model" },
-        ...Array.from({ length: Math.max(1, Math.min(line.count, RULES.max_count)) }, () =>
-          el("li", { class: "sucs-card-track", text: "Suppressed: ☐ ☐ ☐   Destroyed: ☐" }))));
-  });
-}
-
-/** One line of the roster: name and count inputs, cost, stats and its buttons. */
-export function lineNode(line, i, { cost, preset, editing, onChange, onEdit, onCopy, onRemove }) {
-  const name = el("input", { type: "text", class: "sucs-line-name", value: line.name, maxlength: RULES.max_name,
-    "aria-label": `Name of unit ${i + 1}`, autocomplete: "off" });
-  name.addEventListener("change", () => {
-    const text = name.value.trim();
-    if (text) { line.name = text.slice(0, RULES.max_name); onChange(); } else name.value = line.name;
-  });
-  const count = el("input", { type: "number", class: "sucs-line-count", value: line.count, min: 1, max: RULES.max_count,
-    step: 1, inputmode: "numeric", "aria-label": `How many of unit ${i + 1}` });
-  count.addEventListener("change", () => {
-    const n = parseInt(count.value, 10);
-    if (Number.isInteger(n) && n >= 1 && n <= RULES.max_count) { line.count = n; onChange(); } else count.value = line.count;
-  });
-  return el("li", { class: `sucs-line${editing ? " sucs-line-editing" : ""}`, "data-index": i },
-    el("div", { class: "sucs-line-main" }, name,
-      el("label", { class: "sucs-line-count-label" }, "× ", count),
-      el("span", { class: "sucs-line-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "…" })),
-    el("p", { class: "sucs-line-stats", text: statLine(line.stats) }),
-    el("p", { class: "sucs-line-features", text: [preset ? `${preset.list_title}: ${preset.name}` : "custom unit",
-      ...featureList(line.stats)].join(" · ") }),
-    el("div", { class: "sucs-line-actions" },
-      el("button", { type: "button", class: "md-button", text: editing ? "Editing" : "Edit", onclick: onEdit }),
-      el("button", { type: "button", class: "md-button", text: "Copy", onclick: onCopy }),
-      el("button", { type: "button", class: "md-button", text: "Remove", onclick: onRemove })));
-}
-
-/** The roster check's warnings as list items. */
-export function warningNodes(warnings) {
-  const lead = { illegal: "Breaks a rule: ", over_limit: "Over the limit: ", advice: "Advice: " };
-  return warnings.map((w) => el("li", { class: `sucs-${w.severity}` }, el("strong", { text: lead[w.severity] }),
-    w.unit === null ? "" : `line ${w.unit + 1}: `, w.message));
-}
-
-// ---- the unit editor: a form built from the core's own field list ---------------------
-
-/** Build the editor's fields into `form`; returns name -> {f, control, error}. */
-export function buildEditorForm(form, fields, onInput) {
-  const inputs = new Map();
-  for (const f of fields) {
-    const id = `sucs-f-${f.name}`;
-    let control;
-    if (f.kind === "bool") {
-      control = el("input", { type: "checkbox", id, name: f.name });
-    } else if (f.kind === "choice") {
-      control = el("select", { id, name: f.name }, ...f.choices.map(([v, label]) => el("option", { value: v, text: label })));
-    } else if (f.kind === "int") {
-      control = el("input", { type: "number", id, name: f.name, min: f.min, max: f.max, step: 1, inputmode: "numeric" });
-    } else {
-      control = el("input", { type: "text", id, name: f.name, placeholder: f.placeholder || "", autocomplete: "off", spellcheck: "false" });
-    }
-    const error = el("p", { class: "calc-error", id: `${id}-error`, hidden: true });
-    control.setAttribute("aria-describedby", `${id}-error`);
-    const field = f.kind === "bool"
-      ? el("div", { class: "calc-field calc-kind-bool" }, el("label", { for: id }, control, ` ${f.label}`), error)
-      : el("div", { class: "calc-field" }, el("label", { for: id, text: f.label }), control,
-        f.help ? el("p", { class: "calc-help", text: f.help }) : null, error);
-    inputs.set(f.name, { f, control, error });
-    form.append(field);
-    control.addEventListener(f.kind === "text" || f.kind === "int" ? "input" : "change", onInput);
-  }
-  return inputs;
-}
-
-/** Show one field's error (or none) next to it. */
-export function markFieldError(inputs, problem) {
-  for (const [name, { control, error }] of inputs) {
-    const mine = problem && problem.field === name;
-    error.hidden = !mine;
-    error.textContent = mine ? problem.message : "";
-    if (mine) control.setAttribute("aria-invalid", "true");
-    else control.removeAttribute("aria-invalid");
-  }
-}
-
-export function fillEditor(inputs, stats) {
-  for (const [name, { f, control }] of inputs) {
-    if (f.kind === "bool") control.checked = Boolean(stats[name]);
-    else control.value = stats[name] === undefined || stats[name] === null ? "" : String(stats[name]);
-  }
-  markFieldError(inputs, null);
-}
-
-export function readEditor(inputs) {
-  const stats = {};
-  for (const [name, { f, control }] of inputs) {
-    if (f.kind === "bool") stats[name] = control.checked;
-    else if (f.kind === "int") {
-      const text = control.value.trim();
-      stats[name] = /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : text;
-    } else stats[name] = control.value;
-  }
-  return stats;
-}
-
-/** The cost breakdown table's rows. */
-export function breakdownRows(result) {
-  return [...result.breakdown
-    .filter((t) => t.points || t.key === "base" || t.key === "weapon0")
-    .map((t) => el("tr", {}, el("th", { scope: "row", text: t.label }), el("td", { text: t.detail }), el("td", { text: t.points_text }))),
-  el("tr", { class: "sucs-breakdown-total" }, el("th", { scope: "row", text: "Total" }),
-    el("td", { text: result.rounded ? "extra cost rounded up" : "" }), el("td", { text: String(result.cost) }))];
-}
-
 // ---- storage problems: what is asked and shown ----------------------------------------
 
 /** What the GM is told when saving fails (RosterStore.sync's `error`). */
@@ -373,7 +242,8 @@ export const SAVE_PROBLEMS = {
     + "Download it below, then delete it to resume saving; Export all rosters keeps your work as a file meanwhile.",
 };
 
-/** The report of damaged saved data: which rosters, why, and where they went. */
+/** The report of damaged saved data: which rosters, why, and where they went.
+ * @param {Array<{label: string, reason: string, kept: boolean}>} parts */
 export function damageMessage(parts) {
   const shown = parts.slice(0, 8).map((p) => `${p.label} (${p.reason})`);
   if (parts.length > shown.length) shown.push(`and ${parts.length - shown.length} more damaged part(s)`);
@@ -385,7 +255,7 @@ export function damageMessage(parts) {
 }
 
 export const QUESTIONS = {
-  conflict: (name) => ({
+  conflict: (/** @type {string} */ name) => ({
     title: `“${name}” was changed in another tab`,
     text: "This tab has changes to the same roster. Keep both saves this tab's version as a separate roster, so nothing is "
       + "overwritten; or drop this tab's changes and use the other tab's version.",
@@ -412,74 +282,21 @@ export const QUESTIONS = {
   },
 };
 
-/** The kept copies of damaged data, each with Download and Delete buttons. */
-export function keptNodes(kept) {
-  return kept.map((k) => el("li", { "data-key": k.key }, `${k.label}, ${k.size} `,
-    el("button", { type: "button", class: "md-button", "data-sucs": "kept-download", text: "Download", "aria-label": `Download ${k.label}` }), " ",
-    el("button", { type: "button", class: "md-button", "data-sucs": "kept-delete", text: "Delete", "aria-label": `Delete the kept copy of ${k.label}` })));
-}
-
-/** Whether fields hold edits not yet committed to roster `r` (typed, no Enter yet); with
- *  apply, commit the valid ones to `r`. */
-export function pendingEdits(root, r, apply) {
-  let found = false;
-  const take = (text, current, valid, set) => {
-    if (text === "" || !valid(text) || text === String(current)) return;
-    found = true;
-    if (apply) set(text);
-  };
-  const whole = (low, high) => (t) => /^\d+$/.test(t) && Number(t) >= low && Number(t) <= high;
-  const named = (t) => t.length > 0;
-  take(root.querySelector(".sucs-name").value.trim().slice(0, RULES.max_name), r.name, named, (t) => { r.name = t; });
-  take(root.querySelector(".sucs-limit").value.trim(), r.points_limit, whole(0, RULES.max_limit), (t) => { r.points_limit = Number(t); });
-  root.querySelectorAll(".sucs-line").forEach((li) => {
-    const line = r.units[Number(li.dataset.index)];
-    if (!line) return;
-    take(li.querySelector(".sucs-line-name").value.trim().slice(0, RULES.max_name), line.name, named, (t) => { line.name = t; });
-    take(li.querySelector(".sucs-line-count").value.trim(), line.count, whole(1, RULES.max_count), (t) => { line.count = Number(t); });
-  });
-  return found;
-}
-
-/** Show the roster check (totals, limit, legality, warnings) in the app. */
-export function showCheck(root, reply) {
-  const $ = (sel) => root.querySelector(sel);
-  if (!reply.ok) {
-    $(".sucs-total").textContent = "?";
-    $(".sucs-warnings").replaceChildren(el("li", { class: "sucs-illegal", text: `${reply.error.field}: ${reply.error.message}` }));
-    return;
-  }
-  const res = reply.result;
-  $(".sucs-total").textContent = String(res.total);
-  $(".sucs-limit-out").textContent = res.points_limit ? String(res.points_limit) : "none";
-  $(".sucs-left-label").textContent = res.over_limit ? "Over by" : "Left";
-  $(".sucs-left").textContent = res.points_limit ? String(Math.abs(res.remaining)) : "-";
-  $(".sucs-legal").textContent = res.legal ? "yes" : "no";
-  root.dataset.legal = res.legal ? "yes" : "no";
-  root.dataset.over = res.over_limit ? "yes" : "no";
-  $(".sucs-warnings").replaceChildren(...warningNodes(res.warnings));
-}
-
-/** The printable cards of roster `r`, with totals when the check `costs` is known. */
-export function showCards(root, r, costs) {
-  root.querySelector(".sucs-cards-title").textContent = r.name;
-  root.querySelector(".sucs-cards-total").textContent = costs
-    ? `${costs.total} points${costs.points_limit ? ` of ${costs.points_limit}` : ""} · ${r.units.reduce((n, u) => n + u.count, 0)} units`
-    : "";
-  root.querySelector(".sucs-cards-grid").replaceChildren(...cardNodes(r, costs));
-}
-
 /** The app's computations (through the bridge) and timers keep root._busy true, as does
- *  the start until setStarting(false); waiting for the GM's answer to a question does not. */
+ *  the start until setStarting(false); waiting for the GM's answer to a question does not.
+ * @param {HTMLElement & {_busy?: boolean}} root @param {any} bridge @param {HTMLDialogElement} dialog */
 export function busyTracker(root, bridge, dialog) {
   let inFlight = 0;
   let starting = true;
+  /** @type {Map<string, ReturnType<typeof setTimeout>>} */
   const timers = new Map();
   const update = () => { root._busy = starting || inFlight > 0 || timers.size > 0; };
   update();
   return {
     timers,
+    /** @param {boolean} value */
     setStarting(value) { starting = value; update(); },
+    /** @param {string} name @param {object} inputs @returns {Promise<any>} */
     async run(name, inputs) {
       inFlight += 1;
       update();
@@ -490,14 +307,16 @@ export function busyTracker(root, bridge, dialog) {
         update();
       }
     },
+    /** @param {string} key @param {() => unknown} fn @param {number} ms */
     schedule(key, fn, ms) {
       clearTimeout(timers.get(key));
       timers.set(key, setTimeout(() => {
         timers.delete(key);
-        Promise.resolve(fn()).catch((err) => bridge.runtimeFailed(root, err)).finally(update);
+        Promise.resolve(fn()).catch((/** @type {unknown} */ err) => bridge.runtimeFailed(root, err)).finally(update);
       }, ms));
       update();
     },
+    /** @param {{title: string, text: string, choices: string[][], cancel: string}} q */
     async question(q) {
       const held = starting;
       starting = false;
