@@ -517,7 +517,8 @@ export async function mount(root, bridge) {
     const hash = window.location.hash.slice(1);
     if (!hash.startsWith(HASH_KEY)) return;
     history.replaceState(history.state, "", window.location.pathname + window.location.search);
-    let text = null;
+    /** @type {string} */
+    let text;
     try {
       text = await decodeShare(hash.slice(HASH_KEY.length));
     } catch (err) {

@@ -6,7 +6,7 @@
 // that id exists yet; the old key is removed only after every roster in it was written
 // and any damaged text was copied aside whole; with no room it stays where it was, is
 // listed for download, and the move is tried again at the next visit.
-import { guardedParse, isObj, KeptCopies } from "./storage_kit.js";
+import { guardedParse, isObj } from "./storage_kit.js";
 import { nameInText, shapeProblem } from "./sucs_roster_lib.js";
 
 export const LEGACY_KEY = "sucs-rosters:v1";
@@ -108,7 +108,7 @@ export function analyzeLegacy(raw, limits) {
 /**
  * Move the old store (if any) to one key per roster.
  * @param {Storage} area
- * @param {KeptCopies} kept where damaged text is copied
+ * @param {import("./storage_kit.js").KeptCopies} kept where damaged text is copied
  * @param {string} entryPrefix
  * @param {string} activeKey
  * @param {{maxChars: number, maxDepth: number, maxUnits: number, maxName: number}} limits

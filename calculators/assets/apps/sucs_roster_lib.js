@@ -41,7 +41,7 @@ export function shapeProblem(r, lim) {
   if (!Number.isSafeInteger(r.points_limit)) return "its points limit is not a whole number";
   if (!Array.isArray(r.units) || r.units.length > lim.maxUnits) return "its list of units is missing or too long";
   const bad = r.units.findIndex((u) => !isObj(u) || typeof u.name !== "string" || u.name.length > lim.maxName
-    || !Number.isSafeInteger(u.count) || !isObj(u.stats) || !(u.preset == null || typeof u.preset === "string"));
+    || !Number.isSafeInteger(u.count) || !isObj(u.stats) || !(u.preset === null || u.preset === undefined || typeof u.preset === "string"));
   return bad < 0 ? null : `its unit ${bad + 1} is damaged`;
 }
 
@@ -158,7 +158,8 @@ export async function decodeShare(text) {
     try {
       bytes = await pipe(bytes, new DecompressionStream("deflate-raw"), RULES.max_file_chars * 4);
     } catch (err) {
-      throw new Error(err instanceof Error && /far more/.test(err.message) ? err.message : "it is cut off or damaged");
+      throw new Error(err instanceof Error && /far more/.test(err.message) ? err.message : "it is cut off or damaged",
+        { cause: err });
     }
   }
   try {
