@@ -6,14 +6,15 @@
 // asked about). Every text from storage, files or the address reaches the page through
 // textContent only.
 import {
-  COLLECTION, VERSION, HASH_KEY, blankRoster, clone, suffixed, configure, limits, presetCost, textProblem,
-  encodeShare, decodeShare, download, fileName, busyTracker, QUESTIONS, SAVE_PROBLEMS, damageMessage,
+  COLLECTION, VERSION, HASH_KEY, blankRoster, clone, suffixed, configure, limits, presetCost,
+  encodeShare, download, fileName, busyTracker, QUESTIONS, SAVE_PROBLEMS, damageMessage,
 } from "./sucs_roster_lib.js";
 import {
   el, showCards, buildEditorForm, fillEditor, readEditor, markFieldError, breakdownRows, lineNode, showCheck,
   pendingEdits, keptNodes,
 } from "./sucs_roster_dom.js";
 import { RosterStore, KEPT_PREFIX, ENTRY_PREFIX, ACTIVE_KEY } from "./sucs_roster_store.js";
+import { importer } from "./sucs_roster_import.js";
 import { askPersist, PERSIST_REFUSED } from "./storage_kit.js";
 
 /**
@@ -324,61 +325,10 @@ export async function mount(root, bridge) {
     refresh({ now: true });
   }
 
-  /** Add every checked roster. One whose name is taken by a different roster is asked
-   *  about (each in turn); one already saved exactly is not added twice (it is opened).
-   *  @param {Roster[]} rosters @param {string} source */
-  async function importRosters(rosters, source) {
-    const plan = store.planImport(rosters);
-    let all = "";
-    const items = [];
-    let left = plan.filter((p) => p.kind === "clash").length;
-    for (const p of plan) {
-      let action = p.kind === "new" ? "add" : p.kind === "same" ? "open" : all;
-      if (p.kind === "clash") {
-        left -= 1;
-        if (!action) {
-          const choice = await question(QUESTIONS.clash(/** @type {any} */ (p.match).roster.name, source, left));
-          if (choice === "cancel") { notice(`${source}: import cancelled; nothing was changed.`); return; }
-          if (choice.endsWith("-all")) all = choice.slice(0, -4);
-          action = choice.endsWith("-all") ? all : choice;
-        }
-        if (action === "both") action = "rename";
-      }
-      items.push({ r: p.r, match: p.match, action });
-    }
-    const { first, counts, replaced } = store.applyImport(items, (name) => suffixed(name, "(imported)"));
-    if (first) switchTo(first);
-    const parts = [counts.added ? `${counts.added} roster(s) added` : "",
-      counts.replaced ? `replaced ${counts.replaced} roster(s)` : "",
-      counts.same ? `${counts.same} already saved here (opened, not added again)` : "",
-      counts.skipped ? `${counts.skipped} skipped` : ""].filter(Boolean);
-    notice(`${source}: ${parts.join(", ") || "nothing to add"}.`, replaced.length > 0);
-    if (replaced.length) {
-      undo = { restore: () => replaced.forEach(({ entry, before }) => {
-        if (store.get(entry.id)) Object.assign(entry, { roster: before, dirty: true });
-      }), id: first };
-    }
-  }
-
-  /** @param {string} text @param {string} source */
-  async function importText(text, source) {
-    const problem = textProblem(text);
-    if (problem) {
-      showProblems(`${source} was refused; nothing was changed.`, [{ field: "file", message: problem }]);
-      return;
-    }
-    const reply = await run("sucs.roster_import", { file: text });
-    if (!reply.ok) {
-      showProblems(`${source} was refused; nothing was changed.`, [reply.error]);
-      return;
-    }
-    if (!reply.result.accepted) {
-      showProblems(`${source} was refused; nothing was changed. Problems found:`, reply.result.problems);
-      return;
-    }
-    showProblems("", []);
-    await importRosters(reply.result.rosters, source);
-  }
+  const { importText, openSharedLink } = importer({
+    store, run, question, notice, showProblems, switchTo,
+    setUndo: (/** @type {typeof undo} */ value) => { undo = value; },
+  });
 
   const actions = {
     new: () => { const entry = store.add(blankRoster()); notice(""); switchTo(entry.id); },
@@ -510,26 +460,4 @@ export async function mount(root, bridge) {
   live = true;
   bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
   setStarting(false);
-
-  /** A shared link: unpack it, have the core check it, add it (or open the same roster
-   *  already saved, or ask when the name is taken), then drop it from the address. */
-  async function openSharedLink() {
-    const hash = window.location.hash.slice(1);
-    if (!hash.startsWith(HASH_KEY)) return;
-    history.replaceState(history.state, "", window.location.pathname + window.location.search);
-    /** @type {string} */
-    let text;
-    try {
-      text = await decodeShare(hash.slice(HASH_KEY.length));
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      showProblems(`The shared link could not be opened: ${why}. Nothing was added; ask for the link again.`, []);
-      return;
-    }
-    if (textProblem(text)) {
-      showProblems("The shared link could not be opened: it is cut off or damaged. Nothing was added; ask for the link again.", []);
-      return;
-    }
-    await importText(text, "The shared link");
-  }
 }
