@@ -22,6 +22,10 @@ import { askPersist, PERSIST_REFUSED } from "./storage_kit.js";
  * @typedef {{run: Function, roll: Function, setStatus: Function, runtimeFailed: Function}} Bridge
  */
 
+/** The rules core's calculators the builder calls (the store and the importer get theirs
+ *  from here). */
+export const ENGINES = { check: "sucs.roster_check", cost: "sucs.unit_cost", file: "sucs.roster_import" };
+
 /** @param {HTMLElement & {_busy?: boolean}} root @param {Bridge} bridge */
 export async function mount(root, bridge) {
   /** @param {string} sel @returns {any} */
@@ -167,7 +171,7 @@ export async function mount(root, bridge) {
   // -- the rules core checks every roster read from storage before it is trusted
   /** @param {string[]} ids */
   async function validateEntries(ids) {
-    const parts = await store.checkWithCore(ids, run);
+    const parts = await store.checkWithCore(ids, (/** @type {object} */ inputs) => run(ENGINES.file, inputs));
     if (!parts.length) return;
     if (editing !== null && !store.get(store.active)) closeEditor();
     reportDamage(parts);
@@ -204,7 +208,7 @@ export async function mount(root, bridge) {
     const seq = ++checkSeq;
     const rosterId = store.active;
     try {
-      const reply = await run("sucs.roster_check", { roster: roster() });
+      const reply = await run(ENGINES.check, { roster: roster() });
       if (seq !== checkSeq) return;
       lastCheck = reply.ok ? { rosterId, result: reply.result } : null;
       showCheck(root, reply);
@@ -246,7 +250,7 @@ export async function mount(root, bridge) {
   /** @param {Record<string, unknown>} stats */
   async function priceEditor(stats) {
     const seq = ++costSeq;
-    const reply = await run("sucs.unit_cost", stats);
+    const reply = await run(ENGINES.cost, stats);
     if (seq !== costSeq) return null;
     markFieldError(inputs, reply.ok ? null : reply.error);
     if (!reply.ok) {
@@ -326,7 +330,7 @@ export async function mount(root, bridge) {
   }
 
   const { importText, openSharedLink } = importer({
-    store, run, question, notice, showProblems, switchTo,
+    store, checkFile: (/** @type {string} */ file) => run(ENGINES.file, { file }), question, notice, showProblems, switchTo,
     setUndo: (/** @type {typeof undo} */ value) => { undo = value; },
   });
 

@@ -8,7 +8,7 @@ import { HASH_KEY, QUESTIONS, suffixed, textProblem, decodeShare } from "./sucs_
 /**
  * @typedef {import("./sucs_roster_store.js").Roster} Roster
  * @typedef {{store: import("./sucs_roster_store.js").RosterStore,
- *   run: (name: string, inputs: object) => Promise<any>,
+ *   checkFile: (file: string) => Promise<any>,
  *   question: (q: {title: string, text: string, choices: string[][], cancel: string}) => Promise<string>,
  *   notice: (text: string, withUndo?: boolean) => void,
  *   showProblems: (title: string, problems: Array<{field: string, message: string}>) => void,
@@ -17,7 +17,7 @@ import { HASH_KEY, QUESTIONS, suffixed, textProblem, decodeShare } from "./sucs_
  */
 
 /** The import functions of one builder. @param {View} view */
-export function importer({ store, run, question, notice, showProblems, switchTo, setUndo }) {
+export function importer({ store, checkFile, question, notice, showProblems, switchTo, setUndo }) {
   /** Add every checked roster. One whose name is taken by a different roster is asked
    *  about (each in turn); one already saved exactly is not added twice (it is opened).
    *  @param {Roster[]} rosters @param {string} source */
@@ -61,7 +61,7 @@ export function importer({ store, run, question, notice, showProblems, switchTo,
       showProblems(`${source} was refused; nothing was changed.`, [{ field: "file", message: problem }]);
       return;
     }
-    const reply = await run("sucs.roster_import", { file: text });
+    const reply = await checkFile(text);
     if (!reply.ok) {
       showProblems(`${source} was refused; nothing was changed.`, [reply.error]);
       return;

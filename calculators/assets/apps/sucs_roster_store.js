@@ -160,16 +160,16 @@ export class RosterStore {
   }
 
   /** Have the rules core check rosters read from storage; set aside (keep, then remove)
-   *  each it refuses. `run(name, inputs)` calls the core. Returns the damage report.
-   *  @param {string[]} ids @param {(name: string, inputs: object) => Promise<any>} run
+   *  each it refuses. `checkFile(inputs)` runs the core's roster file check. Returns the damage report.
+   *  @param {string[]} ids @param {(inputs: object) => Promise<any>} checkFile
    *  @returns {Promise<Damage[]>} */
-  async checkWithCore(ids, run) {
+  async checkWithCore(ids, checkFile) {
     /** @type {Damage[]} */
     const parts = [];
     for (const id of ids) {
       const entry = this.get(id);
       if (!entry) continue;
-      const reply = await run("sucs.roster_import", { file: JSON.stringify(entry.roster) });
+      const reply = await checkFile({ file: JSON.stringify(entry.roster) });
       /** @type {Array<{field: string, message: string}>} */
       const problems = !reply.ok ? [reply.error] : reply.result.accepted ? [] : reply.result.problems;
       if (!problems.length || !this.get(id)) continue;
