@@ -365,7 +365,10 @@ export async function mount(root, bridge) {
     if (!root.isConnected) { window.removeEventListener("storage", onStorage); return; }
     if (event.key !== null && event.key !== FIGHT_KEY && !event.key.startsWith(KEPT_PREFIX)) return;
     if (event.key && event.key.startsWith(KEPT_PREFIX)) { renderStorage(); return; }
-    if (syncing || busy) { setTimeout(() => onStorage(event), 50); return; }
+    if (syncing || busy) {
+      setTimeout(() => { onStorage(event).catch((err) => bridge.runtimeFailed(root, err)); }, 50);
+      return;
+    }
     const theirs = store.theirs();
     if (!theirs) return;
     syncing = true;
