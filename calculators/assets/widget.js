@@ -123,8 +123,9 @@ function showError(root, error) {
   const field = byName(error.field) || byName(String(error.field).split(".")[0]);
   const target = /** @type {HTMLElement} */ (
     field ? field.querySelector(".calc-error") : root.querySelector(".calc-form-error"));
-  const label = field && /** @type {HTMLElement} */ (field).dataset.field === error.field ? "" : `${error.field}: `;
-  target.textContent = label + error.message;
+  // the core's message names the place in words ("Attacker's pool, the 2nd die: ..."):
+  // an internal name ("attacker.2") is never shown
+  target.textContent = error.message;
   target.hidden = false;
   if (field) field.querySelector("input, select")?.setAttribute("aria-invalid", "true");
   root.dataset.errorField = error.field;

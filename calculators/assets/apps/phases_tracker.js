@@ -191,7 +191,7 @@ export async function mount(root, bridge) {
       if (entry && event.type !== "start") inputs.state = entry.state;
       const reply = op === "roll" ? await bridge.roll(root, CALC, inputs) : await bridge.run(root, CALC, inputs);
       if (!reply.ok) {
-        showError(`${reply.error.field}: ${reply.error.message}`);
+        showError(reply.error.message);
         return null;
       }
       showError("");
@@ -344,7 +344,7 @@ export async function mount(root, bridge) {
           $("#pt-defence").value = String(reply.result.state.defence_dice);
           break;
         }
-        if (!dropped) showError(`The saved fight's last step was refused by the rules engine (${reply.error.field}: ${reply.error.message}).`);
+        if (!dropped) showError(`The saved fight's last step was refused by the rules engine (${reply.error.message}).`);
         history.pop();
         dropped += 1;
       }

@@ -136,7 +136,7 @@ export async function mount(root, bridge) {
     box.hidden = !title;
     $(".sucs-problems-title").textContent = title || "";
     const list = box.querySelector("ul");
-    list.replaceChildren(...(problems || []).map((p) => el("li", {}, el("code", { text: p.field }), ` ${p.message}`)));
+    list.replaceChildren(...(problems || []).map((p) => el("li", { text: p.message })));
   }
 
   // -- edits typed but not yet committed (a field still being typed in) count as changes
@@ -254,7 +254,7 @@ export async function mount(root, bridge) {
     if (seq !== costSeq) return null;
     markFieldError(inputs, reply.ok ? null : reply.error);
     if (!reply.ok) {
-      $(".sucs-editor-cost").textContent = `Not priced: ${reply.error.field} ${reply.error.message}`;
+      $(".sucs-editor-cost").textContent = `Not priced: ${reply.error.message}`;
       return null;
     }
     renderBreakdown(reply.result);

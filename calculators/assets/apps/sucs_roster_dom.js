@@ -214,7 +214,7 @@ export function showCheck(root, reply) {
   const $ = (sel) => /** @type {HTMLInputElement} */ (root.querySelector(sel));
   if (!reply.ok) {
     $(".sucs-total").textContent = "?";
-    $(".sucs-warnings").replaceChildren(el("li", { class: "sucs-illegal", text: `${reply.error.field}: ${reply.error.message}` }));
+    $(".sucs-warnings").replaceChildren(el("li", { class: "sucs-illegal", text: reply.error.message }));
     return;
   }
   const res = reply.result;

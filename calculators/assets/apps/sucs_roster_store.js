@@ -180,7 +180,7 @@ export class RosterStore {
         this.deleted.set(id, -1); // its saved key goes at the next save, whatever its revision
       }
       parts.push({ label: `“${String(entry.roster.name).slice(0, 80)}”`, kept,
-        reason: `the rules engine refused it: ${problems[0].field} ${problems[0].message}${more}` });
+        reason: `the rules engine refused it: ${problems[0].message}${more}` });
     }
     return parts;
   }
