@@ -2,8 +2,8 @@
 // Calculator widgets and apps: the entry module every page loads.
 // client.js talks to the worker, form.js keeps the inputs, widget.js binds a widget,
 // offline.js handles the offline copy. Apps (roster, tracker) are modules of their own.
-import { call, configure, currentWorker, onRuntime, runtime } from "./client.js";
-import { addSaveButton, afterRuntimeStarted, onQuietPage } from "./offline.js";
+import { call, configure, currentWorker, onRuntime, runtime, startAfter } from "./client.js";
+import { addSaveButton, afterRuntimeStarted, onQuietPage, serviceWorkerControl } from "./offline.js";
 import { bind, runtimeFailed, setStatus } from "./widget.js";
 
 /** The bridge an app module receives: the same worker and runtime as every widget. */
@@ -26,6 +26,9 @@ export const bridge = {
 
 /** @type {Set<HTMLElement>} */
 const apps = new Set();
+
+// The runtime's files go through the service worker, which keeps them as they stream.
+startAfter(serviceWorkerControl);
 
 /** Where an app's module is. */
 function appModuleUrl(/** @type {HTMLElement} */ root) {
