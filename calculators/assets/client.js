@@ -95,6 +95,12 @@ let snapshotSaved = false;
 /** Start the runtime (once); resolves when Python is ready. A failure is not kept. */
 export function start() {
   if (ready) return ready;
+  // shown at once (Retry, back online), though the worker may wait for the service worker
+  runtime.status = "loading";
+  runtime.phase = "download";
+  runtime.loaded = runtime.total = 0;
+  runtime.failure = null;
+  emit("progress");
   const attempt = beforeStart().then(launch, launch);
   ready = attempt;
   attempt.catch((err) => {
@@ -117,11 +123,6 @@ function launch() {
     cache: scopedKey("runtime-snapshot"),
     key: new URL(`_snapshot/${source.pyodide}/${bundleName}`, SITE_ROOT).href,
   };
-  runtime.status = "loading";
-  runtime.phase = "download";
-  runtime.loaded = runtime.total = 0;
-  runtime.failure = null;
-  emit("progress");
   const w = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
   worker = w;
   w.onmessage = (event) => receive(w, event.data);
