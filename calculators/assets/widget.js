@@ -185,6 +185,7 @@ async function compute(/** @type {Widget} */ root) {
         hideProgress(root);
       }
       const inputs = collect(root);
+      root._computed = JSON.stringify(inputs);
       busyTimer = window.setTimeout(() => showBusy(root, true), BUSY_AFTER_MS);
       reply = await call("run", /** @type {string} */ (root.dataset.calculator), inputs,
         /** @type {string} */ (root.dataset.uid));
@@ -308,7 +309,10 @@ function scheduleCompute(/** @type {Widget} */ root, /** @type {Event} */ event)
   const target = event.target;
   const typed = target instanceof HTMLInputElement && (target.type === "number" || target.type === "text");
   if (event.type === "change" || !typed) {
-    compute(root);
+    // the change event that ends a typed edit (leaving the box) repeats the last input
+    const same = !root._running && runtime.status === "ready" && JSON.stringify(collect(root)) === root._computed;
+    if (!same) compute(root);
+    else root._busy = false;
     return;
   }
   const pause = editInProgress(target) ? UNFINISHED_PAUSE_MS : TYPING_PAUSE_MS;
