@@ -67,7 +67,7 @@ def encode(page: Page, value: object) -> str:
     """The builder's own encoder (the module the page loaded)."""
     return page.evaluate(
         """async (value) => {
-             const src = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const src = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
              const lib = await import(new URL('apps/sucs_roster_lib.js', src).href);
              return lib.encodeShare(value);
            }""", value)
