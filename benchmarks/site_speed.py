@@ -17,7 +17,9 @@ Builds the site, serves it on localhost, and measures (each figure the median of
    .wasm downloads in the visit;
 6. bytes transferred per page type;
 7. the heaviest calculation of each system in CPython and in Pyodide;
-8. the wall time of the full site build.
+8. the wall time of the full site build;
+9. the first live result and the reload in Firefox ESR and WebKitGTK (`firefox_cold_ms`,
+   `firefox_warm_ms`, `webkit_cold_ms`, `webkit_warm_ms`; `--no-engines` skips them).
 
 No figure is asserted: machines are shared and noisy. ``--json FILE`` also writes the
 figures under fixed keys (baseline_ms, cold_ms, cold_ratio, warm_ms, warm_ratio,
@@ -360,6 +362,56 @@ def cpython_compute(name: str, inputs: dict, repeat: int = 3) -> float:
     return best
 
 
+#: in the page: wait for every calculator to show a live result; ms since navigation
+#: start when the last one did (polled every 20 ms), and which start ran
+FIRST_LIVE = """async (timeout) => {
+  const end = Date.now() + timeout;
+  const live = () => [...document.querySelectorAll(".calc[data-calculator]")]
+    .every((el) => el.dataset.status === "ready" && !el._busy);
+  while (!live()) {
+    if (Date.now() > end) throw new Error("no live result");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return [performance.now(), document.documentElement.dataset.runtimeStart || ""];
+}"""
+
+#: in the page: wait (up to ``timeout`` ms) until the runtime's snapshot is kept
+SNAPSHOT_KEPT = """async (timeout) => {
+  const end = Date.now() + timeout;
+  while (!document.documentElement.dataset.runtimeSnapshot && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return document.documentElement.dataset.runtimeSnapshot || "";
+}"""
+
+
+def other_engines(url: str) -> dict[str, float]:
+    """First live result on a calculator page in Firefox ESR and WebKitGTK (fresh
+    profile), and the reload once the snapshot is kept: ``<engine>_cold_ms``,
+    ``<engine>_warm_ms``. An engine that is not installed is reported and skipped."""
+    from tests.crossbrowser.engines import ENGINES
+
+    figures: dict[str, float] = {}
+    for name in ("firefox", "webkit"):
+        try:
+            engine = ENGINES[name]()
+        except Exception as err:  # noqa: BLE001 - a missing engine is reported, not fatal
+            print(f"{name}: not measured ({err})", file=sys.stderr)
+            continue
+        try:
+            engine.goto(url)
+            cold, _ = engine.run(FIRST_LIVE, 600_000)
+            kept = engine.run(SNAPSHOT_KEPT, 120_000)
+            engine.reload()
+            warm, path = engine.run(FIRST_LIVE, 600_000)
+            figures[f"{name}_cold_ms"] = round(cold)
+            figures[f"{name}_warm_ms"] = round(warm)
+            figures[f"{name}_warm_path"] = f"{path} (snapshot {kept or 'not kept'})"
+        finally:
+            engine.quit()
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
@@ -369,6 +421,8 @@ def main() -> None:
                         help="figure 2 without the service worker (isolates its cost)")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the figures to FILE as JSON")
+    parser.add_argument("--no-engines", action="store_true",
+                        help="skip the Firefox ESR and WebKitGTK figures (9)")
     args = parser.parse_args()
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
@@ -447,6 +501,14 @@ def main() -> None:
         browser.close()
     rows.append(("8. Full site build (mkdocs build --strict + post-build step)", f"{build_s:.1f} s", ""))
     figures["build_s"] = round(build_s, 1)
+    if not args.no_engines:
+        engines = other_engines(base + CALC_PAGE)
+        figures.update(engines)
+        for name in ("firefox", "webkit"):
+            if f"{name}_cold_ms" in engines:
+                rows.append((f"9. {name.capitalize()}: first live result, cold / reload",
+                             f"{engines[f'{name}_cold_ms']} / {engines[f'{name}_warm_ms']} ms",
+                             str(engines[f"{name}_warm_path"])))
     finish(rows, figures, args.json, httpd, out)
 
 
