@@ -29,7 +29,20 @@ def markdown(text: str, root: str) -> str:
             href = child.attrGet("href") if child.type == "link_open" else None
             if isinstance(href, str) and href.startswith("/") and not href.startswith("//"):
                 child.attrSet("href", root + href[1:])
-    return _MD.renderer.render(tokens, _MD.options, {})
+    html = _MD.renderer.render(tokens, _MD.options, {})
+    # a wide table scrolls inside its own box, never the page (raw HTML is off, so every
+    # table here is one the Markdown made)
+    return html.replace('<table class="calc-md-table">',
+                        scroll_box("Table") + '<table class="calc-md-table">') \
+        .replace("</table>", "</table></div>")
+
+
+def scroll_box(label: str) -> str:
+    """The opening of a box a wide table scrolls in, sideways, inside the widget: a named
+    region that takes keyboard focus, so it can be scrolled without a pointer (WCAG
+    2.1.1; axe: scrollable-region-focusable). ``label`` is HTML-escaped text."""
+    return (f'<div class="calc-scroll" tabindex="0" role="region" '
+            f'aria-label="{label} (scrolls sideways when wide)">')
 
 
 def _views(exact: list[Fraction], ordered: bool) -> dict[str, list[Fraction]]:
@@ -123,7 +136,7 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
     heads = [escape(chart_spec["outcome_label"])] + [escape(label) for v, label in CHART_VIEWS
                                                      if v in views]
     out.append('<details class="calc-table"' + (" open" if len(outcomes) <= 12 else "") + ">"
-               f'<summary>Table of exact odds</summary><div class="calc-scroll">'
+               f'<summary>Table of exact odds</summary>{scroll_box(title)}'
                f'<table class="calc-odds"><caption class="calc-sr">{title}</caption><thead><tr>'
                + "".join(f"<th scope=\"col\">{h}</th>" for h in heads)
                + '<th scope="col">Exact</th></tr></thead><tbody>')

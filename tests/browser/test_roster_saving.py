@@ -67,8 +67,10 @@ def encode(page: Page, value: object) -> str:
     """The builder's own encoder (the module the page loaded)."""
     return page.evaluate(
         """async (value) => {
-             const src = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
-             const lib = await import(new URL('apps/sucs_roster_lib.js', src).href);
+             // the module the builder loaded, under its content-hashed name
+             const url = performance.getEntriesByType('resource').map(e => e.name)
+               .find(name => name.includes('/assets/calculators/apps/sucs_roster_lib.'));
+             const lib = await import(url);
              return lib.encodeShare(value);
            }""", value)
 
