@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from playwright.sync_api import Locator, Page
@@ -103,8 +104,8 @@ def wait_offline_copy(page: Page, site_dir, base_url: str) -> None:  # type: ign
     in ``site_dir`` (pages and assets fetched ahead, the runtime kept on first use), each
     with the content hash the manifest lists."""
     files = sw_manifest(site_dir)["files"]
-    page.wait_for_function(
-        """async ([base, files]) => {
+    # polled from here: a predicate that returns a promise would count as true at once
+    missing_js = """async ([base, files]) => {
              const scope = new URL(base).pathname;
              const have = new Map();
              for (const name of ['files', 'pages']) {
@@ -113,6 +114,12 @@ def wait_offline_copy(page: Page, site_dir, base_url: str) -> None:  # type: ign
                  have.set(request.url, (await cache.match(request)).headers.get('x-tcr-hash'));
                }
              }
-             return Object.entries(files).every(([url, hash]) => have.get(new URL(url, base).href) === hash);
-           }""",
-        arg=[base_url, files], timeout=RUNTIME_TIMEOUT_MS, polling=500)
+             return Object.entries(files).filter(([url, hash]) => have.get(new URL(url, base).href) !== hash)
+               .map(([url]) => url);
+           }"""
+    deadline = time.monotonic() + RUNTIME_TIMEOUT_MS / 1000
+    missing = page.evaluate(missing_js, [base_url, files])
+    while missing and time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+        missing = page.evaluate(missing_js, [base_url, files])
+    assert not missing, f"the offline copy lacks {len(missing)} files, e.g. {missing[:5]}"
