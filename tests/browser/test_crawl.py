@@ -109,6 +109,11 @@ def test_accessibility_has_no_serious_violations(browser: Browser, site) -> None
                 instant_goto(page, "/" + rel)
             for root in page.locator(".calc[data-calculator], .calc-app[data-app]").all():
                 wait_settled(page, root)
+            # a result fades back in after a calculation (a short opacity transition, slower
+            # on a busy machine): contrast is checked on the result as it finally shows
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('.calc-result')]"
+                ".every(el => getComputedStyle(el).opacity === '1')")
             result = page.evaluate(
                 "() => axe.run(document, {resultTypes: ['violations']})"
                 ".then(r => r.violations.filter(v => ['serious', 'critical'].includes(v.impact))"
