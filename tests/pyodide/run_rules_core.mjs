@@ -16,6 +16,8 @@ const [sitePackages, wheels, ...pytestArgs] = process.argv.slice(2);
 const PACKAGES = [
   "pytest", "_pytest", "py.py", "pluggy", "iniconfig", "packaging", "pygments",
   "sortedcontainers", "icepool",
+  // what the worker's Python side (calculators.runtime) renders with, as the browser bundle ships it
+  "markdown_it", "mdurl",
 ];
 
 function copyInto(FS, from, to) {
