@@ -74,8 +74,8 @@ browser: setup
 # Everything: the suite in CPython (the browser tests crawl the MkDocs and the Zensical
 # builds in Chromium, and Firefox ESR and WebKitGTK run the smoke tests).
 # `make test-pyodide` (the rules_core tests inside Pyodide) is not part of it yet: two
-# tests that build deeply nested values in Python overflow Pyodide's stack (see the
-# changelog of the build; the browser refuses such input by depth before parsing it).
+# tests that build deeply nested values in Python overflow Pyodide's stack (README;
+# the browser refuses such input by its depth before parsing it).
 test: setup browser
 	$(PY) -m pytest -q
 
