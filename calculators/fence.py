@@ -22,7 +22,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pymdownx.superfences import SuperFencesException
 
 from calculators import build
-from calculators.render import response_html
+from calculators.render import default_uid, hand_on, response_html
 from rules_core import api
 from rules_core.catalog import calculators
 from rules_core.fields import initial_inputs
@@ -83,6 +83,7 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
         bundle=bundle_name,
         pyodide=build.pyodide_version(),
         initial_json=json.dumps(start, separators=(",", ":")),
+        hand_on=hand_on(name, api.spec),
     )
 
 
@@ -91,7 +92,7 @@ def format_calculator(source: str, language: str, css_class: str, options: dict,
     """pymdownx.superfences custom-fence formatter."""
     name, uid, inputs = parse_block(source)
     used: dict[str, int] = md.__dict__.setdefault("_calculator_ids", {})
-    base = uid or name.split(".", 1)[-1].replace("_", "-")
+    base = uid or default_uid(name)
     used[base] = used.get(base, 0) + 1
     final = base if used[base] == 1 else f"{base}-{used[base]}"
     return render_widget(name, final, inputs)
@@ -148,3 +149,42 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
             f'data-status="prerendered" data-module="{build.ASSET_DIR}/apps/{slug}.js" '
             f'data-bundle="{bundle_name}" '
             f'data-pyodide="{build.pyodide_version()}">{inner}</div>')
+
+
+_DOCS = Path(__file__).resolve().parents[1] / "docs"
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)```calculator[ \t]*\n(?P<body>.*?)^(?P=indent)```", re.M | re.S)
+
+
+def placements(docs: Path = _DOCS) -> dict[str, tuple[str, str]]:
+    """{calculator name: (page address relative to the site root, widget id)} of the
+    first widget of each calculator in the pages, ids given as ``format_calculator``
+    gives them."""
+    found: dict[str, tuple[str, str]] = {}
+    for path in sorted(docs.rglob("*.md")):
+        rel = path.relative_to(docs).with_suffix("").as_posix()
+        page = "" if rel == "index" else (rel[:-len("index")] if rel.endswith("/index") else rel + "/")
+        used: dict[str, int] = {}
+        for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
+            name, uid, _ = parse_block(match.group("body"))
+            base = uid or default_uid(name)
+            used[base] = used.get(base, 0) + 1
+            found.setdefault(name, (page, base if used[base] == 1 else f"{base}-{used[base]}"))
+    return found
+
+
+def format_calculator_list(source: str, language: str, css_class: str, options: dict, md: Any,
+                           **kwargs: Any) -> str:
+    """The ``calculator-list`` fence: one line per calculator of a system, from the
+    catalog, linked to the widget on its page, so an index page never lists them by hand.
+
+        ```calculator-list
+        gunplay
+        ```
+    """
+    system = source.strip()
+    where = placements()
+    rows = [(api.spec(name), where[name]) for name in api.names()
+            if name.startswith(system + ".") and name in where]
+    if not rows:
+        raise FenceError(f"calculator-list: no calculator of a system {system!r} is on any page")
+    return _ENV.get_template("calculator_list.html.j2").render(rows=rows, root=ROOT_PLACEHOLDER)

@@ -32,7 +32,7 @@ def markdown(text: str, root: str) -> str:
     return _MD.renderer.render(tokens, _MD.options, {})
 
 
-def _views(exact: list[Fraction], ordered: bool) -> dict[str, list[Fraction]]:
+def chance_views(exact: list[Fraction], ordered: bool) -> dict[str, list[Fraction]]:
     """The chance of exactly, at least and at most each outcome (the last two only for
     ordered outcomes), as exact fractions."""
     views = {"exactly": exact}
@@ -93,15 +93,29 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
     return "".join(out)
 
 
-def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
+#: exact fractions longer than this (characters) fold away on a phone until asked for
+LONG_FRACTION = 12
+
+
+def default_view(ordered: bool) -> str:
+    """The view a chart opens on: "at least" for ordered outcomes, the threshold question
+    a reader asks (hit on a total of at least the DC, at least two hits, break on 13 or
+    more); "exactly" for outcomes without an order."""
+    return "at_least" if ordered else "exactly"
+
+
+def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
+          table_open: bool = True) -> str:
     """A distribution as a bar chart (exactly / at least / at most views when the
-    outcomes are ordered) followed by the same figures as an accessible table."""
+    outcomes are ordered) followed by the same figures as an accessible table, open when
+    ``table_open`` and short."""
     key = chart_spec["key"]
     exact_map = result.get(key + "_exact") or {k: str(Fraction(v).limit_denominator(10**9))
                                                for k, v in result[key].items()}
     outcomes = [str(k) for k in exact_map]
     exact = [Fraction(v) for v in exact_map.values()]
-    views = _views(exact, chart_spec.get("ordered", True))
+    views = chance_views(exact, chart_spec.get("ordered", True))
+    start = default_view(len(views) > 1)
     layout = chart_layout(outcomes)
     name = f"{uid}-{key}-view"
     title = escape(chart_spec["title"])
@@ -110,8 +124,8 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
     if len(views) > 1:
         out.append('<fieldset class="calc-chart-toggle"><legend class="calc-sr">'
                    f'{title}: show the chance of</legend>')
-        for i, (view, label) in enumerate(CHART_VIEWS):
-            checked = " checked" if i == 0 else ""
+        for view, label in CHART_VIEWS:
+            checked = " checked" if view == start else ""
             out.append(f'<label><input type="radio" name="{escape(name)}" value="{escape(view)}"'
                        f'{checked}><span>{escape(label)}</span></label>')
         out.append("</fieldset>")
@@ -122,9 +136,13 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
     out.append("</div>")
     heads = [escape(chart_spec["outcome_label"])] + [escape(label) for v, label in CHART_VIEWS
                                                      if v in views]
-    out.append('<details class="calc-table"' + (" open" if len(outcomes) <= 12 else "") + ">"
-               f'<summary>Table of exact odds</summary><div class="calc-scroll">'
-               f'<table class="calc-odds"><caption class="calc-sr">{title}</caption><thead><tr>'
+    long = max((len(str(p)) for p in exact), default=0) > LONG_FRACTION
+    toggle = ('<label class="calc-show-exact"><input type="checkbox"> Show the exact fractions</label>'
+              if long else "")
+    out.append('<details class="calc-table"' + (" open" if table_open and len(outcomes) <= 12 else "")
+               + f'><summary>Table of exact odds</summary>{toggle}<div class="calc-scroll">'
+               f'<table class="calc-odds{" calc-long-exact" if long else ""}">'
+               f'<caption class="calc-sr">{title}</caption><thead><tr>'
                + "".join(f"<th scope=\"col\">{h}</th>" for h in heads)
                + '<th scope="col">Exact</th></tr></thead><tbody>')
     for i, outcome in enumerate(outcomes):
@@ -145,14 +163,82 @@ def response_html(response: dict[str, Any], root: str, uid: str) -> str:
     parts.append("</dl>")
     if display["charts"]:
         parts.append('<div class="calc-charts">')
-        for spec in display["charts"]:
-            parts.append(chart(spec, response["result"], uid))
+        for i, spec in enumerate(display["charts"]):  # only the first table starts open
+            parts.append(chart(spec, response["result"], uid, table_open=i == 0))
         parts.append("</div>")
     if response.get("explanation"):
         parts.append('<details class="calc-explanation" open><summary>How this was worked out'
                      '</summary><div class="calc-explanation-body">'
                      + markdown(response["explanation"], root) + "</div></details>")
     return "".join(parts)
+
+
+#: results that other calculators take as an input: (result key, button label, the
+#: calculators that receive it and the field it fills). The difficulty's DC goes to the
+#: hit calculators, on the same page or (by a link with the value) on theirs.
+HAND_ON = {
+    "gunplay.difficulty": ("dc", "Use this DC to hit",
+                           (("gunplay.hit_chance", "dc"), ("gunplay.hit_odds", "dc"))),
+}
+
+
+def default_uid(name: str) -> str:
+    """The widget id a page gives a calculator's first widget (``gunplay.hit_odds`` ->
+    ``hit-odds``), the address fragment of its inputs in a link."""
+    return name.split(".", 1)[-1].replace("_", "-")
+
+
+def hand_on(name: str, spec_of: Any) -> dict[str, Any] | None:
+    """What the "hand on" button of calculator ``name`` needs: the result key, its label
+    and each receiving calculator's title, page, widget id and field (``spec_of`` is
+    ``api.spec``)."""
+    if name not in HAND_ON:
+        return None
+    key, label, targets = HAND_ON[name]
+    out = []
+    for target, field in targets:
+        spec = spec_of(target)
+        out.append({"calculator": target, "title": spec["title"], "page": spec["page"].strip("/") + "/",
+                    "uid": default_uid(target), "field": field})
+    return {"key": key, "label": label, "targets": out}
+
+
+def value_in_words(field: dict[str, Any], value: Any) -> str:
+    """One input as the form shows it: a choice by its label, a tick box as yes or no,
+    a number with its unit, a list as its items."""
+    if field.get("kind") == "bool":
+        return "yes" if value is True else "no"
+    if value is None:
+        return str(field.get("none_label") or "(none)")
+    for choice, label in field.get("choices") or ():
+        if str(choice) == str(value):
+            return str(label)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or "(none)"
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {v}" for k, v in value.items())
+    unit = field.get("unit")
+    return f"{value} {unit}" if unit else str(value)
+
+
+def inputs_in_words(spec: dict[str, Any], inputs: dict[str, Any]) -> list[list[str]]:
+    """[label, value in words] for each input given, in the form's order."""
+    return [[str(f["label"]), value_in_words(f, inputs[f["name"]])]
+            for f in spec["fields"] if f["name"] in inputs]
+
+
+def roll_record(spec: dict[str, Any], inputs: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+    """What the session log keeps of a real roll: the calculator, its inputs in words,
+    the dice and the outcome (the page adds the time and the page address)."""
+    result = response["result"]
+    return {
+        "calculator": spec["name"],
+        "title": spec["title"],
+        "inputs": inputs_in_words(spec, inputs) if isinstance(inputs, dict) else [],
+        "dice": [{"die": str(d.get("die", "")), "face": str(d.get("face", ""))}
+                 for d in result.get("dice", []) if isinstance(d, dict)],
+        "outcome": str(result.get("summary", "")),
+    }
 
 
 def roll_html(response: dict[str, Any]) -> str:
