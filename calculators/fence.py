@@ -22,7 +22,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pymdownx.superfences import SuperFencesException
 
 from calculators import build
-from calculators.render import default_uid, hand_on, response_html
+from calculators.render import response_html
 from rules_core import api
 from rules_core.catalog import calculators
 from rules_core.fields import initial_inputs
@@ -63,6 +63,37 @@ def parse_block(source: str) -> tuple[str, str | None, dict[str, Any]]:
         else:
             inputs[key] = parsed
     return name, uid, inputs
+
+
+#: results that other calculators take as an input: (result key, button label, the
+#: calculators that receive it and the field it fills). The difficulty's DC goes to the
+#: hit calculators, on the same page or (by a link with the value) on theirs.
+HAND_ON = {
+    "gunplay.difficulty": ("dc", "Use this DC to hit",
+                           (("gunplay.hit_chance", "dc"), ("gunplay.hit_odds", "dc"))),
+}
+
+
+def default_uid(name: str) -> str:
+    """The widget id a page gives a calculator's first widget (``gunplay.hit_odds`` ->
+    ``hit-odds``), the address fragment of its inputs in a link."""
+    return name.split(".", 1)[-1].replace("_", "-")
+
+
+def hand_on(name: str, spec_of: Any) -> dict[str, Any] | None:
+    """What the "hand on" button of calculator ``name`` needs: the result key, its label
+    and each receiving calculator's title, page, widget id and field (``spec_of`` is
+    ``api.spec``)."""
+    if name not in HAND_ON:
+        return None
+    key, label, targets = HAND_ON[name]
+    out = []
+    for target, field in targets:
+        spec = spec_of(target)
+        out.append({"calculator": target, "title": spec["title"], "page": spec["page"].strip("/") + "/",
+                    "uid": default_uid(target), "field": field})
+    return {"key": key, "label": label, "targets": out}
+
 
 
 def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:

@@ -14,8 +14,7 @@ import json
 from html import escape
 from typing import Any
 
-from calculators.compare import compare_html
-from calculators.render import response_html, roll_html, roll_record
+from calculators.render import compare_html, response_html, roll_html, roll_record
 from rules_core import api
 from rules_core.errors import InputError
 from rules_core.messages import MAX_DEPTH, parse_json, sentence

@@ -8,9 +8,8 @@ import re
 from html import escape
 
 from calculators import runtime
-from calculators.compare import compare_html, headline_change
-from calculators.fence import format_calculator_list, placements
-from calculators.render import hand_on, inputs_in_words, roll_record
+from calculators.fence import format_calculator_list, hand_on, placements
+from calculators.render import compare_html, headline_change, inputs_in_words, roll_record
 from rules_core import api
 
 HIT = {"dc": 16, "bonus": 3, "rounds": 3, "recoil": 2}
