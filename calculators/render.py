@@ -221,15 +221,16 @@ def roll_record(spec: dict[str, Any], inputs: dict[str, Any], response: dict[str
 
 
 def roll_html(response: dict[str, Any]) -> str:
-    """The dice of a real roll and its one-line verdict."""
+    """A real roll's one-line verdict, then its dice (the verdict first: it is what a
+    reader looks for and a screen reader announces first; a long fight's dice scroll)."""
     result = response["result"]
     dice = "".join(
         f'<span class="calc-die" title="{escape(str(d["die"]))}">'
         f'<span class="calc-sr">{escape(str(d["die"]))} rolled </span>{escape(str(d["face"]))}</span>'
         for d in result.get("dice", [])
     )
-    return (f'<div class="calc-roll-dice">{dice}</div>'
-            f'<p class="calc-roll-summary">{escape(str(result.get("summary", "")))}</p>')
+    return (f'<p class="calc-roll-summary">{escape(str(result.get("summary", "")))}</p>'
+            f'<div class="calc-roll-dice">{dice}</div>')
 
 
 # ---- setups side by side: the pinned setup A and the current inputs ----
