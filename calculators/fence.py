@@ -13,6 +13,7 @@ browser uses, so the page is correct before Pyodide loads.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -174,6 +175,7 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
     bundle_name, _ = build.bundle()
     inner = _ENV.get_template(template).render(
         options=options_, api_run=api.run, api_spec=api.spec,
+        core=lambda module: importlib.import_module(f"rules_core.{module}"),  # its constants
         response_html=lambda response, uid=slug: response_html(response, ROOT_PLACEHOLDER, uid),
     )
     return (f'<div class="calc-app" id="app-{uid or slug}" data-app="{slug}" '

@@ -109,7 +109,7 @@ def _failure(err: BaseException) -> dict[str, Any]:
     """A reply for what Python itself could not handle (the promise: never raise)."""
     what = {RecursionError: "are nested too deeply to work through",
             MemoryError: "are too large to work through",
-            OverflowError: "hold a number too large to work with"}.get(type(err))
+            OverflowError: "hold a number too large to work with"}.get(type(err))  # type: ignore[arg-type]
     message = (f"The inputs {what}; send smaller values." if what else
                "The inputs could not be worked through "
                f"({type(err).__name__}); check the values and try again.")

@@ -45,6 +45,15 @@ MAX_STATES = 20_000
 MAX_WORK = 3_000_000
 
 
+#: one state's moves in whole numbers: (denominator, ((next state, ways), ...)), the ways
+#: summing to the denominator (``solve(..., whole=True)``)
+WholeMoves = tuple[int, Iterable[tuple[Any, int]]]
+#: a state's moves as the walk keeps them: (denominator, moves that go on, ways of each
+#: outcome, ways of each (side, losses))
+_Split = tuple[int, tuple[tuple[Any, int], ...], tuple[tuple[str, int], ...],
+               tuple[tuple[tuple[str, int], int], ...]]
+
+
 class TooLarge(ValueError):
     """The fight's state space is past what can be computed exactly in time."""
 
@@ -76,7 +85,7 @@ class Engagement:
 
 def solve(
     start: State,
-    step: Callable[[State], Iterable[tuple[State, Fraction]]],
+    step: Callable[[State], Iterable[tuple[State, Fraction]]] | Callable[[State], WholeMoves],
     outcome: Callable[[State], str | None],
     *,
     max_rounds: int,
@@ -84,17 +93,24 @@ def solve(
     outcome_order: Sequence[str] = (),
     max_states: int = MAX_STATES,
     max_work: int = MAX_WORK,
+    whole: bool = False,
 ) -> Engagement:
     """Walk the fight's Markov chain round by round, exactly.
 
     ``outcome_order`` lists the outcomes in the order a reader expects them (every one is
     reported, at probability 0 if it cannot happen); any other outcome follows in order of
     appearance, and :data:`STILL_FIGHTING` comes last when the cap can be reached.
+
+    With ``whole=True``, ``step`` returns its moves as whole numbers instead:
+    ``(denominator, ((next_state, ways), ...))``, the ways summing to the denominator
+    (faster when the chances have long denominators).
     """
-    # The walk runs in integers: each state's moves over one common denominator, the live
-    # mass as numerators over one scale per round (no gcd per step, as Fraction would do).
-    transitions: dict[Any, tuple[int, tuple[tuple[Any, int], ...]]] = {}
-    finals: dict[Any, Fraction] = {}
+    # Masses are whole numbers over one denominator per round (no gcd on every addition,
+    # which dominates once the fractions have thousands of digits); each state's moves
+    # are cached as whole numbers over their own least common denominator.
+    transitions: dict[Any, _Split] = {}
+    loss_mass: dict[tuple[str, int], Fraction] = {}
+    visits: dict[Any, Fraction] = {}  # state -> total chance of being in it at a round's start
     totals: dict[str, Fraction] = {name: Fraction(0) for name in outcome_order}
     ends_in: dict[int, Fraction] = {}
     by_round: list[dict[str, Fraction]] = []
@@ -102,13 +118,14 @@ def solve(
     peak = 1
 
     live: dict[Any, int] = {}
-    scale = 1
+    denominator = 1
     first = outcome(start)
     if first is None:
         live[start] = 1
     else:
         totals[first] = totals.get(first, Fraction(0)) + 1
-        finals[start] = Fraction(1)
+        if losses is not None:
+            loss_mass.update({(side, lost): Fraction(1) for side, lost in losses(start).items()})
         ends_in[0] = Fraction(1)
 
     for round_no in range(1, max_rounds + 1):
@@ -117,68 +134,98 @@ def solve(
             continue
         for state in live:
             if state not in transitions:
-                transitions[state] = _integer_moves(step(state))
-        common = math.lcm(*(transitions[state][0] for state in live))
+                moves: Any = step(state)
+                transitions[state] = _split(moves if whole else _whole_moves(moves),
+                                            outcome, losses)
+        scale = math.lcm(*(transitions[state][0] for state in live))
         nxt: dict[Any, int] = {}
-        ended: dict[str, int] = {}
-        final_now: dict[Any, int] = {}
-        for state, p in live.items():
-            den, moves = transitions[state]
-            work += len(moves)
+        by_outcome: dict[str, int] = {}
+        for state, m in live.items():
+            own, going_on, ending, _ = transitions[state]
+            work += len(going_on) + len(ending)
             if work > max_work:
                 raise TooLarge("The work this fight needs", max_work)
-            factor = p * (common // den)
-            for target, q in moves:
-                if not q:
-                    continue
-                mass = factor * q
-                result = outcome(target)
-                if result is None:
-                    nxt[target] = nxt.get(target, 0) + mass
+            if losses is not None:
+                visits[state] = visits.get(state, Fraction(0)) + Fraction(m, denominator)
+            m *= scale // own
+            for target, q in going_on:
+                if target in nxt:
+                    nxt[target] += m * q
                 else:
-                    ended[result] = ended.get(result, 0) + mass
-                    final_now[target] = final_now.get(target, 0) + mass
-        scale *= common
-        for result, mass in ended.items():
-            totals[result] = totals.get(result, Fraction(0)) + Fraction(mass, scale)
-        for target, mass in final_now.items():
-            finals[target] = finals.get(target, Fraction(0)) + Fraction(mass, scale)
+                    nxt[target] = m * q
+            for result, q in ending:
+                by_outcome[result] = by_outcome.get(result, 0) + m * q
+        denominator *= scale
+        ended = Fraction(sum(by_outcome.values()), denominator)
+        for result, w in by_outcome.items():
+            totals[result] = totals.get(result, Fraction(0)) + Fraction(w, denominator)
         if ended:
-            ends_in[round_no] = Fraction(sum(ended.values()), scale)
+            ends_in[round_no] = ended
+        if nxt:  # keep the whole numbers small: divide out what every mass shares
+            shared = math.gcd(denominator, *nxt.values())
+            if shared > 1:
+                denominator //= shared
+                nxt = {state: w // shared for state, w in nxt.items()}
         live = nxt
         peak = max(peak, len(live))
         if len(live) > max_states:
             raise TooLarge("The number of ways this fight can stand after one round", max_states)
         by_round.append(dict(totals))
 
-    still = Fraction(sum(live.values()), scale)
+    still = Fraction(sum(live.values()), denominator)
     if still:
         totals[STILL_FIGHTING] = still
-        for state, p in live.items():
-            finals[state] = finals.get(state, Fraction(0)) + Fraction(p, scale)
+        if losses is not None:
+            for state, w in live.items():
+                for side, lost in losses(state).items():
+                    loss_mass[side, lost] = (loss_mass.get((side, lost), Fraction(0))
+                                             + Fraction(w, denominator))
     expected = sum((r * p for r, p in ends_in.items()), Fraction(0)) + max_rounds * still
     ordered = {name: totals.get(name, Fraction(0)) for name in outcome_order}
     ordered.update({k: v for k, v in totals.items() if k not in ordered and k != STILL_FIGHTING})
     if STILL_FIGHTING in totals:
         ordered[STILL_FIGHTING] = totals[STILL_FIGHTING]
+    for state, seen in visits.items():
+        own, _, _, loss_ways = transitions[state]
+        for key, w in loss_ways:
+            loss_mass[key] = loss_mass.get(key, Fraction(0)) + seen * Fraction(w, own)
     loss_dists: dict[str, dict[int, Fraction]] = {}
-    if losses is not None:
-        for state, p in finals.items():
-            for side, lost in losses(state).items():
-                dist = loss_dists.setdefault(side, {})
-                dist[lost] = dist.get(lost, Fraction(0)) + p
-        loss_dists = {side: dict(sorted(d.items())) for side, d in loss_dists.items()}
+    for (side, lost), p in sorted(loss_mass.items()):
+        loss_dists.setdefault(side, {})[lost] = p
     if sum(ordered.values(), Fraction(0)) != 1:  # pragma: no cover - a broken step()
         raise ValueError("the fight's transitions do not sum to 1")
     return Engagement(ordered, by_round, dict(sorted(ends_in.items())), expected,
                       loss_dists, peak, max_rounds)
 
 
-def _integer_moves(moves: Iterable[tuple[Any, Fraction]]) -> tuple[int, tuple[tuple[Any, int], ...]]:
-    """A state's moves as integer weights over their least common denominator."""
-    listed = [(target, Fraction(q)) for target, q in moves]
-    den = math.lcm(*(q.denominator for _, q in listed)) if listed else 1
-    return den, tuple((target, q.numerator * (den // q.denominator)) for target, q in listed)
+def _split(moves: WholeMoves,
+           outcome: Callable[[Any], str | None],
+           losses: Callable[[Any], Mapping[str, int]] | None,
+           ) -> _Split:
+    """A state's moves split into those that go on and those that end the fight; the
+    ending ones summed by outcome, and by (side, losses), which is all the answer needs."""
+    own, listed = moves
+    going_on: list[tuple[Any, int]] = []
+    ending: dict[str, int] = {}
+    lost: dict[tuple[str, int], int] = {}
+    for target, q in listed:
+        result = outcome(target)
+        if result is None:
+            going_on.append((target, q))
+            continue
+        ending[result] = ending.get(result, 0) + q
+        if losses is not None:
+            for side, n in losses(target).items():
+                lost[side, n] = lost.get((side, n), 0) + q
+    return own, tuple(going_on), tuple(ending.items()), tuple(lost.items())
+
+
+def _whole_moves(moves: Iterable[tuple[State, Fraction]]) -> tuple[int, tuple[tuple[Any, int], ...]]:
+    """One state's moves as whole numbers over their least common denominator."""
+    listed = [(target, Fraction(q)) for target, q in moves if q]
+    common = math.lcm(*(q.denominator for _, q in listed)) if listed else 1
+    return common, tuple((target, q.numerator * (common // q.denominator))
+                         for target, q in listed)
 
 
 def play(

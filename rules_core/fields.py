@@ -65,7 +65,7 @@ def _not_a_number(raw: Any, allowed: str) -> str:
     if isinstance(raw, str) and not raw.strip():
         return f"is empty: enter {allowed}."
     if isinstance(raw, str):
-        return f"is not a number ({describe(raw)}): enter {allowed}."
+        return f"is not a number: received {describe(raw)}; enter {allowed}."
     return f"must be {allowed}; received {describe(raw)}."
 
 

@@ -78,7 +78,7 @@ def describe(value: Any) -> str:
             return "infinity" if value > 0 else "minus infinity"
         return repr(value)
     if isinstance(value, (list, tuple)):
-        return f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
+        return f"a list of {len(value):,} item{'' if len(value) == 1 else 's'}"
     if isinstance(value, dict):
         return "an object"
     return f"a value of type {type(value).__name__}"
@@ -99,6 +99,11 @@ def humanize(key: str) -> str:
     if len(words) <= 3 and words.isalpha():  # cqb, hp, dc: an abbreviation
         words = words.upper()
     return safe_text(words or "a blank key")
+
+
+def plural(noun: str) -> str:
+    """die -> dice, member -> members."""
+    return "dice" if noun == "die" else noun + "s"
 
 
 def position(index: str, noun: str) -> str:

@@ -7,6 +7,7 @@ from 1 (``units.2.stats.armor`` is the 2nd unit's armor), as the words say.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from rules_core.messages import (
     describe,
     humanize,
     parse_json,
+    plural,
     position,
     safe_text,
     sentence,
@@ -152,7 +154,7 @@ class ListField(_Nested):
     kind: str = field(default="list", init=False)
 
     def allowed(self) -> str:
-        return f"a list of {self.min_items} to {self.max_items} {self.noun()}s"
+        return f"a list of {self.min_items} to {self.max_items} {plural(self.noun())}"
 
     def collect(self, raw: Any, path: str, errors: list[InputError]) -> Any:
         if not isinstance(raw, (list, tuple)):
@@ -160,7 +162,7 @@ class ListField(_Nested):
             return INVALID
         if not self.min_items <= len(raw) <= self.max_items:
             errors.append(InputError(path, f"must be {self.allowed()}; received "
-                                           f"{len(raw):,}."))
+                                           f"{describe(raw)}."))
             return INVALID
         if self.of is None:
             return list(raw)
@@ -223,7 +225,13 @@ def where(fields: tuple[Field, ...], path: str) -> str:
 
 
 def in_words(fields: tuple[Field, ...], err: InputError) -> InputError:
-    """The same error with its message as a sentence that names the place in words."""
-    return InputError(err.field, sentence(where(fields, err.field), err.message))
+    """The same error with its message as a sentence that names the place in words
+    (as it is, when the message already starts with the place or the field's label,
+    "(optional)" and other notes in brackets left out)."""
+    place = where(fields, err.field)
+    bare = re.sub(r"\s*\([^)]*\)", "", place)
+    if err.message.lower().startswith((place.lower(), bare.lower())):
+        return err
+    return InputError(err.field, sentence(place, err.message))
 
 

@@ -3,8 +3,8 @@
 // client.js talks to the worker, form.js keeps the inputs, widget.js binds a widget,
 // offline.js handles the offline copy. Apps (roster, tracker) are modules of their own.
 import "./update.js";
-import { call, configure, currentWorker, onRuntime, runtime } from "./client.js";
-import { addSaveButton, afterRuntimeStarted, onQuietPage } from "./offline.js";
+import { call, configure, currentWorker, onRuntime, runtime, startAfter } from "./client.js";
+import { addSaveButton, afterRuntimeStarted, onQuietPage, serviceWorkerControl } from "./offline.js";
 import { record } from "./sessionlog.js";
 import { SITE_ROOT } from "./site.js";
 import { bind, runtimeFailed, setStatus } from "./widget.js";
@@ -32,6 +32,9 @@ export const bridge = {
 
 /** @type {Set<HTMLElement>} */
 const apps = new Set();
+
+// The runtime's files go through the service worker, which keeps them as they stream.
+startAfter(serviceWorkerControl);
 
 /** Where an app's module is: the template names it (the build rewrites the name to the
  * module's content-hashed file). */

@@ -68,6 +68,13 @@ function emit(event) {
 
 /** @type {{pyodide: string, bundle: string} | null} */
 let source = null;
+/** @type {() => Promise<unknown>} what to wait for before the worker starts */
+let beforeStart = () => Promise.resolve();
+
+/** Set what the first start waits for (the service worker taking control). */
+export function startAfter(/** @type {() => Promise<unknown>} */ fn) {
+  beforeStart = fn;
+}
 
 /** Where the runtime lives, from the first widget's data attributes (same on every page). */
 export function configure(/** @type {HTMLElement} */ el) {
@@ -88,7 +95,13 @@ let snapshotSaved = false;
 /** Start the runtime (once); resolves when Python is ready. A failure is not kept. */
 export function start() {
   if (ready) return ready;
-  const attempt = launch();
+  // shown at once (Retry, back online), though the worker may wait for the service worker
+  runtime.status = "loading";
+  runtime.phase = "download";
+  runtime.loaded = runtime.total = 0;
+  runtime.failure = null;
+  emit("progress");
+  const attempt = beforeStart().then(launch, launch);
   ready = attempt;
   attempt.catch((err) => {
     if (ready === attempt) ready = null;
@@ -110,11 +123,6 @@ function launch() {
     cache: scopedKey("runtime-snapshot"),
     key: new URL(`_snapshot/${source.pyodide}/${bundleName}`, SITE_ROOT).href,
   };
-  runtime.status = "loading";
-  runtime.phase = "download";
-  runtime.loaded = runtime.total = 0;
-  runtime.failure = null;
-  emit("progress");
   const w = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
   worker = w;
   w.onmessage = (event) => receive(w, event.data);

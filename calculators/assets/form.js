@@ -7,7 +7,7 @@
  * A widget's root element with the state the page keeps on it.
  * @typedef {HTMLElement & {
  *   _overrides: Record<string, unknown>, _bound?: boolean, _path?: string, _busy?: boolean,
- *   _running?: boolean, _dirty?: boolean, _timer?: number, _lastReply?: unknown,
+ *   _running?: boolean, _dirty?: boolean, _timer?: number, _lastReply?: unknown, _computed?: string,
  *   _pinned?: Record<string, unknown> | null, _result?: any,
  * }} Widget
  */

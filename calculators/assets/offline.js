@@ -22,6 +22,22 @@ export function registerServiceWorker() {
   return registration;
 }
 
+const CONTROL_WAIT_MS = 1000;
+
+/** Register the service worker and wait (at most a second) until it controls the page,
+ * so that the runtime's files pass through it and are kept as they stream: one download
+ * serves this visit and every later one. Resolves true when it controls the page. */
+export function serviceWorkerControl() {
+  if (!canUse()) return Promise.resolve(false);
+  if (navigator.serviceWorker.controller) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (/** @type {boolean} */ value) => { clearTimeout(timer); resolve(value); };
+    const timer = setTimeout(() => done(false), CONTROL_WAIT_MS);
+    navigator.serviceWorker.addEventListener("controllerchange", () => done(true), { once: true });
+    registerServiceWorker().catch(() => done(false));
+  });
+}
+
 function saveData() {
   return Boolean(/** @type {any} */ (navigator).connection?.saveData);
 }
@@ -45,7 +61,9 @@ export function afterRuntimeStarted() {
   } catch {
     /* storage blocked: the pages are simply not saved by themselves */
   }
-  tell(saveData() ? ["keep-runtime"] : ["keep-runtime", "precache"]).catch(() => {});
+  // a runtime that came through the service worker is kept already; otherwise keep it now
+  const keep = navigator.serviceWorker.controller ? [] : ["keep-runtime"];
+  tell(saveData() ? keep : [...keep, "precache"]).catch(() => {});
 }
 
 /** A page without a calculator: register (cheap), and save the site only if the runtime

@@ -127,8 +127,9 @@ function showError(root, error) {
   const field = byName(error.field) || byName(String(error.field).split(".")[0]);
   const target = /** @type {HTMLElement} */ (
     field ? field.querySelector(".calc-error") : root.querySelector(".calc-form-error"));
-  const label = field && /** @type {HTMLElement} */ (field).dataset.field === error.field ? "" : `${error.field}: `;
-  target.textContent = label + error.message;
+  // the core's message names the place in words ("Attacker's pool, the 2nd die: ..."):
+  // an internal name ("attacker.2") is never shown
+  target.textContent = error.message;
   target.hidden = false;
   if (field) field.querySelector("input, select")?.setAttribute("aria-invalid", "true");
   root.dataset.errorField = error.field;
@@ -188,6 +189,7 @@ async function compute(/** @type {Widget} */ root) {
         hideProgress(root);
       }
       const inputs = collect(root);
+      root._computed = JSON.stringify(inputs);
       busyTimer = window.setTimeout(() => showBusy(root, true), BUSY_AFTER_MS);
       const pinned = root._pinned; // setup A: the worker renders both side by side
       reply = await call(pinned ? "compare" : "run", /** @type {string} */ (root.dataset.calculator),
@@ -316,7 +318,10 @@ function scheduleCompute(/** @type {Widget} */ root, /** @type {Event} */ event)
   const target = event.target;
   const typed = target instanceof HTMLInputElement && (target.type === "number" || target.type === "text");
   if (event.type === "change" || !typed) {
-    compute(root);
+    // the change event that ends a typed edit (leaving the box) repeats the last input
+    const same = !root._running && runtime.status === "ready" && JSON.stringify(collect(root)) === root._computed;
+    if (!same) compute(root);
+    else root._busy = false;
     return;
   }
   const pause = editInProgress(target) ? UNFINISHED_PAUSE_MS : TYPING_PAUSE_MS;

@@ -221,8 +221,8 @@ def mix(parts: list[tuple[Fraction, engagement.Engagement]]) -> engagement.Engag
                 by_round[i][k] = by_round[i].get(k, Fraction(0)) + w * p
         for side, dist in eng.losses.items():
             mine = losses_.setdefault(side, {})
-            for k, p in dist.items():
-                mine[k] = mine.get(k, Fraction(0)) + w * p
+            for lost, p in dist.items():
+                mine[lost] = mine.get(lost, Fraction(0)) + w * p
     ordered = {k: outcomes.get(k, Fraction(0)) for k in OUTCOMES}
     ordered.update({k: p for k, p in outcomes.items() if k not in ordered
                     and k != engagement.STILL_FIGHTING})

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from rules_core.calculator import Calculator, Result
+from rules_core.dice.distribution import percent
 from rules_core.explain import rule, signed, table
 from rules_core.fields import ChoiceField, IntField
+from rules_core.gunplay.burst import chance_to_hit
+from rules_core.gunplay.calc_hits import needed_face
 from rules_core.gunplay.difficulty import difficulty_terms
 from rules_core.gunplay.inputs import (
     PAGE,
@@ -33,6 +36,10 @@ DIFFICULTY_FIELDS = size_fields() + range_fields(with_band=True) + (
              minimum=-10, maximum=20,
              help="Darkness, wind, smoke: the GM's call (low light at dusk: +2)."),
     IntField("misc", "Other modifiers", default=0, minimum=-20, maximum=20),
+    IntField("bonus", "Shooter's total modifier (optional)", optional=True, initial=5,
+             minimum=-30, maximum=50,
+             help="Everything the shooter adds to the d10; give it to see their chance to hit "
+                  "this DC."),
 )
 
 
@@ -48,14 +55,19 @@ def _compute(inputs: dict[str, Any]) -> Result:
         inputs["aim_actions"], inputs["environment"], inputs["misc"],
         size_label=size_words(inputs, size),
     )
-    return {
-        "dc": sum(t.value for t in terms),
+    dc = sum(t.value for t in terms)
+    result: Result = {
+        "dc": dc,
         "band": band.value,
         "size": size.value,
         "breakdown": [
             {"label": t.label, "value": t.value, "rule": f"/{PAGE}/#{t.anchor}"} for t in terms
         ],
     }
+    if inputs["bonus"] is not None:
+        p = chance_to_hit(dc, inputs["bonus"])
+        result["p_hit"], result["p_hit_exact"] = float(p), str(p)
+    return result
 
 
 def _explain(inputs: dict[str, Any], result: Result) -> str:
@@ -67,6 +79,14 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     lines.append(
         f"\nRoll 1d10 and add the shooter's modifiers; a total of {result['dc']} or more hits "
         f"({rule('how a shot is resolved', PAGE, 'how-a-shot-is-resolved')}).")
+    bonus = inputs["bonus"]
+    if bonus is not None:
+        face = needed_face(result["dc"], bonus)
+        need = {"none": "no face of the d10 is enough",
+                "any": "any face of the d10 will do"}.get(face, f"the d10 must show {face}")
+        lines.append(f"\nWith a modifier of {bonus:+d}, {need}: a **{percent(result['p_hit'])}** "
+                     f"chance to hit ({result['p_hit_exact']}). For a burst, take the DC to "
+                     f"{rule('hit odds', 'gunplay/bursts', 'hit-odds')}.")
     return "\n".join(line for line in lines if line)
 
 
@@ -78,6 +98,7 @@ DIFFICULTY = Calculator(
     check=_check,
     compute=_compute,
     explain=_explain,
-    headline=lambda r: [("Difficulty", str(r["dc"])), ("Range band", LABELS[RangeBand(r["band"])])],
+    headline=lambda r: [("Difficulty", str(r["dc"])), ("Range band", LABELS[RangeBand(r["band"])]),
+                        *([("Chance to hit", percent(r["p_hit"]))] if "p_hit" in r else [])],
     page=PAGE,
 )

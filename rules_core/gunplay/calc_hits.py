@@ -9,6 +9,7 @@ from typing import Any
 
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import at_least, percent, to_json
+from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.fields import IntField
 from rules_core.gunplay.burst import (
@@ -39,11 +40,22 @@ HIT_FIELDS = (
 )
 
 
-def _needed_face(total: int, bonus: int) -> str:
+def needed_face(total: int, bonus: int) -> str:
+    """The d10 face a total needs with ``bonus``: "7+", "any" or "none"."""
     face = total - bonus
     if face > 10:
         return "none"
     return "any" if face <= 1 else f"{face}+"
+
+
+def _hit_check(inputs: dict[str, Any]) -> None:
+    """A roll total must be one the d10 and the modifier can make (issue 18)."""
+    total, bonus = inputs["roll_total"], inputs["bonus"]
+    if total is not None and not bonus + 1 <= total <= bonus + 10:
+        raise InputError("roll_total", f"Roll total: 1d10 {bonus:+d} can only make a total from "
+                                       f"{bonus + 1} to {bonus + 10} (the "
+                                       f"{BONUS.label.lower()} is {bonus:+d}), received "
+                                       f"{total}. Check the total or the modifier.")
 
 
 def _hit_compute(inputs: dict[str, Any]) -> Result:
@@ -76,7 +88,7 @@ def _hit_explain(inputs: dict[str, Any], result: Result) -> str:
     else:
         text += (f"Bullet 1 needs {dc}; each later one needs {recoil} more "
                  f"(the recoil modifier). A bullet lands when the total reaches its number.")
-    rows = [[str(b["bullet"]), str(b["needs"]), _needed_face(b["needs"], bonus),
+    rows = [[str(b["bullet"]), str(b["needs"]), needed_face(b["needs"], bonus),
              percent(b["p"]), b["p_exact"]] for b in result["bullets"][:SHOWN_BULLETS]]
     text += "\n\n" + table(["Bullet", "Needs", "d10 face", "Chance", "Exact"], rows)
     if rounds > SHOWN_BULLETS:
@@ -115,6 +127,7 @@ HIT_ODDS = Calculator(
     title="Hit odds for a shot or a burst",
     summary="Exact chance of each number of hits from one d10 roll, with recoil for bursts.",
     fields=HIT_FIELDS,
+    check=_hit_check,
     compute=_hit_compute,
     explain=_hit_explain,
     headline=_hit_headline,
@@ -162,7 +175,7 @@ def _chance_explain(inputs: dict[str, Any], result: Result) -> str:
             f"{result['sure_hit_up_to']} or less always hits and a DC of "
             f"{result['impossible_from']} or more never does.")
     if dc is not None:
-        face = _needed_face(dc, bonus)
+        face = needed_face(dc, bonus)
         need = {"none": "no face of the d10 is enough", "any": "any face of the d10 will do"}
         text += (f"\n\nAgainst DC {dc} {need.get(face, f'the d10 must show {face}')}: "
                  f"**{percent(result['p_hit'])}** ({result['p_hit_exact']}).")

@@ -7,6 +7,7 @@ order they appear on the site.
 from __future__ import annotations
 
 from rules_core.gunplay.calc_difficulty import DIFFICULTY, DIFFICULTY_FIELDS
+from rules_core.gunplay.calc_engagement import ENGAGEMENT
 from rules_core.gunplay.calc_handling import SUPPRESSION, WEAPON_SEARCH
 from rules_core.gunplay.calc_hits import HIT_CHANCE, HIT_FIELDS, HIT_ODDS
 from rules_core.gunplay.calc_range import RANGE_BAND, RANGE_TABLE
@@ -14,8 +15,8 @@ from rules_core.gunplay.docs_tables import TABLES
 from rules_core.gunplay.inputs import DISTANCE, EFFECTIVE_RANGE
 
 CALCULATORS = (DIFFICULTY, RANGE_BAND, RANGE_TABLE, HIT_CHANCE, HIT_ODDS,
-               SUPPRESSION, WEAPON_SEARCH)
+               ENGAGEMENT, SUPPRESSION, WEAPON_SEARCH)
 
 __all__ = ["CALCULATORS", "TABLES", "DIFFICULTY", "DIFFICULTY_FIELDS", "RANGE_BAND",
            "RANGE_TABLE", "HIT_CHANCE", "HIT_ODDS", "HIT_FIELDS", "SUPPRESSION",
-           "WEAPON_SEARCH", "DISTANCE", "EFFECTIVE_RANGE"]
+           "WEAPON_SEARCH", "ENGAGEMENT", "DISTANCE", "EFFECTIVE_RANGE"]

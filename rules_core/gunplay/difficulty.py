@@ -95,4 +95,5 @@ def difficulty_terms(
 
 def difficulty(*args: object, **kwargs: object) -> int:
     """The difficulty (DC) to meet or beat with 1d10 + modifiers."""
-    return sum(term.value for term in difficulty_terms(*args, **kwargs))  # type: ignore[arg-type]
+    terms: list[Term] = difficulty_terms(*args, **kwargs)  # type: ignore[arg-type]
+    return sum(term.value for term in terms)

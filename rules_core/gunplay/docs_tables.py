@@ -93,8 +93,10 @@ def actions() -> Table:
 def malfunctions() -> Table:
     rows = []
     for m in MALFUNCTIONS:
-        clear = "not given (GM's call)" if m["clear_actions"] is None else _actions(m["clear_actions"])
-        stops = {True: "yes", False: "no", None: "not stated"}[m["stops_burst"]]
+        actions, stops_burst = m["clear_actions"], m["stops_burst"]
+        clear = "not given (GM's call)" if not isinstance(actions, int) else _actions(actions)
+        stops = {True: "yes", False: "no", None: "not stated"}[
+            stops_burst if isinstance(stops_burst, bool) else None]
         rows.append([m["name"], m["severity"], clear, stops, m["danger"]])
     return {"caption": "Malfunctions",
             "header": ["Malfunction", "Severity", "To clear", "Ends a burst", "Danger"],

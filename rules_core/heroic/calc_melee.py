@@ -17,6 +17,7 @@ from rules_core.heroic.groups import hit_multiplier, multiplier_band, skill_bonu
 from rules_core.heroic.tables import (
     DEFAULT_SF,
     FREE_ATTACK_MAX_PENALTY,
+    MAX_REACH_PER_DEFENDER,
     TACTIC_BY_KEY,
     TACTICS,
 )
@@ -74,6 +75,11 @@ MELEE_FIELDS = (
                   "before the conversion."),
     tactic_field("defender_tactic", "Defender's tactic", "Its defence modifier is added to "
                  "the defender's contest skill."),
+    ChoiceField("dodge_tactic", "Tactic's defence modifier with Dodge", default="after",
+                choices=(("after", "Added after the (Dodge - 3) x 2 conversion"),
+                         ("before", "Added to Dodge before the conversion, like a bonus")),
+                shown_if=("defense", ("dodge",)),
+                help="The source does not say; see the Rulings page."),
     IntField("move_advantage", "Retreating defender's Basic Move over the attacker's",
              default=0, minimum=0, maximum=50, shown_if=("defender_tactic", ("retreat",)),
              help="A free attack on a retreating foe is at -1 per level, at worst -4."),
@@ -100,14 +106,21 @@ def melee_skills(inputs: dict[str, Any]) -> dict[str, Any]:
     if d_tactic.key == "retreat":
         free = max(FREE_ATTACK_MAX_PENALTY, -inputs["move_advantage"])
         a_terms.append(("Free attack on a faster retreating foe", free, TACTICS_PAGE, "retreat"))
-    if inputs["defense"] == "dodge":
+    if inputs["defense"] == "dodge" and inputs["dodge_tactic"] == "before":
+        base = contest.dodge_as_skill(inputs["dodge"], inputs["defense_bonus"] + d_tactic.defense)
+        d_terms = [(f"(Dodge {inputs['dodge']} + bonuses {inputs['defense_bonus']} + tactic "
+                    f"{d_tactic.name} {signed(d_tactic.defense)} - 3) x 2", base,
+                    "rulings", "defence-modifiers-and-dodge")]
+    elif inputs["defense"] == "dodge":
         base = contest.dodge_as_skill(inputs["dodge"], inputs["defense_bonus"])
         d_terms = [(f"(Dodge {inputs['dodge']} + bonuses {inputs['defense_bonus']} - 3) x 2",
                     base, MELEE_PAGE, "dodge-in-the-contest")]
     else:
         d_terms = [("Skill", inputs["defender_skill"], MELEE_PAGE, "the-attack-contest"),
                    ("Defence bonuses", inputs["defense_bonus"], MELEE_PAGE, "the-attack-contest")]
-    d_terms.append((f"Tactic: {d_tactic.name}", d_tactic.defense, TACTICS_PAGE, "the-eight-tactics"))
+    if not (inputs["defense"] == "dodge" and inputs["dodge_tactic"] == "before"):
+        d_terms.append((f"Tactic: {d_tactic.name}", d_tactic.defense, TACTICS_PAGE,
+                        "the-eight-tactics"))
     return {
         "attacker_terms": a_terms,
         "defender_terms": d_terms,
@@ -118,10 +131,39 @@ def melee_skills(inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def check_reach(attackers: int, defenders: int) -> None:
+    """Refuse more attackers than can reach the defenders (a ruling: at most
+    MAX_REACH_PER_DEFENDER around each defender)."""
+    most = MAX_REACH_PER_DEFENDER * defenders
+    if attackers > most:
+        raise InputError("attackers", f"Attackers is {attackers}, but at most "
+                                      f"{MAX_REACH_PER_DEFENDER} fighters can reach one defender "
+                                      f"in melee, so at most {most} against {defenders}; enter "
+                                      f"only those who can strike (from 1 to {most}).")
+
+
 def _melee_check(inputs: dict[str, Any]) -> None:
     if TACTIC_BY_KEY[inputs["attacker_tactic"]].melee is None:
         raise InputError("attacker_tactic", "Retreat allows no attacks; pick another tactic "
                                             "for the attacker.")
+    check_reach(inputs["attackers"], inputs["defenders"])
+    assigned = inputs["hits_assigned"]
+    if not assigned:
+        return
+    skills = melee_skills(inputs)
+    dist = contest.hit_distribution(skills["attacker"], skills["defender"],
+                                    inputs["speed_factor"], multiplier=skills["hit_multiplier"],
+                                    attacker_roll=inputs["attacker_roll"],
+                                    defender_roll=inputs["defender_roll"])
+    scored = max(h for h, p in dist.items() if p)
+    known = inputs["attacker_roll"] is not None and inputs["defender_roll"] is not None
+    if assigned >= scored:
+        what = (f"these rolls score {scored} hit{'s' if scored != 1 else ''}" if known
+                else f"this contest can score at most {scored} hit{'s' if scored != 1 else ''}")
+        allowed = f"from 0 to {scored - 1}" if scored > 0 else "0"
+        raise InputError("hits_assigned", f"Hits already given to other targets is {assigned}, "
+                                          f"but {what} and a further target needs one left: "
+                                          f"allowed {allowed}.")
 
 
 def _melee_compute(inputs: dict[str, Any]) -> Result:
@@ -273,6 +315,7 @@ def _numbers_explain(inputs: dict[str, Any], result: Result) -> str:
 
 NUMBERS = Calculator(
     name="heroic.numbers",
+    check=lambda i: check_reach(i["attackers"], i["defenders"]),
     title="Numerical superiority",
     summary="Skill bonus from the attackers : defenders ratio and the hit multiplier.",
     fields=(count_field("attackers", "Attackers", 12, "Only those who can reach the foe this "

@@ -56,6 +56,11 @@ FIELDS = (
     IntField("defense_bonus", "Defence bonuses", default=0, minimum=0, maximum=20,
              help="Shield DB, Combat Reflexes, Enhanced Defenses (added before the x 2)."),
     tactic_field("defender_tactic", "Target's tactic", "Its defence modifier applies."),
+    ChoiceField("dodge_tactic", "Tactic's defence modifier with the conversion", default="after",
+                choices=(("after", "Added after the (x - 3) x 2 conversion"),
+                         ("before", "Added before the conversion, like a bonus")),
+                shown_if=("defense", ("dodge", "parry_missile")),
+                help="The source does not say; see the Rulings page."),
     IntField("speed_factor", "Speed Factor (SF)", default=DEFAULT_SF, minimum=1, maximum=20),
     roll_field("attacker_roll", "Shooter's roll"),
     roll_field("defender_roll", "Target's roll"),
@@ -86,6 +91,10 @@ def _defender(inputs: dict[str, Any]) -> tuple[str, int]:
             inputs["defender_skill"] + bonus
     else:
         name = "Dodge" if kind == "dodge" else "Parry Missile Weapons"
+        if inputs["dodge_tactic"] == "before":
+            return (f"({name} {inputs[kind]} + bonuses {bonus} + {d_tactic.name} "
+                    f"{signed(d_tactic.defense)} - 3) x 2",
+                    contest.dodge_as_skill(inputs[kind], bonus + d_tactic.defense))
         label = f"({name} {inputs[kind]} + bonuses {bonus} - 3) x 2"
         base = contest.dodge_as_skill(inputs[kind], bonus)
     return f"{label}, {d_tactic.name} {signed(d_tactic.defense)}", base + d_tactic.defense

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules_core.explain import signed
+from rules_core.heroic.calc_engagement import ENGAGEMENT
+from rules_core.heroic.calc_helpers import CASUALTIES, FATIGUE, INCAPACITATION, INITIATIVE
 from rules_core.heroic.calc_injury import GROUP_INJURY
 from rules_core.heroic.calc_melee import MELEE, NUMBERS
 from rules_core.heroic.calc_morale import ACTION, MORALE, TACTIC
@@ -30,7 +32,8 @@ from rules_core.heroic.tables import (
     multiplier_band_tops,
 )
 
-CALCULATORS = (TACTIC, MELEE, NUMBERS, GROUP_INJURY, RANGED, ACTION, MORALE)
+CALCULATORS = (INITIATIVE, TACTIC, MELEE, INCAPACITATION, NUMBERS, GROUP_INJURY, CASUALTIES,
+               ENGAGEMENT, RANGED, ACTION, MORALE, FATIGUE)
 
 
 def _mod(value: int | None) -> str:

@@ -103,3 +103,25 @@ def dodge_as_skill(dodge: int, bonus: int = 0) -> int:
 def next_target_penalty(speed_factor: int, hits_assigned: int) -> int:
     """Penalty to the new contest for a non-identical target: -SF per hit already assigned."""
     return -speed_factor * hits_assigned
+
+
+@cache
+def roll_difference() -> tuple[tuple[int, int], ...]:
+    """Ways (out of 46,656) for the defender's 3d6 minus the attacker's 3d6 to come out
+    at each value: a contest's margin of victory is the skill difference plus this."""
+    die = _three_d6() - _three_d6()
+    return tuple((int(k), int(w)) for k, w in die.items())
+
+
+@cache
+def hit_counts(skill_difference: int, speed_factor: int, cap: int | None = None,
+               multiplier: int = 1) -> tuple[tuple[int, int], ...]:
+    """Ways (out of 46,656) to score each number of hits when the attacker's effective
+    skill is ``skill_difference`` above the defender's: the same rule as :func:`resolve`
+    (margin of victory = attacker's margin - defender's), taken over the roll difference.
+    Equal to :func:`hit_distribution` (the tests check it) and much faster to repeat."""
+    out: dict[int, int] = {}
+    for diff, ways in roll_difference():
+        hits = hits_for_margin(skill_difference + diff, speed_factor, cap, multiplier)
+        out[hits] = out.get(hits, 0) + ways
+    return tuple(sorted(out.items()))

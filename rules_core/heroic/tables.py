@@ -148,8 +148,26 @@ MORALE_OUTNUMBER_DOUBLE = -5
 MORALE_CORNERED = -5
 MORALE_FEARLESSNESS_PER_LEVEL = -1
 
-#: Fatigue is assessed at the end of every third round (source: Fatigue).
+#: Fatigue is assessed at the end of every third round (source: Fatigue), each time as for
+#: fighting a whole battle (p. B426): 1 FP plus the encumbrance level (0 None ... 4
+#: Extra-Heavy), plus the heat cost.
 FATIGUE_EVERY = 3
+ENCUMBRANCE = ("None", "Light", "Medium", "Heavy", "Extra-Heavy")
+FATIGUE_HEAT: dict[str, tuple[str, int]] = {
+    "normal": ("Not hot", 0),
+    "hot": ("A hot day", 1),
+    "hot_heavy": ("A hot day, in plate, an overcoat or the like", 2),
+}
+
+# --- incapacitation (source: Injuries; success rolls, p. B348) ----------------------------
+
+#: A HT roll of this or less always succeeds, of this or more always fails.
+HT_ALWAYS_SUCCEEDS = 4
+HT_ALWAYS_FAILS = 17
+
+#: Most attackers the site lets reach one defender in melee: the six hexes around a figure
+#: (a ruling; the source asks for a limit without giving one).
+MAX_REACH_PER_DEFENDER = 6
 
 
 # --- actions (source: Actions) ----------------------------------------------------------
@@ -159,6 +177,14 @@ ACTION_CLASSES: dict[str, tuple[str, str]] = {
     "short": ("Short", "1-2 seconds"),
     "medium": ("Medium", "3-4 seconds"),
     "long": ("Long", "5-10 seconds"),
+}
+
+#: Actions that cost nothing when they come with an attack with the same weapon (source:
+#: Actions, the exceptions): they are part of that attack.
+PART_OF_ATTACK: dict[str, str] = {
+    "reload_2": "reloading a weapon of 2 seconds or less between its shots",
+    "ready_unwieldy": "readying an unwieldy weapon after its own attack",
+    "grip": "choosing grip and reach as the attack starts",
 }
 
 #: Attack penalty when an action is squeezed into an attack.
@@ -179,6 +205,8 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "light": ("Light a candle, fuse, match, torch or the like already in hand", "short"),
     "pocket": ("Drop a small item into a pocket", "short"),
     "reload_2": ("Reload a weapon that takes up to 2 seconds", "short"),
+    "ready_unwieldy": ("Ready an unwieldy weapon again after attacking with it", "short"),
+    "grip": ("Change grip or reach", "short"),
     "ready_heavy_shield": ("Ready a shield of DB 3-4", "medium"),
     "pick_up": ("Pick something up from the ground while standing, and straighten up", "medium"),
     "lift_heavy": ("Pick up a heavy object in both hands (up to 8 x Basic Lift)", "medium"),

@@ -14,6 +14,7 @@ from rules_core.explain import rule, table
 from rules_core.fields import ChoiceField, IntField, TextField, describe
 from rules_core.phases import expectations as ex
 from rules_core.phases.action import outcome_distribution, resolve
+from rules_core.phases.calc_engagement import ENGAGEMENT
 from rules_core.phases.tables import (
     EXAMPLE_TABLE_LABELS,
     EXAMPLE_TABLES,
@@ -159,8 +160,7 @@ ACTION_ODDS = Calculator(
 
 # --- what a threat level means ------------------------------------------------------
 
-EXTRA_CHOICES = ((ex.ExtraDie.AUTO, "Only when exactly three dice are left"),
-                 (ex.ExtraDie.ALWAYS, "On every action with three or more dice left"))
+EXTRA_CHOICES = ex.EXTRA_CHOICES
 
 PHASE_ODDS_FIELDS = (
     IntField("offense_dice", "Offense dice", default=5, minimum=MIN_POOL, maximum=MAX_POOL,
@@ -299,7 +299,7 @@ TABLE_PICK = Calculator(
     page=MOMENTUM_PAGE,
 )
 
-CALCULATORS = (ACTION_ODDS, PHASE_ODDS, TRACKER, TABLE_PICK)
+CALCULATORS = (ACTION_ODDS, PHASE_ODDS, TRACKER, ENGAGEMENT, TABLE_PICK)
 
 
 # --- rules tables rendered in the docs ------------------------------------------------

@@ -32,6 +32,11 @@ class ExtraDie:
     ALL = (AUTO, ALWAYS)
 
 
+#: the choices a form offers for :class:`ExtraDie`
+EXTRA_CHOICES = ((ExtraDie.AUTO, "Only when exactly three dice are left"),
+                 (ExtraDie.ALWAYS, "On every action with three or more dice left"))
+
+
 @cache
 def sample_faces(phase: Phase, dice: int, outcome: Outcome) -> tuple[int, ...]:
     """The first roll (in face order) of ``dice`` dice that gives ``outcome``."""

@@ -11,7 +11,7 @@ with a plain target-number roll.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import icepool
@@ -43,6 +43,9 @@ class AttackSpec:
     roll_modifier: int = 0
     stealthy: bool = False
     armor_modifies_roll: bool = True   # the literal reading; False: cover only
+    #: where "+3 over the target number" is counted from: False (default) the number
+    #: needed after the target's defence; True the attacker's own target number
+    bonus_from_target_number: bool = False
 
     @property
     def base_tn(self) -> int:
@@ -91,7 +94,9 @@ def resolve(spec: AttackSpec, roll_2d6: int, d6: int, spot_2d6: int | None = Non
     margin = roll_2d6 + spec.roll_bonus - spec.needed
     if margin < 0:
         return Resolution("no_effect", "miss", 0, margin, False)
-    damage = spec.damage + (1 if margin >= SUCCESS_BY else 0)
+    over = margin if not spec.bonus_from_target_number else \
+        roll_2d6 + spec.roll_bonus - spec.base_tn
+    damage = spec.damage + (1 if over >= SUCCESS_BY else 0)
     armor = spec.effective_armor
     if damage > armor:
         return Resolution("destroyed", "over_armor", damage, margin, False)
@@ -121,6 +126,15 @@ def stage_distribution(spec: AttackSpec) -> dict[str, Fraction]:
     else:
         die = icepool.map(lambda r: resolve(spec, r, 1).stage, two)
     return from_icepool(die)
+
+
+def can_damage(spec: AttackSpec) -> bool:
+    """Whether some roll of this attack would do damage at least equal to the armor: the
+    test of an attack roll that "might possibly cause damage" (source: Suppressed Units).
+    The search for a stealthy target is not part of it."""
+    plain = replace(spec, stealthy=False)
+    return any(resolve(plain, total, 4).stage in ("equal_armor", "over_armor")
+               for total in range(2, 13))
 
 
 def two_d6_at_least(total: int) -> Fraction:

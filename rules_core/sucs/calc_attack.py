@@ -8,8 +8,9 @@ from typing import Any
 
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent, to_json
+from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
-from rules_core.fields import BoolField, IntField
+from rules_core.fields import BoolField, ChoiceField, IntField
 from rules_core.sucs.attack import (
     OUTCOME_LABELS,
     SUCCESS_BY,
@@ -20,6 +21,7 @@ from rules_core.sucs.attack import (
     stage_distribution,
     two_d6_at_least,
 )
+from rules_core.sucs.tables import TERRAIN
 from rules_core.sucs.unitfields import QUALITY_FIELD
 
 PAGE = "sucs/attacks"
@@ -43,8 +45,15 @@ FIELDS = (
               default=False),
     IntField("roll_modifier", "Other modifier to the roll", default=0, minimum=-6, maximum=6),
     BoolField("stealthy", "Target has stealth (must be found first)", default=False),
+    ChoiceField("terrain", "Target's terrain", optional=True,
+                choices=tuple((t.name.lower(), t.name) for t in TERRAIN if t.cover),
+                none_label="Not given: use the cover typed",
+                help="Sets the cover from the terrain table; a hill gives its +1 as altitude."),
     BoolField("armor_modifies_roll", "Armor also raises the number needed (as written)",
               default=True, help="Untick for the other reading: only cover and altitude do."),
+    ChoiceField("bonus_over", "+1 damage for beating by 3", default="needed",
+                choices=(("needed", "the number needed (after armor and cover)"),
+                         ("target_number", "the attacker's own target number"))),
     IntField("spot_2d6", "Spotting roll (2d6 total)", optional=True, minimum=2, maximum=12,
              shown_if=("stealthy", (True,))),
     IntField("roll_2d6", "Attack roll (2d6 total)", optional=True, minimum=2, maximum=12,
@@ -66,8 +75,43 @@ STAGE_TEXT = {
 }
 
 
+TERRAIN_COVER = {t.name.lower(): t.cover for t in TERRAIN if t.cover}
+HILL = "hill"
+
+
 def spec_of(inputs: dict[str, Any]) -> AttackSpec:
-    return AttackSpec(**{k: inputs[k] for k in SPEC_KEYS})
+    values = {k: inputs[k] for k in SPEC_KEYS}
+    terrain = inputs.get("terrain")
+    if terrain == HILL:
+        values["altitude_above"] += TERRAIN_COVER[HILL]  # the hill is altitude 1
+    elif terrain is not None:
+        values["cover"] += TERRAIN_COVER[terrain]
+    values["bonus_from_target_number"] = inputs.get("bonus_over") == "target_number"
+    return AttackSpec(**values)
+
+
+def _check(inputs: dict[str, Any]) -> None:
+    """Impossible states (source: Terrain Types and Effects; the attack paragraph)."""
+    if inputs["damage_d6"] is not None and inputs["roll_2d6"] is None:
+        raise InputError("damage_d6", "Damage d6: the d6 is rolled only after an attack roll "
+                                      f"that hit; received {inputs['damage_d6']} with no Attack "
+                                      "roll (2d6 total). Enter the attack roll (2 to 12) first, "
+                                      "or leave the d6 empty.")
+    terrain = inputs["terrain"]
+    if terrain is not None and inputs["cover"]:
+        what = ("a hill gives its +1 as altitude" if terrain == HILL else
+                f"{terrain} already gives +{TERRAIN_COVER[terrain]} cover")
+        raise InputError("cover", f"Target's cover: {what} (Target's terrain), and only one "
+                                  "terrain effect applies at a time; received cover "
+                                  f"{inputs['cover']}. Leave Target's cover at 0, or set "
+                                  "Target's terrain to \"Not given\".")
+    if terrain == HILL and inputs["altitude_above"]:
+        raise InputError("altitude_above", "Target's altitude above the attacker: the hill "
+                                           "(Target's terrain) is already its altitude level; "
+                                           f"received {inputs['altitude_above']} more. Allowed "
+                                           "with a hill: 0; for a unit higher than the hill "
+                                           "leave Target's terrain empty and count the levels "
+                                           "here.")
 
 
 def _given(spec: AttackSpec, inputs: dict[str, Any]) -> dict[str, Any] | None:
@@ -200,6 +244,7 @@ ATTACK = Calculator(
     explain=_explain,
     headline=_headline,
     charts=(Chart("outcomes", "What one attack does", "Outcome", ordered=False),),
+    check=_check,
     roll=_roll,
     roll_label="Roll the attack",
     page=PAGE,

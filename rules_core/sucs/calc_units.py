@@ -10,6 +10,7 @@ from rules_core.calculator import Calculator, Result
 from rules_core.explain import escape, rule, table
 from rules_core.fields import ChoiceField
 from rules_core.sucs.cost import PAGE, points_text, price
+from rules_core.sucs.legality import unit_warnings
 from rules_core.sucs.presets import list_titles, presets
 from rules_core.sucs.unitfields import UNIT_FIELDS, stats_of, unit_from_clean
 
@@ -38,7 +39,10 @@ def _cost_compute(inputs: dict[str, Any]) -> Result:
     unit = unit_from_clean(inputs)
     priced = price(unit)
     stats = stats_of(unit)
+    problems = unit_warnings(None, "", unit, label="This unit")
     return {
+        "warnings": [w.message for w in problems if w.severity == "illegal"],
+        "advice": [w.message for w in problems if w.severity != "illegal"],
         "cost": priced.cost,
         "extra_cost": priced.extra,
         "base": priced.base,
@@ -61,7 +65,16 @@ def _cost_explain(inputs: dict[str, Any], result: Result) -> str:
     rows = [[f"[{escape(t['label'])}]({t['rule']})", escape(t["detail"]), t["points_text"]]
             for t in result["breakdown"] if t["points"] or t["key"] in ("base", "weapon0")]
     rows.append(["**Total**", "", f"**{result['cost']}**"])
-    text = table(["Term", "Working", "Points"], rows)
+    text = ""
+    if result["warnings"]:
+        text += ("**Not a legal unit (priced anyway)** "
+                 f"({rule('altitude', 'sucs/units', 'altitude')}, "
+                 f"{rule('special conditions', 'sucs/units', 'special-conditions-in-parentheses')}, "
+                 f"{rule('commanders', 'sucs/units', 'commanders')}):\n\n"
+                 + "\n".join(f"- {escape(w)}" for w in result["warnings"]) + "\n\n")
+    if result["advice"]:
+        text += "**Worth a look:** " + " ".join(escape(a) for a in result["advice"]) + "\n\n"
+    text += table(["Term", "Working", "Points"], rows)
     zero = [t["label"] for t in result["breakdown"] if not t["points"]
             and t["key"] not in ("base", "weapon0")]
     if zero:
@@ -90,7 +103,9 @@ UNIT_COST = Calculator(
     compute=_cost_compute,
     explain=_cost_explain,
     headline=lambda r: [("Cost", str(r["cost"])), ("Extra cost", f"+{r['extra_cost']}"),
-                        ("Quality base", str(r["base"]))],
+                        ("Quality base", str(r["base"]))]
+    + ([("Legal", f"no: {len(r['warnings'])} problem{'s' * (len(r['warnings']) != 1)}")]
+       if r["warnings"] else []),
     page=PAGE,
 )
 

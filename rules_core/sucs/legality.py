@@ -30,10 +30,12 @@ def _alt(a: Fraction) -> str:
     return "0.5" if a == Fraction(1, 2) else str(int(a))
 
 
-def unit_warnings(index: int, name: str, unit: Unit) -> list[Warning]:
-    """Rules one unit breaks on its own, and points it pays for nothing."""
+def unit_warnings(index: int | None, name: str, unit: Unit,
+                  label: str | None = None) -> list[Warning]:
+    """Rules one unit breaks on its own, and points it pays for nothing. ``label`` is how
+    the sentences name the unit (the quoted name by default)."""
     out: list[Warning] = []
-    label = f"“{name}”"
+    label = label or f"“{name}”"
     allowed = ALLOWED_ALTITUDES[unit.mobility]
     if unit.altitude not in allowed:
         kinds = " or ".join(_alt(a) for a in allowed)

@@ -23,6 +23,7 @@ PAGES = {
     "gunplay.hit_chance": "difficulty",
     "gunplay.difficulty": "difficulty",
     "gunplay.hit_odds": "bursts",
+    "gunplay.engagement": "bursts",
     "gunplay.suppression": "suppressing-fire",
     "gunplay.weapon_search": "weapon-handling",
 }
@@ -37,8 +38,11 @@ CASES = {
     "gunplay.difficulty": [{"target_stance": "kneeling", "weapon": "rifle", "distance_m": 100,
                             "target_movement": "subtle", "shooter_movement": "subtle",
                             "stance": "standing", "environment": 2}],
-    "gunplay.hit_odds": [{"dc": 16, "bonus": 0, "rounds": 3, "recoil": 2, "roll_total": 19},
+    "gunplay.hit_odds": [{"dc": 16, "bonus": 10, "rounds": 3, "recoil": 2, "roll_total": 19},
                          {"dc": 12, "bonus": 6, "rounds": 60, "recoil": 1}],
+    "gunplay.engagement": [{"ammo": 100, "burst": 1, "recoil": 0, "hits_needed": 20,
+                            "max_rounds": 100},
+                           {"short_burst": False, "ammo": 10, "bursts_per_round": 2}],
     "gunplay.suppression": [{"lanes": 2, "open_groups": 1, "actions": 6, "magazine": 20}],
     "gunplay.weapon_search": [{"stealth": 4, "notice": 2, "method": "hands_on"},
                               {"stealth": 0, "notice": 9, "method": "distance"}],
@@ -143,7 +147,7 @@ def test_range_band_finder_with_an_example_weapon_and_bad_ranges(page: Page) -> 
         reply = wait_result(page, root,
                             lambda bad=bad: page.fill("#calc-range-band-effective_range_m", bad))
         assert not reply["ok"]
-        assert f"more than 0 and at most 100000 m, received {bad}" in error_text(root, "effective_range_m")
+        assert f"more than 0 and at most 100000 m; received {bad}" in error_text(root, "effective_range_m")
     reply = wait_result(page, root, lambda: page.fill("#calc-range-band-effective_range_m", "300"))
     assert reply["ok"] and root.get_attribute("data-status") == "ready"
 
@@ -154,8 +158,8 @@ def test_distance_that_is_not_a_number_from_a_share_link(page: Page) -> None:
     assert wait_settled(page, root) == "error"
     # a number input cannot hold "far": the bridge sends what the link said, and the core
     # names it and says what it wants
-    assert ('expected a number at least 0 and at most 1000000 m, received the text "far"'
-            in error_text(root, "distance_m"))
+    assert ('is not a number: received the text "far"; enter a number at least 0 and at most '
+            "1000000 m" in error_text(root, "distance_m"))
     reply = wait_result(page, root, lambda: page.fill("#calc-range-band-distance_m", "10"))
     assert reply["ok"] and root.get_attribute("data-status") == "ready"
 
@@ -164,14 +168,14 @@ def test_unknown_size_and_stance_from_a_share_link(page: Page) -> None:
     visit(page, "difficulty", "?difficulty.size=giant&hit-chance.bonus=x")
     root = widget(page, "gunplay.difficulty")
     assert wait_settled(page, root) == "error"
-    assert "must be one of tiny, small, medium, large, huge" in error_text(root, "size")
+    assert "must be one of: Tiny; Small; Medium; Large; Huge" in error_text(root, "size")
     chance = widget(page, "gunplay.hit_chance")
     assert wait_settled(page, chance) == "error"
-    assert "expected a whole number from -30 to 50" in error_text(chance, "bonus")
+    assert "enter a whole number from -30 to 50" in error_text(chance, "bonus")
     visit(page, "difficulty", "?difficulty.stance=crouching")
     root = widget(page, "gunplay.difficulty")
     assert wait_settled(page, root) == "error"
-    assert "prone_firing" in error_text(root, "stance")
+    assert "Prone firing" in error_text(root, "stance")  # the choices by their labels
 
 
 def test_difficulty_from_the_targets_stance(page: Page) -> None:
@@ -193,7 +197,7 @@ def test_hit_odds_refuses_bursts_of_zero_or_ten_thousand(page: Page, rounds: str
     root = settled(page, "gunplay.hit_odds")
     reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-rounds", rounds))
     assert not reply["ok"]
-    assert f"must be from 1 to 100, received {rounds}" in error_text(root, "rounds")
+    assert f"must be a whole number from 1 to 100; received {rounds}" in error_text(root, "rounds")
     assert root.get_attribute("data-status") == "error"
     reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-rounds", "3"))
     assert reply["ok"] and root.get_attribute("data-status") == "ready"
@@ -202,7 +206,7 @@ def test_hit_odds_refuses_bursts_of_zero_or_ten_thousand(page: Page, rounds: str
 def test_hit_odds_source_example_and_chart(page: Page) -> None:
     root = settled(page, "gunplay.hit_odds")
     wait_result(page, root, lambda: page.fill("#calc-hit-odds-dc", "16"))
-    wait_result(page, root, lambda: page.fill("#calc-hit-odds-bonus", "0"))
+    wait_result(page, root, lambda: page.fill("#calc-hit-odds-bonus", "10"))
     reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "19"))
     assert reply["result"]["hits"] == 2
     assert root.locator(".calc-headline dd").first.inner_text() == "2"
@@ -225,6 +229,28 @@ def test_roll_button_adds_to_the_history(page: Page, name: str) -> None:
         assert 1 <= int(face.inner_text().split()[-1]) <= 10
     assert root.locator(".calc-history li").first.inner_text() == \
         root.locator(".calc-roll-summary").inner_text()
+
+
+def test_hit_odds_refuses_a_total_the_modifier_cannot_make(page: Page) -> None:
+    root = settled(page, "gunplay.hit_odds")
+    wait_result(page, root, lambda: page.fill("#calc-hit-odds-bonus", "4"))
+    reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "60"))
+    assert not reply["ok"] and reply["error"]["field"] == "roll_total"
+    assert "from 5 to 14" in error_text(root, "roll_total")
+    reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "14"))
+    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+
+
+def test_engagement_plays_a_whole_fight(page: Page) -> None:
+    root = settled(page, "gunplay.engagement")
+    count = root.locator(".calc-history-count")
+    before = int(count.inner_text())
+    root.locator('button[data-action="roll"]').click()
+    page.wait_for_function("([el, n]) => Number(el.textContent) === n",
+                           arg=[count.element_handle(), min(before + 1, 50)])
+    summary = root.locator(".calc-roll-summary").inner_text()
+    assert summary.split(" after ")[0] in ("Target down", "Out of ammunition", "Still fighting")
+    assert root.locator(".calc-roll-current .calc-die").count() >= 1
 
 
 def test_suppression_needs_a_target_and_recovers(page: Page) -> None:

@@ -57,7 +57,12 @@ def test_melee_recomputes_and_reports_bad_input(page: Page) -> None:
     root = page.locator("#calc-sherman")
     wait_settled(page, root)
     assert headline(root)["This contest"] == "3 hits"
+    # the defender now wins: no hits, so the two already given elsewhere are impossible
     reply = wait_result(page, root, lambda: page.fill("#calc-sherman-defender_roll", "4"))
+    assert not reply["ok"] and reply["error"]["field"] == "hits_assigned"
+    assigned = root.locator('.calc-field[data-field="hits_assigned"] .calc-error')
+    assert assigned.is_visible() and "Hits already given" in assigned.inner_text()
+    reply = wait_result(page, root, lambda: page.fill("#calc-sherman-hits_assigned", "0"))
     assert reply["ok"] and reply["result"]["contest"]["winner"] == "defender"
     assert headline(root)["This contest"].startswith("no hits")
     reply = wait_result(page, root, lambda: page.fill("#calc-sherman-attacker_skill", "0"))
@@ -160,3 +165,14 @@ def test_a_field_revealed_by_a_choice_starts_with_its_value(page: Page) -> None:
     assert reply["result"]["defender_effective"] == (8 - 3) * 2
     reply = wait_result(page, root, lambda: root.locator('button[data-action="reset"]').click())
     assert reply["ok"] and page.locator("#calc-melee-dodge").is_hidden()
+
+
+def test_engagement_goes_live_and_agrees_with_cpython(page: Page) -> None:
+    instant_goto(page, "../groups/")
+    root = widget(page, "heroic.engagement")
+    assert wait_settled(page, root) == "ready"
+    small = {**api.spec("heroic.engagement")["initial"], "a_members": 3, "b_members": 2,
+             "max_rounds": 5}
+    reply = live_run(page, "heroic.engagement", small)
+    expected = api.run("heroic.engagement", small)
+    assert reply["ok"] and reply["result"] == json.loads(json.dumps(expected["result"]))

@@ -13,7 +13,8 @@ from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_settled
 
 pytestmark = pytest.mark.browser
 
-STORAGE_KEY = "phases-tracker:v1"
+STORAGE_KEY = "tcr:/:phases-tracker:v1"  # scoped by the site's base path (site.js)
+KEPT = "tcr:/:phases-tracker:kept:"
 
 
 def tracker(page: Page) -> Locator:
@@ -125,22 +126,31 @@ def test_reload_keeps_the_fight_and_undo_steps_back(tracker_page: Page) -> None:
     assert board(page) == ("1", "Defence", "2")
 
 
+def kept(page: Page) -> list[str]:
+    return page.evaluate(f"""() => Object.keys(localStorage).filter(k => k.startsWith('{KEPT}'))
+        .sort().map(k => localStorage.getItem(k))""")
+
+
 @pytest.mark.parametrize("damage", [
     "{not json",
     json.dumps({"version": 1, "history": [{"state": {"version": 1}, "view": {}, "text": "x"}]}),
     json.dumps({"version": 1, "history": "nope"}),
 ])
-def test_corrupted_storage_is_reset_with_a_message(tracker_page: Page, damage: str) -> None:
+def test_damaged_storage_is_kept_aside_with_a_message(tracker_page: Page, damage: str) -> None:
     page = tracker_page
+    page.evaluate(f"() => Object.keys(localStorage).filter(k => k.startsWith('{KEPT}'))"
+                  ".forEach(k => localStorage.removeItem(k))")
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [STORAGE_KEY, damage])
     page.reload()
     assert wait_settled(page, tracker(page)) == "ready"
-    error = tracker(page).locator(".pt-error")
-    assert error.is_visible() and "could not be read" in error.inner_text()
+    message = tracker(page).locator(".pt-notice")
+    assert message.is_visible() and "kept aside" in message.inner_text()
     assert tracker(page).locator(".pt-board").is_hidden()
-    assert page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')") is None
+    assert kept(page) == [damage]  # byte for byte, never deleted
+    assert tracker(page).locator(".pt-kept li").count() == 1
     click(page, "start")  # and it still works
     assert board(page) == ("1", "Offense", "5")
+    assert kept(page) == [damage]
 
 
 def test_no_errors_and_nothing_left_localhost(tracker_page: Page) -> None:

@@ -146,7 +146,7 @@ def test_a_hung_or_failed_worker_is_replaced_and_the_reader_told(fresh) -> None:
     root = widget(page, "cortex.odds")
     assert wait_settled(page, root) == "ready"
     first = page.evaluate("async () => { const m = await import([...document.scripts]"
-                          ".find(s => s.src.endsWith('calculators.js')).src);"
+                          ".find(s => s.src.includes('/assets/calculators/calculators.')).src);"
                           " window.__bridge = m.bridge; return !!m.bridge.worker(); }")
     assert first
     # A calculation that outlives the hang limit: the worker is ended and replaced.

@@ -61,7 +61,7 @@ def rolls(page: Page, n: int = 6) -> list[str]:
     """Roll a 10-dice burst ``n`` times in the page's worker; the rolls' summaries."""
     return page.evaluate(
         """async (n) => {
-             const url = [...document.scripts].find(s => s.src.endsWith('calculators.js')).src;
+             const url = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
              const { bridge } = await import(url);
              const root = document.querySelector('.calc[data-calculator]');
              const out = [];

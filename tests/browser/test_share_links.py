@@ -106,7 +106,7 @@ def test_roll_history_shows_at_most_its_kept_length(browser: Browser, site) -> N
     page = context.new_page()
     page.goto(site.url + "cortex/rolls/")
     key = page.evaluate("() => `tcr:${new URL('../../', [...document.scripts].find("
-                        "s => s.src.endsWith('calculators.js')).src).pathname}:calc-history:cortex.pool`")
+                        "s => s.src.includes('/assets/calculators/calculators.')).src).pathname}:calc-history:cortex.pool`")
     page.evaluate("key => localStorage.setItem(key, JSON.stringify("
                   "Array.from({ length: 100000 }, (_, i) => `roll ${i}`)))", key)
     page.reload()

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
+from tests.browser.roster_storage import SNAPSHOT, active_roster, entries
 from tests.browser.support import RUNTIME_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
@@ -25,15 +26,6 @@ def settle(page: Page) -> None:
         f"() => {{ const el = document.querySelector('{APP}');"
         " return el && el.dataset.status === 'ready' && !el._busy; }",
         timeout=RUNTIME_TIMEOUT_MS)
-
-
-def store(page: Page) -> dict:
-    return json.loads(page.evaluate("() => localStorage.getItem('sucs-rosters:v1')"))
-
-
-def active_roster(page: Page) -> dict:
-    data = store(page)
-    return next(e["roster"] for e in data["rosters"] if e["id"] == data["active"])
 
 
 @pytest.fixture(scope="module")
@@ -102,17 +94,20 @@ def test_export_import_round_trip(builder: Page, tmp_path) -> None:  # type: ign
     info.value.save_as(path)
     exported = json.loads(path.read_text())
     assert exported == active_roster(page)
-    before = len(store(page)["rosters"])
+    before = len(entries(page))
+    renamed = {**exported, "name": "Test company, again"}
+    path.write_text(json.dumps(renamed))
     page.set_input_files(".sucs-import", str(path))
-    page.wait_for_function(f"() => JSON.parse(localStorage.getItem('sucs-rosters:v1')).rosters.length === {before + 1}")
+    page.wait_for_function(f"() => document.querySelectorAll('.sucs-pick option').length === {before + 1}")
     settle(page)
-    assert active_roster(page) == exported
+    assert len(entries(page)) == before + 1
+    assert active_roster(page) == renamed
     assert page.locator(".sucs-line").count() == 5
 
 
 def test_hostile_file_changes_nothing(builder: Page, tmp_path) -> None:  # type: ignore[no-untyped-def]
     page = builder
-    saved = page.evaluate("() => localStorage.getItem('sucs-rosters:v1')")
+    saved = page.evaluate(SNAPSHOT)
     hostile = {"format": "sucs-roster", "version": 1, "name": "<img src=x onerror=alert(1)>",
                "points_limit": -5, "units": [{"name": "x", "count": 1,
                                               "stats": {"armor": "<script>", "evil": 1}}]}
@@ -123,26 +118,26 @@ def test_hostile_file_changes_nothing(builder: Page, tmp_path) -> None:  # type:
     problems = page.locator(".sucs-problems li")
     assert problems.count() >= 3
     assert page.locator(".sucs-problems img").count() == 0
-    assert page.evaluate("() => localStorage.getItem('sucs-rosters:v1')") == saved
+    assert page.evaluate(SNAPSHOT) == saved
     path.write_text("[" * 100)
     page.set_input_files(".sucs-import", str(path))
     page.wait_for_function("() => document.querySelector('.sucs-problems li')?.textContent.includes('nested')")
-    assert page.evaluate("() => localStorage.getItem('sucs-rosters:v1')") == saved
+    assert page.evaluate(SNAPSHOT) == saved
 
 
 def test_duplicate_delete_and_undo(builder: Page) -> None:
     page = builder
-    before = len(store(page)["rosters"])
+    before = len(entries(page))
     page.click('[data-sucs="duplicate"]')
     settle(page)
-    assert len(store(page)["rosters"]) == before + 1
+    assert len(entries(page)) == before + 1
     name = active_roster(page)["name"]
     page.click('[data-sucs="delete"]')
     settle(page)
-    assert len(store(page)["rosters"]) == before
+    assert len(entries(page)) == before
     page.click('[data-sucs="undo"]')
     settle(page)
-    assert len(store(page)["rosters"]) == before + 1 and active_roster(page)["name"] == name
+    assert len(entries(page)) == before + 1 and active_roster(page)["name"] == name
 
 
 def test_share_link_adds_a_copy(builder: Page, site) -> None:  # type: ignore[no-untyped-def]
@@ -153,11 +148,11 @@ def test_share_link_adds_a_copy(builder: Page, site) -> None:  # type: ignore[no
                   b.forEach(x => { s += String.fromCharCode(x); });
                   return btoa(s).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, ''); }""",
         {**roster, "name": "Shared army"})
-    before = len(store(page)["rosters"])
+    before = len(entries(page))
     page.goto(site.url + "sucs/roster/#roster=" + encoded)
     page.reload()  # a change of hash alone does not reload the page
-    settle(page)
-    assert len(store(page)["rosters"]) == before + 1
+    settle(page)  # "ready" only once the link's roster is in
+    assert len(entries(page)) == before + 1
     assert active_roster(page)["name"] == "Shared army"
     assert "#roster" not in page.url
 

@@ -1,9 +1,11 @@
 """The SUCS army builder never loses a GM's work, in Chromium with real localStorage:
 
-- damaged saved data is reported, set aside under its own key (never deleted) and can be
-  downloaded; everything else is recovered (bad JSON, one bad roster among good ones, a
-  roster the rules core refuses, a wrong schema version, a store that is not an object,
-  huge values, and a damaged store too big to copy);
+- the single-key store of earlier versions is moved to one key per roster on first load;
+  damaged saved data (in that old store or in a roster's own key) is reported, set aside
+  under its own key (never deleted) and can be downloaded; everything else is recovered
+  (bad JSON, one bad roster among good ones, a roster the rules core refuses, a wrong
+  schema version, a store that is not an object, huge values, and a damaged store too big
+  to copy);
 - an import whose roster name is taken asks in the page (keyboard-driven) and Cancel,
   like a refused file, leaves storage byte-for-byte unchanged;
 - two tabs editing the same roster: the other tab reloads it, or asks and keeps both;
@@ -23,15 +25,22 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from rules_core.sucs.calc_units import preset_json
 from rules_core.sucs.presets import by_id
+from tests.browser.roster_storage import (
+    ENTRY,
+    LEGACY,
+    SNAPSHOT,
+    entries,
+    kept,
+    legacy_text,
+    names,
+    put_entries,
+)
 from tests.browser.support import RUNTIME_TIMEOUT_MS, instant_goto
 
 pytestmark = pytest.mark.browser
 
 APP = '.calc-app[data-app="sucs_roster"]'
-KEY = "sucs-rosters:v1"
-KEPT = KEY + ":damaged"
-SNAPSHOT = ("() => JSON.stringify(Object.keys(localStorage).sort()"
-            ".map(k => [k, localStorage.getItem(k)]))")
+store_text = legacy_text
 
 
 # ---- helpers ----------------------------------------------------------------------------
@@ -47,14 +56,6 @@ def roster(name: str, units: list[dict] | None = None, limit: int = 100) -> dict
             "units": units if units is not None else [unit("tl5-7/officer")]}
 
 
-def store_text(*rosters: dict, ids: tuple[str, ...] = (), **header: object) -> str:
-    ids = ids or tuple(f"r{i}" for i in range(len(rosters)))
-    data = {"schema": "sucs-roster-store", "version": 1, "active": ids[0] if ids else None,
-            "rosters": [{"id": i, "rev": 1, "roster": r} for i, r in zip(ids, rosters)]}
-    data.update(header)
-    return json.dumps(data)
-
-
 def settle(page: Page) -> None:
     page.wait_for_function(
         f"() => {{ const el = document.querySelector('{APP}');"
@@ -62,17 +63,11 @@ def settle(page: Page) -> None:
         timeout=RUNTIME_TIMEOUT_MS)
 
 
-def saved(page: Page) -> dict:
-    return json.loads(page.evaluate(f"() => localStorage.getItem('{KEY}')"))
+saved_names = names
 
 
-def saved_names(page: Page) -> list[str]:
-    return [e["roster"]["name"] for e in saved(page)["rosters"]]
-
-
-def kept(page: Page) -> dict[str, str]:
-    return page.evaluate(f"""() => Object.fromEntries(Object.keys(localStorage)
-        .filter(k => k.startsWith('{KEPT}')).map(k => [k, localStorage.getItem(k)]))""")
+def legacy(page: Page) -> str | None:
+    return page.evaluate(f"() => localStorage.getItem('{LEGACY}')")
 
 
 def picker_names(page: Page) -> list[str]:
@@ -80,10 +75,11 @@ def picker_names(page: Page) -> list[str]:
 
 
 def reopen(page: Page, raw: str | None) -> None:
-    """Put `raw` in storage (None: nothing) and open the builder afresh. The app is
-    mounted again through instant navigation, so the rules engine stays loaded."""
+    """Put `raw` in storage as the old single-key store (None: nothing) and open the
+    builder afresh. The app is mounted again through instant navigation, so the rules
+    engine stays loaded."""
     page.evaluate("raw => { localStorage.clear(); if (raw !== null) localStorage.setItem("
-                  f"'{KEY}', raw); }}", raw)
+                  f"'{LEGACY}', raw); }}", raw)
     instant_goto(page, "../")
     instant_goto(page, "roster/")
     settle(page)
@@ -135,7 +131,7 @@ def test_unreadable_store_is_kept_aside_and_can_be_downloaded(builder: Page, tmp
     assert damage.is_visible() and "could not be read" in damage.inner_text()
     assert "set aside, not deleted" in damage.inner_text()
     assert list(kept(page).values()) == [raw]  # byte for byte
-    assert saved(page)["schema"] == "sucs-roster-store"  # the store is usable again
+    assert legacy(page) is None and saved_names(page) == ["My first army"]  # usable again
     assert page.locator(f"{APP} img").count() == 0
     with page.expect_download() as info:
         page.locator(f"{APP} .sucs-kept li").first.get_by_role("button", name="Download").click()
@@ -163,11 +159,10 @@ def test_one_damaged_roster_among_good_ones(builder: Page) -> None:
     reopen(page, broken)
     assert picker_names(page) == ["Alpha", "Charlie"]
     text = page.locator(f"{APP} .sucs-damage").inner_text()
-    assert "roster 2 “Bravo”" in text and "damaged" in text
-    (value,) = kept(page).values()
-    assert '"name": "Bravo", "points_limit": 1 00!' in value and "Alpha" not in value
-    assert saved_names(page) == ["Alpha", "Charlie"]
-    assert page.locator(f"{APP} .sucs-kept li").inner_text().startswith("“Bravo”")
+    assert "“Bravo”" in text and "damaged" in text
+    assert list(kept(page).values()) == [broken]  # the old store, whole, byte for byte
+    assert saved_names(page) == ["Alpha", "Charlie"] and legacy(page) is None
+    assert page.locator(f"{APP} .sucs-kept li").inner_text().startswith("all saved rosters, as they were")
 
 
 def test_roster_refused_by_the_core_is_kept_aside_and_can_be_fixed(builder: Page, tmp_path: Path) -> None:
@@ -201,7 +196,7 @@ def test_wrong_schema_version_keeps_everything_and_recovers_rosters(builder: Pag
     assert picker_names(page) == ["Alpha", "Bravo"]
     assert "format this page does not know (version 2)" in page.locator(f"{APP} .sucs-damage").inner_text()
     assert list(kept(page).values()) == [raw]
-    assert saved(page)["version"] == 1
+    assert saved_names(page) == ["Alpha", "Bravo"] and legacy(page) is None
 
 
 @pytest.mark.parametrize("raw", ["[1, 2, 3]", '"rosters"', "null", "42", "{}"])
@@ -224,24 +219,25 @@ def test_huge_values_are_set_aside_and_the_rest_loads(builder: Page) -> None:
     text = page.locator(f"{APP} .sucs-damage").inner_text()
     assert "roster 3 “Horde”" in text and "roster 4 “Big limit”" in text and "roster 2" in text
     assert len(text) < 2000  # the huge name is not repeated at length
-    values = sorted(kept(page).values(), key=len)
-    assert [json.loads(v)["roster"]["name"] for v in values] == ["Big limit", "Horde", "x" * 1_000_000]
+    assert list(kept(page).values()) == [raw]
     assert saved_names(page) == ["Alpha", "Charlie"]
 
 
 def test_damaged_store_too_big_to_copy_is_left_in_place(builder: Page, tmp_path: Path) -> None:
-    """3 M characters cannot be copied within Chromium's ~5 M quota: nothing is written
-    over it; the GM downloads it, deletes it, and saving resumes."""
+    """3 M characters cannot be copied within Chromium's ~5 M quota: the old store stays
+    where it was, untouched and listed; rosters still save under their own keys; the GM
+    downloads it and deletes it."""
     page = builder
     raw = "{" + "garbage " * 375_000
     reopen(page, raw)
-    assert page.evaluate(f"() => localStorage.getItem('{KEY}')") == raw
-    assert "Saving is paused" in page.locator(f"{APP} .sucs-save-problem").inner_text()
+    assert legacy(page) == raw
     assert "no room to set it aside" in page.locator(f"{APP} .sucs-damage").inner_text()
     page.click('[data-sucs="add"]')
     settle(page)
-    assert page.evaluate(f"() => localStorage.getItem('{KEY}')") == raw  # still untouched
+    assert legacy(page) == raw  # still untouched
+    assert len(entries(page)[0]["roster"]["units"]) == 1  # saving goes on beside it
     item = page.locator(f"{APP} .sucs-kept li").first
+    assert "left in place" in item.inner_text()
     with page.expect_download() as info:
         item.get_by_role("button", name="Download").click()
     path = tmp_path / "big.json"
@@ -249,10 +245,9 @@ def test_damaged_store_too_big_to_copy_is_left_in_place(builder: Page, tmp_path:
     assert path.read_text() == raw
     item.get_by_role("button", name="Delete").click()
     page.locator(".sucs-ask[open]").get_by_role("button", name="Delete").click()
-    page.wait_for_function(f"() => localStorage.getItem('{KEY}')?.startsWith('{{')"
-                           f" && JSON.parse(localStorage.getItem('{KEY}')).rosters.length === 1")
-    assert saved(page)["rosters"][0]["roster"]["units"][0]["preset"] is not None
-    assert not page.locator(f"{APP} .sucs-save-problem").is_visible()
+    page.wait_for_function("() => !document.querySelector('.sucs-kept li')")
+    assert legacy(page) is None and kept(page) == {}
+    assert entries(page)[0]["roster"]["units"][0]["preset"] is not None
 
 
 def test_repeated_or_missing_ids_are_repaired(builder: Page) -> None:
@@ -265,7 +260,7 @@ def test_repeated_or_missing_ids_are_repaired(builder: Page) -> None:
     settle(page)
     page.select_option(".sucs-pick", label="Charlie")
     settle(page)
-    ids = [e["id"] for e in saved(page)["rosters"]]
+    ids = [e["id"] for e in entries(page)]
     assert saved_names(page) == ["Alpha", "Bravo", "Charlie"] and len(set(ids)) == 3
 
 
@@ -334,11 +329,11 @@ def test_import_keep_both_and_replace_with_undo(builder: Page, tmp_path: Path) -
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.querySelector('.sucs-notice-text').textContent.includes('replaced 1')")
     settle(page)
-    entries = saved(page)["rosters"]
-    assert entries[0]["roster"]["units"] == incoming["units"] and entries[0]["rev"] == 2
+    saved = entries(page)
+    assert saved[0]["roster"]["units"] == incoming["units"] and saved[0]["rev"] == 2
     page.click('[data-sucs="undo"]')
     settle(page)
-    assert saved(page)["rosters"][0]["roster"] == alpha
+    assert entries(page)[0]["roster"] == alpha
 
 
 HOSTILE = [
@@ -379,8 +374,7 @@ def two_tabs(browser: Browser, site) -> Iterator[tuple[Page, Page, list[str]]]: 
     first = context.new_page()
     errors = errors_of(first)
     first.goto(site.url)
-    first.evaluate(f"raw => localStorage.setItem('{KEY}', raw)",
-                   store_text(roster("Shared"), roster("Other"), ids=("shared", "other")))
+    put_entries(first, roster("Shared"), roster("Other"), ids=("shared", "other"))
     second = context.new_page()
     errors += errors_of(second)
     for page in (first, second):
@@ -411,7 +405,7 @@ def test_other_tab_changes_are_reloaded_when_there_are_no_edits_here(two_tabs) -
     settle(b)
     a.wait_for_function("() => document.querySelector('.sucs-name').value === 'Shared, renamed in B'")
     settle(a)
-    entry = next(e for e in saved(a)["rosters"] if e["id"] == "shared")
+    entry = next(e for e in entries(a) if e["id"] == "shared")
     assert entry["roster"]["name"] == "Shared, renamed in B" and len(entry["roster"]["units"]) == 2
     assert entry["rev"] == 3
     assert not errors
@@ -428,15 +422,15 @@ def test_both_tabs_changed_keeps_both(two_tabs) -> None:  # type: ignore[no-unty
     dialog.wait_for()
     assert "was changed in another tab" in dialog.inner_text()
     # storage still holds A's version: nothing was overwritten while B was asked
-    entry = next(e for e in saved(a)["rosters"] if e["id"] == "shared")
+    entry = next(e for e in entries(a) if e["id"] == "shared")
     assert len(entry["roster"]["units"]) == 3
     b.keyboard.press("Enter")  # Keep both has the focus
     dialog.wait_for(state="hidden")
     settle(b)
     names = saved_names(b)
     assert "B's version (this tab)" in names
-    copy = next(e for e in saved(b)["rosters"] if e["roster"]["name"] == "B's version (this tab)")
-    original = next(e for e in saved(b)["rosters"] if e["id"] == "shared")
+    copy = next(e for e in entries(b) if e["roster"]["name"] == "B's version (this tab)")
+    original = next(e for e in entries(b) if e["id"] == "shared")
     assert len(original["roster"]["units"]) == 3 and original["roster"]["name"] != "B's version"
     assert len(copy["roster"]["units"]) == 2  # B's roster as B had it, with B's new name
     assert shown(b)["name"] == "B's version (this tab)"
@@ -454,20 +448,20 @@ def test_save_is_refused_when_the_saved_revision_moved_on(two_tabs) -> None:  # 
     a, _b, errors = two_tabs
     a.select_option(".sucs-pick", "other")
     settle(a)
-    theirs = a.evaluate(f"""() => {{ const s = JSON.parse(localStorage.getItem('{KEY}'));
-        const e = s.rosters.find(x => x.id === 'other'); e.rev += 5; e.roster.name = 'Other, from elsewhere';
-        e.roster.points_limit = 321; localStorage.setItem('{KEY}', JSON.stringify(s)); return e; }}""")
+    theirs = a.evaluate(f"""() => {{ const e = JSON.parse(localStorage.getItem('{ENTRY}other'));
+        e.rev += 5; e.roster.name = 'Other, from elsewhere';
+        e.roster.points_limit = 321; localStorage.setItem('{ENTRY}other', JSON.stringify(e)); return e; }}""")
     a.click('[data-sucs="add"]')
     dialog = a.locator(".sucs-ask[open]")
     dialog.wait_for()
-    assert next(e for e in saved(a)["rosters"] if e["id"] == "other") == theirs
+    assert next(e for e in entries(a) if e["id"] == "other") == theirs
     a.keyboard.press("Tab")
     assert a.evaluate("() => document.activeElement.dataset.choice") == "theirs"
     a.keyboard.press("Enter")
     dialog.wait_for(state="hidden")
     settle(a)
     assert shown(a)["name"] == "Other, from elsewhere" and shown(a)["lines"] == 1
-    assert next(e for e in saved(a)["rosters"] if e["id"] == "other") == theirs
+    assert next(e for e in entries(a) if e["id"] == "other") == theirs
     assert not errors
 
 
@@ -484,7 +478,7 @@ def test_a_roster_deleted_in_another_tab_while_edited_here_is_kept(two_tabs) -> 
                         ".includes('deleted in another tab while this tab had changes')")
     b.press(".sucs-name", "Enter")
     settle(b)
-    entry = next(e for e in saved(b)["rosters"] if e["id"] == "other")
+    entry = next(e for e in entries(b) if e["id"] == "other")
     assert entry["roster"]["name"] == "Other, still wanted"
     a.wait_for_function("() => [...document.querySelectorAll('.sucs-pick option')]"
                         ".some(o => o.textContent === 'Other, still wanted')")
@@ -553,7 +547,7 @@ def test_full_storage_says_changes_are_not_saved_and_export_still_works(
         info.value.save_as(path)
         exported = json.loads(path.read_text())
         assert [len(r["units"]) for r in exported["rosters"]] == [1]
-        assert page.evaluate(f"() => localStorage.getItem('{KEY}')") is None
+        assert entries(page) == []
         # room again: the next change saves everything and the message goes
         page.evaluate("() => { window.__storageFull = false; }")
         page.fill(".sucs-name", "Saved at last")
@@ -561,8 +555,8 @@ def test_full_storage_says_changes_are_not_saved_and_export_still_works(
         settle(page)
         assert not problem.is_visible()
         assert "Saved again" in page.locator(f"{APP} .sucs-notice").inner_text()
-        assert saved(page)["rosters"][0]["roster"]["name"] == "Saved at last"
-        assert len(saved(page)["rosters"][0]["roster"]["units"]) == 1
+        assert entries(page)[0]["roster"]["name"] == "Saved at last"
+        assert len(entries(page)[0]["roster"]["units"]) == 1
         assert not errors
     finally:
         context.close()

@@ -19,11 +19,14 @@ LINK = re.compile(r"\]\((/[^)#]*)#([^)]+)\)")
 CASES = {
     "gunplay.difficulty": [{}, {"target_stance": "prone", "size": None, "band": "close", "weapon": None,
                             "effective_range_m": None, "distance_m": None},
-                           {"weapon": "pistol", "distance_m": 20, "effective_range_m": None}],
+                           {"weapon": "pistol", "distance_m": 20, "effective_range_m": None},
+                           {"bonus": None}, {"bonus": -20}],
     "gunplay.range_band": [{}, {"distance_m": 1000}, {"weapon": "smg", "effective_range_m": None}],
     "gunplay.range_table": [{}, {"target_stance": "kneeling", "size": None}],
     "gunplay.hit_chance": [{}, {"dc": None}],
     "gunplay.hit_odds": [{}, {"rounds": 40, "roll_total": 12}, {"rounds": 1}],
+    "gunplay.engagement": [{}, {"short_burst": False, "ammo": 10},
+                           {"ammo": 100, "burst": 1, "bursts_per_round": 2}],
     "gunplay.suppression": [{}, {"magazine": None}, {"open_groups": 3, "magazine": 10}],
     "gunplay.weapon_search": [{}, {"method": "distance"}],
 }

@@ -98,7 +98,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_command_line_list_run_and_errors() -> None:
     listed = _cli("list")
     assert listed.returncode == 0 and "gunplay.difficulty" in listed.stdout
-    ok = _cli("run", "gunplay.hit_odds", '{"dc": 16, "bonus": 3, "rounds": 3, "recoil": 2, "roll_total": 19}')
+    ok = _cli("run", "gunplay.hit_odds", '{"dc": 16, "bonus": 10, "rounds": 3, "recoil": 2, "roll_total": 19}')
     assert ok.returncode == 0 and json.loads(ok.stdout)["result"]["hits"] == 2
     bad = _cli("run", "gunplay.difficulty", '{"size": "enormous"}')
     assert bad.returncode == 2 and json.loads(bad.stdout)["error"]["field"] == "size"

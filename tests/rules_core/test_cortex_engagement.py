@@ -212,7 +212,7 @@ def test_pools_rebuilt_from_the_members_still_standing() -> None:
     ({"a_assets": "d6 d6 d6"}, "a_assets", "at most 2"),
     ({"max_rounds": 0}, "max_rounds", "from 1 to 100"),
     ({"first": "both"}, "first", "must be one of"),
-    ({"effect_limit": "all"}, "effect_limit", "margin, every"),
+    ({"effect_limit": "all"}, "effect_limit", "Every die left over"),
 ])
 def test_bad_inputs_name_the_field(over: dict, field: str, words: str) -> None:
     reply = api.run(NAME, inputs(**over))

@@ -4,6 +4,7 @@ the source's worked examples (source: d10 ranged combat)."""
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import pytest
 
@@ -131,3 +132,37 @@ def test_missing_required_field() -> None:
     response = api.run("gunplay.difficulty", {"band": "far"})
     assert not response["ok"] and response["error"]["field"] == "size"
     assert "required" in response["error"]["message"]
+
+
+RIFLEMAN = {"size": "small", "effective_range_m": 300, "distance_m": 100,
+            "target_movement": "subtle", "shooter_movement": "subtle", "stance": "standing",
+            "environment": 2}
+
+
+def test_difficulty_with_a_bonus_gives_the_chance_to_hit() -> None:
+    """Issue 16: the rifleman (+1 +1 +3 = +5) against DC 14 needs a 9 or 10 on the d10."""
+    reply = api.run("gunplay.difficulty", {**RIFLEMAN, "bonus": 5})
+    assert reply["ok"]
+    assert reply["result"]["p_hit_exact"] == "1/5"
+    assert ("Chance to hit", "20.0%") in [tuple(h) for h in reply["display"]["headline"]]
+    assert "the d10 must show 9+" in reply["explanation"]
+    assert "/gunplay/bursts/#hit-odds" in reply["explanation"]
+    assert "p_hit" not in api.run("gunplay.difficulty", RIFLEMAN)["result"]
+
+
+def test_pistol_in_the_dark_with_plus_four_is_thirty_percent() -> None:
+    """The difficulty page's second worked example: DC 12, +4, the d10 needs 8+."""
+    reply = api.run("gunplay.difficulty", {
+        "target_stance": "standing", "band": "far", "target_movement": "fast",
+        "shooter_movement": "subtle", "stance": "kneeling", "aim_actions": 1,
+        "environment": 3, "bonus": 4})
+    assert reply["ok"], reply
+    assert reply["result"]["dc"] == 12 and reply["result"]["p_hit_exact"] == "3/10"
+
+
+@pytest.mark.parametrize("bonus", [-30, -12, 0, 3, 9, 13, 50])
+def test_chance_to_hit_matches_counting_the_d10_faces(bonus: int) -> None:
+    reply = api.run("gunplay.difficulty", {**RIFLEMAN, "bonus": bonus})
+    dc = reply["result"]["dc"]
+    faces = sum(1 for face in range(1, 11) if face + bonus >= dc)
+    assert Fraction(reply["result"]["p_hit_exact"]) == Fraction(faces, 10)

@@ -36,7 +36,7 @@ def ok(name: str, inputs: dict) -> dict:
 
 def test_source_burst_example_two_hits() -> None:
     """DC 16, recoil 2, three rounds, a total of 19: two hits."""
-    result = ok("gunplay.hit_odds", {"dc": 16, "bonus": 0, "rounds": 3, "recoil": 2,
+    result = ok("gunplay.hit_odds", {"dc": 16, "bonus": 10, "rounds": 3, "recoil": 2,
                                      "roll_total": 19})["result"]
     assert result["hits"] == 2
     assert [b["needs"] for b in result["bullets"]] == [16, 18, 20]
@@ -165,3 +165,21 @@ def test_chance_roll_agrees_with_the_rule() -> None:
         assert result["summary"].endswith("hit" if result["hit"] else "miss")
     plain = api.roll("gunplay.hit_chance", {"bonus": -2}, rng)["result"]
     assert "hit" not in plain and "vs DC" not in plain["summary"]
+
+
+@pytest.mark.parametrize("bonus, total", [(5, 60), (5, 5), (5, 16), (-3, -3), (0, 11)])
+def test_a_roll_total_the_modifier_cannot_make_is_refused(bonus: int, total: int) -> None:
+    reply = api.run("gunplay.hit_odds", {"dc": 12, "bonus": bonus, "roll_total": total})
+    assert not reply["ok"] and reply["error"]["field"] == "roll_total"
+    message = reply["error"]["message"]
+    assert message.startswith("Roll total:")
+    assert f"from {bonus + 1} to {bonus + 10}" in message and f"received {total}" in message
+
+
+@pytest.mark.parametrize("bonus", [-30, 0, 5, 50])
+def test_every_total_the_modifier_can_make_is_accepted(bonus: int) -> None:
+    for face in range(1, 11):
+        reply = api.run("gunplay.hit_odds", {"dc": 12, "bonus": bonus, "rounds": 3, "recoil": 2,
+                                             "roll_total": face + bonus})
+        assert reply["ok"], reply
+        assert reply["result"]["hits"] == burst_hits(face + bonus, 12, 3, 2)

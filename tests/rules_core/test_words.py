@@ -104,8 +104,8 @@ def test_empty_and_non_numeric_input_say_so() -> None:
     assert empty == {"field": "dc", "message": "Difficulty (DC) is empty: enter a whole number "
                                                "from -60 to 80."}
     text = api.run("gunplay.hit_odds", {"dc": "abc", "bonus": 3})["error"]["message"]
-    assert text == ('Difficulty (DC) is not a number (the text "abc"): enter a whole number '
-                    "from -60 to 80.")
+    assert text == ('Difficulty (DC) is not a number: received the text "abc"; enter a whole '
+                    "number from -60 to 80.")
 
 
 def test_every_problem_is_listed_not_just_the_first() -> None:

@@ -1,37 +1,63 @@
-// The SUCS army builder. Costs, checks and file validation all come from the rules core
-// through the bridge (sucs.unit_cost, sucs.roster_check, sucs.roster_import); this module
-// shows the rosters, and sucs_roster_store.js keeps them safe in localStorage (damaged
-// data set aside, other tabs' changes merged, conflicts asked about). Every text from
-// storage, files or the address reaches the page through textContent only.
+// @ts-check
+// The SUCS army builder: the view. Costs, checks and file validation all come from the
+// rules core through the bridge (sucs.unit_cost, sucs.roster_check, sucs.roster_import);
+// this module shows the rosters, and sucs_roster_store.js keeps them safe in localStorage
+// (one key per roster; damaged data set aside, other tabs' changes merged, conflicts
+// asked about). Every text from storage, files or the address reaches the page through
+// textContent only.
 import {
-  STORE_KEY, COLLECTION, VERSION, HASH_KEY, el, loadStylesheet, blankRoster, clone, suffixed, ask,
-  encodeShare, decodeShare, download, fileName, showCards, busyTracker, buildEditorForm, fillEditor, readEditor, markFieldError,
-  breakdownRows, lineNode, showCheck, pendingEdits, keptNodes, QUESTIONS, SAVE_PROBLEMS, damageMessage,
+  COLLECTION, VERSION, HASH_KEY, blankRoster, clone, suffixed, configure, limits, presetCost,
+  encodeShare, download, fileName, busyTracker, QUESTIONS, SAVE_PROBLEMS, damageMessage,
 } from "./sucs_roster_lib.js";
-import { RosterStore, KEPT_PREFIX } from "./sucs_roster_store.js";
+import {
+  el, showCards, buildEditorForm, fillEditor, readEditor, markFieldError, breakdownRows, lineNode, showCheck,
+  pendingEdits, keptNodes,
+} from "./sucs_roster_dom.js";
+import { RosterStore, KEPT_PREFIX, ENTRY_PREFIX, ACTIVE_KEY } from "./sucs_roster_store.js";
+import { importer } from "./sucs_roster_import.js";
+import { askPersist, PERSIST_REFUSED } from "./storage_kit.js";
 
+/**
+ * @typedef {import("./sucs_roster_store.js").Roster} Roster
+ * @typedef {{run: Function, roll: Function, setStatus: Function, runtimeFailed: Function}} Bridge
+ */
+
+/** The rules core's calculators the builder calls (the store and the importer get theirs
+ *  from here). */
+export const ENGINES = { check: "sucs.roster_check", cost: "sucs.unit_cost", file: "sucs.roster_import" };
+
+/** @param {HTMLElement & {_busy?: boolean}} root @param {Bridge} bridge */
 export async function mount(root, bridge) {
-  loadStylesheet();
+  /** @param {string} sel @returns {any} */
   const $ = (sel) => root.querySelector(sel);
   const data = JSON.parse($(".sucs-data").dataset.json);
-  const presetById = new Map(data.presets.map((p) => [p.id, p]));
+  configure(data.rules);
+  /** @type {Map<string, any>} */
+  const presetById = new Map(data.presets.map((/** @type {any} */ p) => [p.id, p]));
   const ui = $(".sucs-ui");
   const dialog = $(".sucs-ask");
-  const store = new RosterStore();
-  let editing = null; // index of the line in the editor
+  const store = new RosterStore(limits());
+  /** @type {number | null} index of the line in the editor */
+  let editing = null;
+  /** @type {{rosterId: string | null, result: any} | null} */
   let lastCheck = null;
   let checkSeq = 0;
   let costSeq = 0;
-  let undo = null; // {text, restore} for the last delete or replace
+  /** @type {{restore: () => void, id: string | null} | null} the last delete or replace */
+  let undo = null;
   let saveProblem = "";
   let damageText = "";
+  let live = false; // the start (share link included) is done: the status may say ready
+  let persistText = "";
   // busy while a computation is in flight or scheduled, or until the start is done
   const { run, schedule, question, timers, setStarting } = busyTracker(root, bridge, dialog);
 
-  const active = () => store.get(store.active);
+  /** @param {string} error */
+  const problemText = (error) => SAVE_PROBLEMS[/** @type {keyof SAVE_PROBLEMS} */ (error)] || SAVE_PROBLEMS.blocked;
+  const active = () => /** @type {import("./sucs_roster_store.js").Entry} */ (store.get(store.active));
   const roster = () => active().roster;
   function ensureActive() {
-    if (!store.entries.length) store.add(blankRoster("My first army"));
+    if (!store.entries.length) store.add(clone(data.first));
     if (!store.get(store.active)) store.active = store.entries[0].id;
   }
 
@@ -40,17 +66,28 @@ export async function mount(root, bridge) {
     afterSync(store.sync({ write: true }));
   }
 
+  /** The GM saved something: ask the browser to keep the site's data (once per page view). */
+  function keepForGood() {
+    askPersist(store.area).then((answer) => {
+      if (answer !== "refused-first") return;
+      persistText = PERSIST_REFUSED;
+      renderStorage();
+    }).catch(() => { /* nothing to say */ });
+  }
+
+  /** @param {import("./sucs_roster_store.js").SyncResult} res */
   function afterSync(res) {
     const before = saveProblem;
-    saveProblem = res.error ? SAVE_PROBLEMS[res.error] : "";
+    saveProblem = res.error ? problemText(res.error) : "";
     if (before && !saveProblem) notice("Saved again: your changes are stored in this browser.");
     if (res.damage.length) reportDamage(res.damage);
+    const shown = store.active || "";
     const messages = [];
-    if (res.refreshed.includes(store.active)) messages.push(`“${roster().name}” was changed in another tab; this tab now shows that version.`);
-    if (res.removed.includes(store.active)) messages.push("The roster shown here was deleted in another tab.");
+    if (res.refreshed.includes(shown)) messages.push(`“${roster().name}” was changed in another tab; this tab now shows that version.`);
+    if (res.removed.includes(shown)) messages.push("The roster shown here was deleted in another tab.");
     if (res.restored.length) messages.push("A roster deleted here was changed in another tab, so it was kept.");
     if (res.kept.length) messages.push("A roster was deleted in another tab while this tab had changes to it, so it was kept.");
-    if (res.refreshed.includes(store.active) || res.removed.includes(store.active)) {
+    if (res.refreshed.includes(shown) || res.removed.includes(shown)) {
       if (editing !== null) closeEditor();
       lastCheck = null;
     }
@@ -63,9 +100,10 @@ export async function mount(root, bridge) {
       schedule("check", recheck, 20);
       validateEntries([...res.added, ...res.restored]).catch((err) => bridge.runtimeFailed(root, err));
     }
-    res.conflicts.forEach((id) => { resolveConflict(id).catch((err) => bridge.runtimeFailed(root, err)); });
+    res.conflicts.forEach((id) => { resolveConflict(id).catch((/** @type {unknown} */ err) => bridge.runtimeFailed(root, err)); });
   }
 
+  /** @param {import("./sucs_roster_store.js").Damage[]} parts */
   function reportDamage(parts) {
     damageText = damageMessage(parts);
     renderStorage();
@@ -73,15 +111,18 @@ export async function mount(root, bridge) {
 
   function renderStorage() {
     const kept = store.keptList();
-    const show = (sel, text) => { $(sel).textContent = text; $(sel).hidden = !text; };
+    const show = (/** @type {string} */ sel, /** @type {string} */ text) => { $(sel).textContent = text; $(sel).hidden = !text; };
     show(".sucs-save-problem", saveProblem);
     show(".sucs-damage", damageText);
+    show(".sucs-persist-text", persistText);
+    $(".sucs-persist").hidden = !persistText;
     $(".sucs-kept-title").hidden = !kept.length;
     $(".sucs-kept").replaceChildren(...keptNodes(kept));
     $('.sucs-storage [data-sucs="export-all"]').hidden = !saveProblem;
     $(".sucs-storage").hidden = !saveProblem && !damageText && !kept.length;
   }
 
+  /** @param {string} text @param {boolean} [withUndo] */
   function notice(text, withUndo = false) {
     $(".sucs-notice").hidden = !text;
     $(".sucs-notice-text").textContent = text;
@@ -89,21 +130,24 @@ export async function mount(root, bridge) {
     if (!withUndo) undo = null;
   }
 
+  /** @param {string} title @param {Array<{field: string, message: string}>} problems */
   function showProblems(title, problems) {
     const box = $(".sucs-problems");
     box.hidden = !title;
     $(".sucs-problems-title").textContent = title || "";
     const list = box.querySelector("ul");
-    list.replaceChildren(...(problems || []).map((p) => el("li", {}, el("code", { text: p.field }), ` ${p.message}`)));
+    list.replaceChildren(...(problems || []).map((p) => el("li", { text: p.message })));
   }
 
   // -- edits typed but not yet committed (a field still being typed in) count as changes
+  /** @param {boolean} apply */
   function pending(apply) {
     const found = pendingEdits(root, roster(), apply);
     if (found && apply) active().dirty = true;
     return found;
   }
 
+  /** @param {string} id */
   async function resolveConflict(id) {
     const entry = store.get(id);
     if (!entry || !entry.conflict || entry.asking) return;
@@ -121,12 +165,13 @@ export async function mount(root, bridge) {
     } else notice(`This tab now shows the other tab's version of “${theirs.roster.name}”.`);
     store.accept(id, theirs);
     if (editing !== null) closeEditor();
-    switchTo(show);
+    switchTo(show || id);
   }
 
   // -- the rules core checks every roster read from storage before it is trusted
+  /** @param {string[]} ids */
   async function validateEntries(ids) {
-    const parts = await store.checkWithCore(ids, run);
+    const parts = await store.checkWithCore(ids, (/** @type {object} */ inputs) => run(ENGINES.file, inputs));
     if (!parts.length) return;
     if (editing !== null && !store.get(store.active)) closeEditor();
     reportDamage(parts);
@@ -163,13 +208,13 @@ export async function mount(root, bridge) {
     const seq = ++checkSeq;
     const rosterId = store.active;
     try {
-      const reply = await run("sucs.roster_check", { roster: roster() });
+      const reply = await run(ENGINES.check, { roster: roster() });
       if (seq !== checkSeq) return;
       lastCheck = reply.ok ? { rosterId, result: reply.result } : null;
       showCheck(root, reply);
       renderLines();
       renderCards();
-      bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
+      if (live) bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
     } catch (err) {
       bridge.runtimeFailed(root, err);
     }
@@ -186,26 +231,30 @@ export async function mount(root, bridge) {
       recheck();
     } else schedule("check", recheck, 120);
   }
+  /** @param {{now?: boolean}} [options] */
   function changed(options) {
     active().dirty = true;
+    keepForGood();
     refresh(options);
   }
 
   // -- editor
   const inputs = buildEditorForm($(".sucs-editor-form"), data.spec.fields, () => schedule("edit", editorChanged, 150));
 
+  /** @param {any} result */
   function renderBreakdown(result) {
     $(".sucs-editor-cost").textContent = `Cost ${result.cost} points: quality base ${result.base} + extra ${result.extra_cost}.`;
     $(".sucs-breakdown tbody").replaceChildren(...breakdownRows(result));
   }
 
+  /** @param {Record<string, unknown>} stats */
   async function priceEditor(stats) {
     const seq = ++costSeq;
-    const reply = await run("sucs.unit_cost", stats);
+    const reply = await run(ENGINES.cost, stats);
     if (seq !== costSeq) return null;
     markFieldError(inputs, reply.ok ? null : reply.error);
     if (!reply.ok) {
-      $(".sucs-editor-cost").textContent = `Not priced: ${reply.error.field} ${reply.error.message}`;
+      $(".sucs-editor-cost").textContent = `Not priced: ${reply.error.message}`;
       return null;
     }
     renderBreakdown(reply.result);
@@ -231,6 +280,7 @@ export async function mount(root, bridge) {
     }
   }
 
+  /** @param {number} index */
   function openEditor(index) {
     editing = index;
     const line = roster().units[index];
@@ -255,14 +305,15 @@ export async function mount(root, bridge) {
   // -- adding units
   const listSelect = $(".sucs-add-list");
   const unitSelect = $(".sucs-add-unit");
-  listSelect.replaceChildren(...data.lists.map(([id, title]) => el("option", { value: id, text: title })));
+  listSelect.replaceChildren(...data.lists.map((/** @type {string[]} */ [id, title]) => el("option", { value: id, text: title })));
   function fillUnits() {
-    unitSelect.replaceChildren(...data.presets.filter((p) => p.list === listSelect.value).map((p) =>
-      el("option", { value: p.id, text: `${p.name} (+${p.computed_cost}${p.reproduced ? "" : `, printed +${p.published_cost}`})` })));
+    unitSelect.replaceChildren(...data.presets.filter((/** @type {any} */ p) => p.list === listSelect.value).map((/** @type {any} */ p) =>
+      el("option", { value: p.id, text: `${p.name} (${presetCost(p)} pts${p.reproduced ? "" : `, printed extra +${p.published_cost}`})` })));
   }
   listSelect.addEventListener("change", fillUnits);
   fillUnits();
 
+  /** @param {Roster["units"][number]} line */
   function addLine(line) {
     roster().units.push(line);
     notice("");
@@ -270,6 +321,7 @@ export async function mount(root, bridge) {
   }
 
   // -- roster management
+  /** @param {string} id */
   function switchTo(id) {
     store.active = id;
     if (editing !== null) closeEditor();
@@ -277,35 +329,10 @@ export async function mount(root, bridge) {
     refresh({ now: true });
   }
 
-  /** Add checked rosters; one whose name is taken by a different roster is asked about. */
-  async function importRosters(rosters, source) {
-    const plan = store.planImport(rosters);
-    const clashes = plan.filter((p) => p.clash);
-    const choice = clashes.length ? await question(QUESTIONS.clash(clashes.map((p) => p.match.roster.name), source)) : "both";
-    if (choice === "cancel") { notice(`${source}: import cancelled; nothing was changed.`); return; }
-    const { first, replaced } = store.applyImport(plan, choice, (name) => suffixed(name, "(imported)"));
-    switchTo(first);
-    if (replaced.length) {
-      notice(`${source}: replaced ${replaced.length} roster(s), added ${plan.length - replaced.length}.`, true);
-      undo = { restore: () => replaced.forEach(({ entry, before }) => {
-        if (store.get(entry.id)) Object.assign(entry, { roster: before, dirty: true });
-      }), id: first };
-    } else notice(`${source}: ${plan.length} roster(s) added.`);
-  }
-
-  async function importText(text, source) {
-    const reply = await run("sucs.roster_import", { file: text });
-    if (!reply.ok) {
-      showProblems(`${source} was refused; nothing was changed.`, [reply.error]);
-      return;
-    }
-    if (!reply.result.accepted) {
-      showProblems(`${source} was refused; nothing was changed. Problems found:`, reply.result.problems);
-      return;
-    }
-    showProblems("", []);
-    await importRosters(reply.result.rosters, source);
-  }
+  const { importText, openSharedLink } = importer({
+    store, checkFile: (/** @type {string} */ file) => run(ENGINES.file, { file }), question, notice, showProblems, switchTo,
+    setUndo: (/** @type {typeof undo} */ value) => { undo = value; },
+  });
 
   const actions = {
     new: () => { const entry = store.add(blankRoster()); notice(""); switchTo(entry.id); },
@@ -315,7 +342,9 @@ export async function mount(root, bridge) {
       switchTo(entry.id);
     },
     delete: () => {
-      const { entry, index } = store.remove(store.active);
+      const removed = store.remove(store.active);
+      if (!removed) return;
+      const { entry, index } = removed;
       ensureActive();
       store.active = store.entries[Math.min(index, store.entries.length - 1)].id;
       switchTo(store.active);
@@ -327,7 +356,7 @@ export async function mount(root, bridge) {
       const { restore, id } = undo;
       restore();
       notice("Restored.");
-      switchTo(store.get(id) ? id : store.active);
+      switchTo(id && store.get(id) ? id : store.active || "");
     },
     add: () => {
       const p = presetById.get(unitSelect.value);
@@ -340,21 +369,21 @@ export async function mount(root, bridge) {
     "close-editor": () => closeEditor(),
     export: () => download(fileName(roster().name), JSON.stringify(roster(), null, 2)),
     "export-all": () => download("sucs-rosters.json", JSON.stringify(
-      { format: COLLECTION, version: VERSION, rosters: store.entries.map((e) => e.roster) }, null, 2)),
-    "kept-download": (button) => {
-      const key = button.closest("li").dataset.key;
+      { format: COLLECTION, version: VERSION, rosters: store.rosters() }, null, 2)),
+    "kept-download": (/** @type {HTMLElement} */ button) => {
+      const key = button.closest("li")?.dataset.key || "";
       const text = store.keptText(key);
       if (text !== null) download(`sucs-kept${key.slice(KEPT_PREFIX.length).replace(/[^a-z0-9-]/gi, "-")}.json`, text);
     },
-    "kept-delete": async (button) => {
-      const key = button.closest("li").dataset.key;
+    "kept-delete": async (/** @type {HTMLElement} */ button) => {
+      const key = button.closest("li")?.dataset.key || "";
       if (await question(QUESTIONS.dropKept) === "delete") store.dropKept(key);
-      if (key === STORE_KEY) save(); // the damaged saved copy is gone: saving resumes
+      save(); // room freed: saving resumes
       renderStorage();
     },
     share: async () => {
       const url = new URL(window.location.href);
-      url.hash = HASH_KEY + encodeShare(roster());
+      url.hash = HASH_KEY + await encodeShare(roster());
       try {
         await navigator.clipboard.writeText(url.href);
         notice("Share link copied: it opens this page with a copy of the roster.");
@@ -365,22 +394,22 @@ export async function mount(root, bridge) {
     print: () => window.print(),
   };
 
-  ui.addEventListener("click", (event) => {
-    const button = event.target.closest("[data-sucs]");
+  ui.addEventListener("click", (/** @type {MouseEvent} */ event) => {
+    const button = event.target instanceof Element ? /** @type {HTMLElement | null} */ (event.target.closest("[data-sucs]")) : null;
     if (!button) return;
-    const action = actions[button.dataset.sucs];
+    const action = /** @type {Record<string, (b: HTMLElement) => unknown>} */ (actions)[button.dataset.sucs || ""];
     if (action) Promise.resolve(action(button)).catch((err) => bridge.runtimeFailed(root, err));
   });
-  $(".sucs-pick").addEventListener("change", (e) => switchTo(e.target.value));
-  $(".sucs-name").addEventListener("change", (e) => {
+  $(".sucs-pick").addEventListener("change", (/** @type {any} */ e) => switchTo(e.target.value));
+  $(".sucs-name").addEventListener("change", (/** @type {any} */ e) => {
     const text = e.target.value.trim();
     if (text) { roster().name = text.slice(0, 80); changed(); } else e.target.value = roster().name;
   });
-  $(".sucs-limit").addEventListener("change", (e) => {
+  $(".sucs-limit").addEventListener("change", (/** @type {any} */ e) => {
     const n = parseInt(e.target.value, 10);
     if (Number.isInteger(n) && n >= 0 && n <= 100000) { roster().points_limit = n; changed(); } else e.target.value = roster().points_limit;
   });
-  $(".sucs-import").addEventListener("change", async (e) => {
+  $(".sucs-import").addEventListener("change", async (/** @type {any} */ e) => {
     const file = e.target.files && e.target.files[0];
     e.target.value = "";
     if (!file) return;
@@ -396,24 +425,26 @@ export async function mount(root, bridge) {
   });
 
   // another tab saved: merge its changes (after any edit still being priced here)
+  /** @param {StorageEvent} event */
   function onStorage(event) {
     if (!root.isConnected) { window.removeEventListener("storage", onStorage); return; }
     if (!store.area || event.storageArea !== store.area) return;
     if (event.key && event.key.startsWith(KEPT_PREFIX)) renderStorage();
-    else if (event.key === null || event.key === STORE_KEY) schedule("sync", syncOtherTab, 30);
+    else if (event.key === null || event.key.startsWith(ENTRY_PREFIX)) schedule("sync", syncOtherTab, 30);
+    else if (event.key === ACTIVE_KEY) { /* each tab shows its own roster */ }
   }
   function syncOtherTab() {
     if (timers.has("edit") || pricing) { schedule("sync", syncOtherTab, 100); return; }
-    afterSync(store.sync({ write: false, busy: pending(false) ? [store.active] : [] }));
+    afterSync(store.sync({ write: false, busy: pending(false) && store.active ? [store.active] : [] }));
   }
   window.addEventListener("storage", onStorage);
 
   // -- start: read what was saved, set damage aside, show, then let the core check it
   const loaded = store.load();
   ensureActive();
-  if (loaded.error) saveProblem = SAVE_PROBLEMS[loaded.error];
+  if (loaded.error) saveProblem = problemText(loaded.error);
   if (loaded.damage.length) reportDamage(loaded.damage);
-  ui.hidden = false;
+  ui.inert = false;
   renderStorage();
   renderPicker();
   renderLines();
@@ -423,22 +454,14 @@ export async function mount(root, bridge) {
     await validateEntries(store.entries.map((e) => e.id));
     save();
     await recheck();
+    await openSharedLink();
   } catch (err) {
     setStarting(false);
     bridge.runtimeFailed(root, err);
     return;
   }
-  // a shared link: check it in the core, add it as a roster, then drop it from the address
-  const hash = window.location.hash.slice(1);
-  if (hash.startsWith(HASH_KEY)) {
-    history.replaceState(history.state, "", window.location.pathname + window.location.search);
-    let text = null;
-    try {
-      text = decodeShare(hash.slice(HASH_KEY.length));
-    } catch {
-      showProblems("The shared link is damaged; nothing was added.", []);
-    }
-    if (text !== null) await importText(text, "The shared link").catch((err) => bridge.runtimeFailed(root, err));
-  }
+  // ready only now: everything the start began (the share link's import too) is done
+  live = true;
+  bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
   setStarting(false);
 }

@@ -1,32 +1,58 @@
+// @ts-check
 // Helpers of the SUCS army builder (sucs_roster.js): text-only DOM building, comparing
-// rosters, the in-page question dialog, share-link encoding, downloads and the unit
-// cards. Saved rosters are handled by sucs_roster_store.js.
-export const STORE_KEY = "sucs-rosters:v1";
-export const STORE_SCHEMA = "sucs-roster-store";
+// rosters, the in-page question dialog, share-link encoding and the unit cards. Saved
+// rosters are handled by sucs_roster_store.js. Limits and rule values (names' length,
+// counts, the target number of each quality…) are the rules core's, rendered into the
+// page at build time and set here by configure(); none is retyped in this file.
+import { guardedParse, isObj, ask } from "./storage_kit.js";
+
+export { download } from "./storage_kit.js";
 export const FORMAT = "sucs-roster";
 export const COLLECTION = "sucs-rosters";
 export const VERSION = 1;
 export const HASH_KEY = "roster=";
+/** The compressed share-link format's mark (base64url never holds a "."). */
+const PACKED = "z.";
 
-// ---- small DOM helpers (text only) ---------------------------------------------
+/**
+ * The core's numbers the builder needs (from the page's data block).
+ * @typedef {{max_name: number, max_units: number, max_count: number, max_limit: number,
+ *   max_file_chars: number, max_depth: number, max_rosters: number,
+ *   target_number: Record<string, number>, quality_base: Record<string, number>}} Rules
+ */
+/** @type {Rules} */
+export const RULES = /** @type {any} */ ({});
 
-export function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === "text") node.textContent = value;
-    else if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (value === true) node.setAttribute(key, "");
-    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
+/** @param {Rules} rules */
+export function configure(rules) {
+  Object.assign(RULES, rules);
 }
 
-export function loadStylesheet() {
-  const href = new URL("sucs_roster.css", import.meta.url).href; // next to this module
-  if (![...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href === href)) {
-    document.head.append(el("link", { rel: "stylesheet", href }));
+/** The store's limits, from the core's. */
+export function limits() {
+  return { maxChars: RULES.max_file_chars, maxDepth: RULES.max_depth, maxUnits: RULES.max_units, maxName: RULES.max_name };
+}
+
+/** Enough shape to show a roster without errors; the rules core checks it fully later.
+ *  @param {unknown} r @param {{maxUnits: number, maxName: number}} lim @returns {string | null} */
+export function shapeProblem(r, lim) {
+  if (!isObj(r)) return "it is not a roster";
+  if (typeof r.name !== "string" || !r.name || r.name.length > lim.maxName) return "its name is missing or too long";
+  if (!Number.isSafeInteger(r.points_limit)) return "its points limit is not a whole number";
+  if (!Array.isArray(r.units) || r.units.length > lim.maxUnits) return "its list of units is missing or too long";
+  const bad = r.units.findIndex((u) => !isObj(u) || typeof u.name !== "string" || u.name.length > lim.maxName
+    || !Number.isSafeInteger(u.count) || !isObj(u.stats) || !(u.preset === null || u.preset === undefined || typeof u.preset === "string"));
+  return bad < 0 ? null : `its unit ${bad + 1} is damaged`;
+}
+
+/** A roster's name found in damaged text, or "". @param {string} text */
+export function nameInText(text) {
+  const m = /"name"\s*:\s*"((?:[^"\\\n]|\\.){1,80})"/.exec(String(text));
+  if (!m) return "";
+  try {
+    return JSON.parse(`"${m[1]}"`);
+  } catch {
+    return m[1];
   }
 }
 
@@ -34,90 +60,123 @@ export function newId() {
   return `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** @param {string} [name] @returns {import("./sucs_roster_store.js").Roster} */
 export function blankRoster(name = "New army") {
   return { format: FORMAT, version: VERSION, name, points_limit: 200, units: [] };
 }
 
+/** @template T @param {T} value @returns {T} */
 export function clone(value) {
   return JSON.parse(JSON.stringify(value));
 }
 
 // ---- comparing rosters -----------------------------------------------------------
 
-/** JSON with sorted keys: two rosters are the same when these texts are equal. */
+/** JSON with sorted keys: two rosters are the same when these texts are equal.
+ * @param {unknown} value @returns {string} */
 export function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+    const obj = /** @type {Record<string, unknown>} */ (value);
+    return `{${Object.keys(obj).sort().map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(",")}}`;
   }
   return JSON.stringify(value === undefined ? null : value);
 }
 
-/** Names compared the way a reader would: case and spacing do not matter. */
+/** Names compared the way a reader would: case and spacing do not matter.
+ * @param {string} name */
 export function nameKey(name) {
   return String(name).toLowerCase().split(/\s+/).filter(Boolean).join(" ");
 }
 
-/** A name with a suffix, kept within the 80 characters a roster name may have. */
+/** A name with a suffix, kept within the length a roster name may have.
+ *  @param {string} name @param {string} suffix */
 export function suffixed(name, suffix) {
-  return `${String(name).slice(0, 80 - suffix.length - 1)} ${suffix}`;
-}
-
-// ---- questions: an in-page dialog (not window.confirm), one at a time ---------------
-
-/** Ask with a modal <dialog>; resolves to the chosen key (Escape gives `cancel`).
- *  choices: [[key, label], ...]; the first one has the focus. Questions wait their turn. */
-export function ask(dialog, { title, text, choices, cancel }) {
-  const next = (dialog.sucsQueue || Promise.resolve()).then(() => new Promise((resolve) => {
-    const before = document.activeElement;
-    dialog.querySelector(".sucs-ask-title").textContent = title;
-    dialog.querySelector(".sucs-ask-text").textContent = text;
-    const finish = (key) => {
-      dialog.removeEventListener("cancel", onCancel);
-      if (dialog.open) dialog.close();
-      delete dialog.dataset.open;
-      if (before && before.isConnected && typeof before.focus === "function") before.focus();
-      resolve(key);
-    };
-    const onCancel = (event) => { event.preventDefault(); finish(cancel); };
-    dialog.addEventListener("cancel", onCancel);
-    const buttons = choices.map(([key, text], i) => el("button", { type: "button", class: `md-button${i ? "" : " md-button--primary"}`,
-      "data-choice": key, text, onclick: () => finish(key) }));
-    dialog.querySelector(".sucs-ask-choices").replaceChildren(...buttons);
-    dialog.dataset.open = "yes";
-    if (typeof dialog.showModal === "function") dialog.showModal();
-    else dialog.setAttribute("open", "");
-    buttons[0].focus();
-  }));
-  dialog.sucsQueue = next.catch(() => {});
-  return next;
+  return `${String(name).slice(0, RULES.max_name - suffix.length - 1)} ${suffix}`;
 }
 
 // ---- share links ----------------------------------------------------------------
 
-export function encodeShare(roster) {
-  const bytes = new TextEncoder().encode(JSON.stringify(roster));
+/** @param {Uint8Array} bytes */
+function toBase64url(bytes) {
   let bin = "";
-  bytes.forEach((b) => { bin += String.fromCharCode(b); });
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-export function decodeShare(text) {
+/** @param {string} text */
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("it holds characters a share link never has");
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
   const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-export function download(filename, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const a = el("a", { href: url, download: filename });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/** Run bytes through a (de)compression stream, stopping past `maxBytes` of output.
+ *  @param {Uint8Array} bytes @param {CompressionStream | DecompressionStream} stream @param {number} maxBytes */
+async function pipe(bytes, stream, maxBytes) {
+  const reader = new Blob([/** @type {BlobPart} */ (bytes)]).stream().pipeThrough(stream).getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error("it unpacks to far more than a roster takes");
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.length; }
+  return out;
 }
 
+/** A roster as the text after "#roster=": raw-deflated JSON in base64url behind "z.",
+ *  or, where the browser cannot compress, plain base64url JSON (the first format).
+ *  @param {object} roster @returns {Promise<string>} */
+export async function encodeShare(roster) {
+  const bytes = new TextEncoder().encode(JSON.stringify(roster));
+  if (typeof CompressionStream !== "function") return toBase64url(bytes);
+  return PACKED + toBase64url(await pipe(bytes, new CompressionStream("deflate-raw"), Infinity));
+}
+
+/** The JSON text a share link carries (either format). Throws an Error whose message
+ *  says plainly what is wrong. @param {string} text @returns {Promise<string>} */
+export async function decodeShare(text) {
+  const packed = text.startsWith(PACKED);
+  let bytes;
+  try {
+    bytes = fromBase64url(packed ? text.slice(PACKED.length) : text);
+  } catch {
+    throw new Error("it holds characters a share link never has");
+  }
+  if (packed) {
+    if (typeof DecompressionStream !== "function") throw new Error("this browser cannot unpack compressed links");
+    try {
+      bytes = await pipe(bytes, new DecompressionStream("deflate-raw"), RULES.max_file_chars * 4);
+    } catch (err) {
+      throw new Error(err instanceof Error && /far more/.test(err.message) ? err.message : "it is cut off or damaged",
+        { cause: err });
+    }
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error("it is cut off or damaged");
+  }
+}
+
+/** Check received JSON's size and depth before the core gets it (a string, unparsed).
+ *  @param {string} text @returns {string} the problem, or "" */
+export function textProblem(text) {
+  const checked = guardedParse(text, { maxChars: RULES.max_file_chars, maxDepth: RULES.max_depth });
+  return checked.ok ? "" : checked.reason;
+}
+
+/** @param {string} name */
 export function fileName(name) {
   const slug = String(name).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
   return `${slug || "roster"}.sucs.json`;
@@ -125,21 +184,36 @@ export function fileName(name) {
 
 // ---- the unit card text -----------------------------------------------------------
 
+/** The target number of a quality, as the core gives it. @param {number} quality */
+export function tn(quality) {
+  return RULES.target_number[String(quality)] ?? "?";
+}
+
+/** A unit's total cost per model: its quality base plus its extra cost (the one cost
+ *  convention of the builder: the picker and the lines both show it).
+ *  @param {{stats: {quality: number}, computed_cost: number}} preset */
+export function presetCost(preset) {
+  return (RULES.quality_base[String(preset.stats.quality)] ?? 0) + preset.computed_cost;
+}
+
+/** @param {Record<string, any>} s */
 export function weaponsText(s) {
   const targets = Number.isInteger(s.targets) ? Math.min(Math.max(s.targets, 1), 10) : 1;
   const main = Array(targets).fill(String(s.attack)).join(",");
   return s.alt_weapons ? `${main} or ${s.alt_weapons}` : main;
 }
 
+/** @param {Record<string, any>} s */
 export function statLine(s) {
   const speed = `${s.must_move ? "(" : ""}${s.speed}"${s.must_move ? ")" : ""}`;
   const range = s.range ? `${s.min_range ? "(" : ""}${s.range}"${s.min_range ? ")" : ""}` : "0";
-  const parts = [`Q${s.quality} (${11 - s.quality}+)`, `Attack ${weaponsText(s)}`, `Armor ${s.armor}`,
+  const parts = [`Q${s.quality} (${tn(s.quality)}+)`, `Attack ${weaponsText(s)}`, `Armor ${s.armor}`,
     `Speed ${speed}`, `Range ${range}`];
   if (s.altitude !== "0") parts.push(`Altitude ${s.altitude}`);
   return parts.join(" · ");
 }
 
+/** @param {Record<string, any>} s @returns {string[]} */
 export function featureList(s) {
   const out = [];
   if (s.commander) out.push("commander");
@@ -156,128 +230,6 @@ export function featureList(s) {
 }
 
 
-/** The printable roster cards: one card per line, with its cost when known. */
-export function cardNodes(r, costs) {
-  return r.units.map((line, i) => {
-    const cost = costs ? costs.units[i] : null;
-    const s = line.stats;
-    return el("article", { class: "sucs-card" },
-      el("h3", { text: `${line.count} × ${line.name}` }),
-      el("p", { class: "sucs-card-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "" }),
-      el("table", {}, el("tbody", {},
-        el("tr", {}, ...["Q", "TN", "Attack", "Armor", "Speed", "Range"].map((h) => el("th", { text: h }))),
-        el("tr", {}, ...[String(s.quality), `${11 - s.quality}+`, weaponsText(s), String(s.armor),
-          `${s.must_move ? "(" : ""}${s.speed}"${s.must_move ? ")" : ""}${s.altitude !== "0" ? ` alt ${s.altitude}` : ""}`,
-          s.range ? `${s.min_range ? "(" : ""}${s.range}"${s.min_range ? ")" : ""}` : "0"].map((t) => el("td", { text: t }))))),
-      el("p", { class: "sucs-card-features", text: featureList(s).join(" · ") }),
-      el("p", { class: "sucs-card-track", text: "Suppressed: ☐ ☐ ☐   Destroyed: ☐" }));
-  });
-}
-
-/** One line of the roster: name and count inputs, cost, stats and its buttons. */
-export function lineNode(line, i, { cost, preset, editing, onChange, onEdit, onCopy, onRemove }) {
-  const name = el("input", { type: "text", class: "sucs-line-name", value: line.name, maxlength: 80,
-    "aria-label": `Name of unit ${i + 1}`, autocomplete: "off" });
-  name.addEventListener("change", () => {
-    const text = name.value.trim();
-    if (text) { line.name = text.slice(0, 80); onChange(); } else name.value = line.name;
-  });
-  const count = el("input", { type: "number", class: "sucs-line-count", value: line.count, min: 1, max: 99,
-    step: 1, inputmode: "numeric", "aria-label": `How many of unit ${i + 1}` });
-  count.addEventListener("change", () => {
-    const n = parseInt(count.value, 10);
-    if (Number.isInteger(n) && n >= 1 && n <= 99) { line.count = n; onChange(); } else count.value = line.count;
-  });
-  return el("li", { class: `sucs-line${editing ? " sucs-line-editing" : ""}`, "data-index": i },
-    el("div", { class: "sucs-line-main" }, name,
-      el("label", { class: "sucs-line-count-label" }, "× ", count),
-      el("span", { class: "sucs-line-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "…" })),
-    el("p", { class: "sucs-line-stats", text: statLine(line.stats) }),
-    el("p", { class: "sucs-line-features", text: [preset ? `${preset.list_title}: ${preset.name}` : "custom unit",
-      ...featureList(line.stats)].join(" · ") }),
-    el("div", { class: "sucs-line-actions" },
-      el("button", { type: "button", class: "md-button", text: editing ? "Editing" : "Edit", onclick: onEdit }),
-      el("button", { type: "button", class: "md-button", text: "Copy", onclick: onCopy }),
-      el("button", { type: "button", class: "md-button", text: "Remove", onclick: onRemove })));
-}
-
-/** The roster check's warnings as list items. */
-export function warningNodes(warnings) {
-  const lead = { illegal: "Breaks a rule: ", over_limit: "Over the limit: ", advice: "Advice: " };
-  return warnings.map((w) => el("li", { class: `sucs-${w.severity}` }, el("strong", { text: lead[w.severity] }),
-    w.unit === null ? "" : `line ${w.unit + 1}: `, w.message));
-}
-
-// ---- the unit editor: a form built from the core's own field list ---------------------
-
-/** Build the editor's fields into `form`; returns name -> {f, control, error}. */
-export function buildEditorForm(form, fields, onInput) {
-  const inputs = new Map();
-  for (const f of fields) {
-    const id = `sucs-f-${f.name}`;
-    let control;
-    if (f.kind === "bool") {
-      control = el("input", { type: "checkbox", id, name: f.name });
-    } else if (f.kind === "choice") {
-      control = el("select", { id, name: f.name }, ...f.choices.map(([v, label]) => el("option", { value: v, text: label })));
-    } else if (f.kind === "int") {
-      control = el("input", { type: "number", id, name: f.name, min: f.min, max: f.max, step: 1, inputmode: "numeric" });
-    } else {
-      control = el("input", { type: "text", id, name: f.name, placeholder: f.placeholder || "", autocomplete: "off", spellcheck: "false" });
-    }
-    const error = el("p", { class: "calc-error", id: `${id}-error`, hidden: true });
-    control.setAttribute("aria-describedby", `${id}-error`);
-    const field = f.kind === "bool"
-      ? el("div", { class: "calc-field calc-kind-bool" }, el("label", { for: id }, control, ` ${f.label}`), error)
-      : el("div", { class: "calc-field" }, el("label", { for: id, text: f.label }), control,
-        f.help ? el("p", { class: "calc-help", text: f.help }) : null, error);
-    inputs.set(f.name, { f, control, error });
-    form.append(field);
-    control.addEventListener(f.kind === "text" || f.kind === "int" ? "input" : "change", onInput);
-  }
-  return inputs;
-}
-
-/** Show one field's error (or none) next to it. */
-export function markFieldError(inputs, problem) {
-  for (const [name, { control, error }] of inputs) {
-    const mine = problem && problem.field === name;
-    error.hidden = !mine;
-    error.textContent = mine ? problem.message : "";
-    if (mine) control.setAttribute("aria-invalid", "true");
-    else control.removeAttribute("aria-invalid");
-  }
-}
-
-export function fillEditor(inputs, stats) {
-  for (const [name, { f, control }] of inputs) {
-    if (f.kind === "bool") control.checked = Boolean(stats[name]);
-    else control.value = stats[name] === undefined || stats[name] === null ? "" : String(stats[name]);
-  }
-  markFieldError(inputs, null);
-}
-
-export function readEditor(inputs) {
-  const stats = {};
-  for (const [name, { f, control }] of inputs) {
-    if (f.kind === "bool") stats[name] = control.checked;
-    else if (f.kind === "int") {
-      const text = control.value.trim();
-      stats[name] = /^[-+]?\d+$/.test(text) ? parseInt(text, 10) : text;
-    } else stats[name] = control.value;
-  }
-  return stats;
-}
-
-/** The cost breakdown table's rows. */
-export function breakdownRows(result) {
-  return [...result.breakdown
-    .filter((t) => t.points || t.key === "base" || t.key === "weapon0")
-    .map((t) => el("tr", {}, el("th", { scope: "row", text: t.label }), el("td", { text: t.detail }), el("td", { text: t.points_text }))),
-  el("tr", { class: "sucs-breakdown-total" }, el("th", { scope: "row", text: "Total" }),
-    el("td", { text: result.rounded ? "extra cost rounded up" : "" }), el("td", { text: String(result.cost) }))];
-}
-
 // ---- storage problems: what is asked and shown ----------------------------------------
 
 /** What the GM is told when saving fails (RosterStore.sync's `error`). */
@@ -291,29 +243,36 @@ export const SAVE_PROBLEMS = {
     + "Download it below, then delete it to resume saving; Export all rosters keeps your work as a file meanwhile.",
 };
 
-/** The report of damaged saved data: which rosters, why, and where they went. */
+/** The report of damaged saved data: which rosters, why, and where they went.
+ * @param {Array<{label: string, reason: string, kept: boolean}>} parts */
 export function damageMessage(parts) {
-  const list = parts.map((p) => `${p.label} (${p.reason})`).join("; ");
+  const shown = parts.slice(0, 8).map((p) => `${p.label} (${p.reason})`);
+  if (parts.length > shown.length) shown.push(`and ${parts.length - shown.length} more damaged part(s)`);
+  const list = shown.join("; ");
   return `Some saved data could not be read: ${list}. `
     + (parts.some((p) => !p.kept) ? "There was no room to set it aside, so it was left where it was. "
       : "It was set aside, not deleted: see the kept copies below. ")
     + "Everything else was loaded.";
 }
-export const MAX_ROSTER_CHARS = 400_000; // the rules core's limit for one roster file
 
 export const QUESTIONS = {
-  conflict: (name) => ({
+  conflict: (/** @type {string} */ name) => ({
     title: `“${name}” was changed in another tab`,
     text: "This tab has changes to the same roster. Keep both saves this tab's version as a separate roster, so nothing is "
       + "overwritten; or drop this tab's changes and use the other tab's version.",
     choices: [["both", "Keep both"], ["theirs", "Use the other tab's version"]],
     cancel: "both",
   }),
-  clash: (names, source) => ({
-    title: `You already have ${names.length === 1 ? "a roster" : "rosters"} called ${names.map((n) => `“${n}”`).join(", ")}`,
-    text: `${source} holds a different version. Keep both adds it as a separate roster; Replace overwrites your saved `
-      + "version with it (Undo brings yours back); Cancel changes nothing.",
-    choices: [["both", "Keep both"], ["replace", "Replace"], ["cancel", "Cancel"]],
+  /** @param {string} name @param {string} source @param {number} left clashes after this one */
+  clash: (name, source, left) => ({
+    title: `You already have a roster called “${name}”`,
+    text: `${source} holds a different roster of that name. Keep both adds it as a separate roster; Replace overwrites `
+      + "your saved version with it (Undo brings yours back); "
+      + (left ? "Skip leaves this one out; " : "")
+      + "Cancel stops the import and changes nothing."
+      + (left ? ` ${left} more roster(s) of the import have names you already use.` : ""),
+    choices: [["both", "Keep both"], ["replace", "Replace"], ...(left ? [["skip", "Skip this one"]] : []), ["cancel", "Cancel"],
+      ...(left ? [["both-all", `Keep both for all ${left + 1}`], ["replace-all", `Replace all ${left + 1}`]] : [])],
     cancel: "cancel",
   }),
   dropKept: {
@@ -324,74 +283,21 @@ export const QUESTIONS = {
   },
 };
 
-/** The kept copies of damaged data, each with Download and Delete buttons. */
-export function keptNodes(kept) {
-  return kept.map((k) => el("li", { "data-key": k.key }, `${k.label}, ${k.size} `,
-    el("button", { type: "button", class: "md-button", "data-sucs": "kept-download", text: "Download", "aria-label": `Download ${k.label}` }), " ",
-    el("button", { type: "button", class: "md-button", "data-sucs": "kept-delete", text: "Delete", "aria-label": `Delete the kept copy of ${k.label}` })));
-}
-
-/** Whether fields hold edits not yet committed to roster `r` (typed, no Enter yet); with
- *  apply, commit the valid ones to `r`. */
-export function pendingEdits(root, r, apply) {
-  let found = false;
-  const take = (text, current, valid, set) => {
-    if (text === "" || !valid(text) || text === String(current)) return;
-    found = true;
-    if (apply) set(text);
-  };
-  const whole = (low, high) => (t) => /^\d+$/.test(t) && Number(t) >= low && Number(t) <= high;
-  const named = (t) => t.length > 0;
-  take(root.querySelector(".sucs-name").value.trim().slice(0, 80), r.name, named, (t) => { r.name = t; });
-  take(root.querySelector(".sucs-limit").value.trim(), r.points_limit, whole(0, 100000), (t) => { r.points_limit = Number(t); });
-  root.querySelectorAll(".sucs-line").forEach((li) => {
-    const line = r.units[Number(li.dataset.index)];
-    if (!line) return;
-    take(li.querySelector(".sucs-line-name").value.trim().slice(0, 80), line.name, named, (t) => { line.name = t; });
-    take(li.querySelector(".sucs-line-count").value.trim(), line.count, whole(1, 99), (t) => { line.count = Number(t); });
-  });
-  return found;
-}
-
-/** Show the roster check (totals, limit, legality, warnings) in the app. */
-export function showCheck(root, reply) {
-  const $ = (sel) => root.querySelector(sel);
-  if (!reply.ok) {
-    $(".sucs-total").textContent = "?";
-    $(".sucs-warnings").replaceChildren(el("li", { class: "sucs-illegal", text: `${reply.error.field}: ${reply.error.message}` }));
-    return;
-  }
-  const res = reply.result;
-  $(".sucs-total").textContent = String(res.total);
-  $(".sucs-limit-out").textContent = res.points_limit ? String(res.points_limit) : "none";
-  $(".sucs-left-label").textContent = res.over_limit ? "Over by" : "Left";
-  $(".sucs-left").textContent = res.points_limit ? String(Math.abs(res.remaining)) : "-";
-  $(".sucs-legal").textContent = res.legal ? "yes" : "no";
-  root.dataset.legal = res.legal ? "yes" : "no";
-  root.dataset.over = res.over_limit ? "yes" : "no";
-  $(".sucs-warnings").replaceChildren(...warningNodes(res.warnings));
-}
-
-/** The printable cards of roster `r`, with totals when the check `costs` is known. */
-export function showCards(root, r, costs) {
-  root.querySelector(".sucs-cards-title").textContent = r.name;
-  root.querySelector(".sucs-cards-total").textContent = costs
-    ? `${costs.total} points${costs.points_limit ? ` of ${costs.points_limit}` : ""} · ${r.units.reduce((n, u) => n + u.count, 0)} units`
-    : "";
-  root.querySelector(".sucs-cards-grid").replaceChildren(...cardNodes(r, costs));
-}
-
 /** The app's computations (through the bridge) and timers keep root._busy true, as does
- *  the start until setStarting(false); waiting for the GM's answer to a question does not. */
+ *  the start until setStarting(false); waiting for the GM's answer to a question does not.
+ * @param {HTMLElement & {_busy?: boolean}} root @param {any} bridge @param {HTMLDialogElement} dialog */
 export function busyTracker(root, bridge, dialog) {
   let inFlight = 0;
   let starting = true;
+  /** @type {Map<string, ReturnType<typeof setTimeout>>} */
   const timers = new Map();
   const update = () => { root._busy = starting || inFlight > 0 || timers.size > 0; };
   update();
   return {
     timers,
+    /** @param {boolean} value */
     setStarting(value) { starting = value; update(); },
+    /** @param {string} name @param {object} inputs @returns {Promise<any>} */
     async run(name, inputs) {
       inFlight += 1;
       update();
@@ -402,14 +308,16 @@ export function busyTracker(root, bridge, dialog) {
         update();
       }
     },
+    /** @param {string} key @param {() => unknown} fn @param {number} ms */
     schedule(key, fn, ms) {
       clearTimeout(timers.get(key));
       timers.set(key, setTimeout(() => {
         timers.delete(key);
-        Promise.resolve(fn()).catch((err) => bridge.runtimeFailed(root, err)).finally(update);
+        Promise.resolve(fn()).catch((/** @type {unknown} */ err) => bridge.runtimeFailed(root, err)).finally(update);
       }, ms));
       update();
     },
+    /** @param {{title: string, text: string, choices: string[][], cancel: string}} q */
     async question(q) {
       const held = starting;
       starting = false;

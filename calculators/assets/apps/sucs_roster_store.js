@@ -1,164 +1,96 @@
-// The SUCS army builder's saved rosters (used by sucs_roster.js). One localStorage key
-// holds every roster with a revision number each; this module reads it defensively
-// (a damaged part is kept aside under its own key, never deleted, and the rest is
-// recovered), merges what other tabs saved, and refuses to overwrite a roster that
-// another tab changed since this tab last read it: that is reported as a conflict.
-import { STORE_KEY, STORE_SCHEMA, VERSION, MAX_ROSTER_CHARS, newId, nameKey, canonical } from "./sucs_roster_lib.js";
+// @ts-check
+// The SUCS army builder's saved rosters: the store half of the builder (sucs_roster.js
+// is the view). Each roster lives under its own localStorage key, scoped to this copy of
+// the site, as {id, rev, order, roster}. A damaged key is moved aside whole under a kept
+// key (never deleted); other tabs' saves are merged key by key; a roster another tab
+// changed since this tab read it is never overwritten (reported as a conflict). The
+// single-key store of earlier versions is migrated on first load (see sucs_roster_legacy.js).
+import { scopedKey, storageArea, guardedParse, isObj, KeptCopies, kb } from "./storage_kit.js";
+import { newId, nameKey, canonical, nameInText, shapeProblem } from "./sucs_roster_lib.js";
+import { migrateLegacy } from "./sucs_roster_legacy.js";
 
-export const KEPT_PREFIX = `${STORE_KEY}:damaged`;
+export const ENTRY_PREFIX = scopedKey("sucs-roster:");
+export const ACTIVE_KEY = scopedKey("sucs-rosters:active");
+export const KEPT_PREFIX = scopedKey("sucs-rosters:kept:");
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const ENTRY_START = /\{\s*"id"\s*:\s*"/g;
-let stamp = 0;
 
-const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+/**
+ * @typedef {{format?: string, version?: number, name: string, points_limit: number,
+ *   units: Array<{name: string, count: number, preset: string | null, stats: Record<string, any>}>}} Roster
+ * @typedef {{id: string, rev: number, order: number, roster: Roster}} Saved
+ * @typedef {Saved & {dirty: boolean, conflict: Saved | null, asking?: boolean}} Entry
+ * @typedef {{label: string, reason: string, kept: boolean}} Damage
+ * @typedef {{maxChars: number, maxDepth: number, maxUnits: number, maxName: number}} Limits
+ * @typedef {{added: string[], removed: string[], refreshed: string[], restored: string[], kept: string[],
+ *   conflicts: string[], damage: Damage[], error: string | null}} SyncResult
+ */
 
-/** localStorage, or null where the browser blocks it (reading the property can throw). */
-export function storageArea() {
-  try {
-    return window.localStorage || null;
-  } catch {
-    return null;
-  }
+/** @param {string} key */
+const idOf = (key) => key.slice(ENTRY_PREFIX.length);
+
+/** Read one saved roster's text; `problem` says why it cannot be used.
+ *  @param {string} raw @param {string} id @param {Limits} limits
+ *  @returns {{saved: Saved | null, problem: string, name: string}} */
+export function readEntry(raw, id, limits) {
+  const parsed = guardedParse(raw, { maxChars: limits.maxChars + 1000, maxDepth: limits.maxDepth + 1 });
+  const value = parsed.ok ? parsed.value : null;
+  const roster = isObj(value) ? value.roster : undefined;
+  const name = isObj(roster) && typeof roster.name === "string" ? roster.name : nameInText(raw.slice(0, 2000));
+  let problem = parsed.ok ? "" : parsed.reason;
+  if (!problem && !isObj(value)) problem = "it is not a saved roster";
+  if (!problem && !ID.test(id)) problem = "its storage name is not one this page writes";
+  if (!problem) problem = shapeProblem(roster, limits) || "";
+  if (problem || !isObj(value)) return { saved: null, problem, name };
+  // fields a newer version may add are ignored; the roster itself is checked by the core
+  const rev = Number.isSafeInteger(value.rev) && value.rev >= 0 ? value.rev : 0;
+  const order = typeof value.order === "number" && Number.isFinite(value.order) ? value.order : 0;
+  return { saved: { id, rev, order, roster: /** @type {Roster} */ (roster) }, problem: "", name };
 }
 
-/** Enough shape to show a roster without errors; the rules core checks it fully later. */
-export function shapeProblem(r) {
-  if (!isObj(r)) return "it is not a roster";
-  if (typeof r.name !== "string" || !r.name || r.name.length > 500) return "its name is missing or far too long";
-  if (!Number.isSafeInteger(r.points_limit)) return "its points limit is not a whole number";
-  if (!Array.isArray(r.units) || r.units.length > 100) return "its list of units is missing or too long";
-  const bad = r.units.findIndex((u) => !isObj(u) || typeof u.name !== "string" || u.name.length > 500
-    || !Number.isSafeInteger(u.count) || !isObj(u.stats) || !(u.preset == null || typeof u.preset === "string"));
-  return bad < 0 ? null : `its unit ${bad + 1} is damaged`;
-}
+/** @param {{order: number, id: string}} a @param {{order: number, id: string}} b */
+const byOrder = (a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** A roster's name found in damaged text, or "". */
-export function nameInText(text) {
-  const m = /"name"\s*:\s*"((?:[^"\\\n]|\\.){1,80})"/.exec(String(text));
-  if (!m) return "";
-  try {
-    return JSON.parse(`"${m[1]}"`);
-  } catch {
-    return m[1];
-  }
-}
-
-function label(index, name) {
-  return `roster ${index + 1}${name ? ` “${String(name).slice(0, 80)}”` : ""}`;
-}
-
-/** Where each entry of a store that is not valid JSON ends, so the rest can be read. */
-function entryEnd(raw, from) {
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (let i = from; i < raw.length; i += 1) {
-    const c = raw[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === "\\") escaped = true;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "{" || c === "[") depth += 1;
-    else if ((c === "}" || c === "]") && --depth === 0) return i + 1;
-  }
-  return -1;
-}
-
-/** Recover the entries of a store whose text is damaged: each is read on its own. */
-function salvage(raw) {
-  const starts = [...raw.matchAll(ENTRY_START)].map((m) => m.index);
-  const found = [];
-  const bad = [];
-  let coveredTo = 0;
-  starts.forEach((start, k) => {
-    if (start < coveredTo) return;
-    const end = entryEnd(raw, start);
-    let value;
-    try {
-      value = end > 0 ? JSON.parse(raw.slice(start, end)) : undefined;
-    } catch { value = undefined; }
-    if (value !== undefined) {
-      found.push(value);
-      coveredTo = end;
-    } else {
-      const text = raw.slice(start, k + 1 < starts.length ? starts[k + 1] : raw.length).replace(/\s*,\s*$/, "");
-      bad.push({ index: found.length + bad.length, text });
-    }
-  });
-  return { found, bad };
-}
-
-/** Read a store's text: good entries, damaged parts (to keep aside) and what was wrong. */
-export function analyze(raw) {
-  const out = { entries: [], bad: [], whole: null, active: null };
-  if (raw === null || raw === undefined) return out;
-  let candidates = [];
-  let data;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    const { found, bad } = salvage(raw);
-    candidates = found.map((value, i) => ({ value, index: i }));
-    out.bad = bad.map((b) => ({ label: label(b.index, nameInText(b.text)), reason: "its saved text is damaged", text: b.text }));
-    if (!bad.length) out.whole = { reason: "the saved data is damaged (it is not valid JSON)", text: raw };
-  }
-  if (data !== undefined) {
-    if (!isObj(data)) {
-      out.whole = { reason: "the saved data is not a set of rosters", text: raw };
-    } else if (data.schema !== STORE_SCHEMA || data.version !== VERSION || !Array.isArray(data.rosters)) {
-      const version = typeof data.version === "number" ? ` (version ${data.version})` : "";
-      out.whole = { reason: `the saved data is in a format this page does not know${version}`, text: raw };
-      if (Array.isArray(data.rosters)) candidates = data.rosters.map((value, index) => ({ value, index }));
-    } else {
-      candidates = data.rosters.map((value, index) => ({ value, index }));
-      out.active = typeof data.active === "string" ? data.active : null;
-    }
-  }
-  const ids = new Set();
-  for (const { value, index } of candidates) {
-    const roster = isObj(value) ? value.roster : undefined;
-    const text = JSON.stringify(value) || "";
-    const problem = text.length > MAX_ROSTER_CHARS ? `it is ${text.length} characters long, far more than a roster takes`
-      : shapeProblem(roster);
-    if (problem) {
-      const name = isObj(roster) && typeof roster.name === "string" ? roster.name : nameInText(text.slice(0, 2000));
-      // the whole text is kept already when the store itself was unreadable
-      out.bad.push({ label: label(index, name), reason: problem, text: out.whole ? null : text });
-      continue;
-    }
-    // a missing or repeated id gets one derived from the position, the same at every read
-    let id = typeof value.id === "string" && ID.test(value.id) ? value.id : `recovered-${index}`;
-    while (ids.has(id)) id = `${id}x`.slice(-64);
-    ids.add(id);
-    const rev = Number.isSafeInteger(value.rev) && value.rev >= 0 ? value.rev : 0;
-    out.entries.push({ id, rev, roster });
-  }
-  return out;
-}
-
-/** The rosters of this tab, kept in step with the saved copy. */
+/** The rosters of this tab, kept in step with the saved copies. */
 export class RosterStore {
-  constructor() {
+  /** @param {Limits} limits */
+  constructor(limits) {
+    this.limits = limits;
     this.area = storageArea();
-    this.entries = []; // {id, rev, roster, dirty, conflict}
+    /** @type {Entry[]} */
+    this.entries = [];
+    /** @type {string | null} */
     this.active = null;
-    this.deleted = new Map(); // id -> revision this tab deleted
-    this.handledRaw = null; // damaged saved text already kept aside
-    this.frozen = false; // damaged data could not be kept aside: never write over it
-    this.labels = new Map(); // kept copy's key -> {key, label, size}
+    /** @type {Map<string, number>} id -> revision this tab deleted */
+    this.deleted = new Map();
+    this.kept = new KeptCopies(this.area, KEPT_PREFIX);
+    /** @type {Set<string>} damaged keys that could not be copied aside: left in place */
+    this.stuck = new Set();
+    /** @type {Map<string, {key: string, label: string, size: string}>} */
+    this.labels = new Map();
   }
 
+  /** @param {string | null} id */
   get(id) {
     return this.entries.find((e) => e.id === id) || null;
   }
 
+  /** The position value for a roster placed at `index` of the list. @param {number} index */
+  orderAt(index) {
+    const before = this.entries[index - 1];
+    const after = this.entries[index];
+    if (!before) return after ? after.order - 1 : 0;
+    return after ? (before.order + after.order) / 2 : before.order + 1;
+  }
+
+  /** @param {Roster} roster @param {number} [index] @returns {Entry} */
   add(roster, index = this.entries.length) {
-    const entry = { id: newId(), rev: 0, roster, dirty: true, conflict: null };
+    /** @type {Entry} */
+    const entry = { id: newId(), rev: 0, order: this.orderAt(index), roster, dirty: true, conflict: null };
     this.entries.splice(index, 0, entry);
     return entry;
   }
 
+  /** @param {string | null} id */
   remove(id) {
     const index = this.entries.findIndex((e) => e.id === id);
     if (index < 0) return null;
@@ -167,191 +99,206 @@ export class RosterStore {
     return { entry, index };
   }
 
-  /** Put back a roster this tab deleted (undo), unless another tab kept it meanwhile. */
+  /** Put back a roster this tab deleted (undo), unless another tab kept it meanwhile.
+   *  @param {Entry} entry @param {number} index */
   restore(entry, index) {
     if (this.get(entry.id)) return;
     this.deleted.delete(entry.id);
     this.entries.splice(Math.min(index, this.entries.length), 0, Object.assign(entry, { dirty: true }));
   }
 
-  /** For each roster to import: the saved roster of the same name, and whether they differ. */
+  /** For each roster to import: the saved roster of the same name, and whether it is the
+   *  same roster ("same"), a different one ("clash") or there is none ("new").
+   *  @param {Roster[]} rosters */
   planImport(rosters) {
     return rosters.map((r) => {
       const match = this.entries.find((e) => nameKey(e.roster.name) === nameKey(r.name)) || null;
-      return { r, match, clash: Boolean(match) && canonical(match.roster) !== canonical(r) };
+      const kind = !match ? "new" : canonical(match.roster) === canonical(r) ? "same" : "clash";
+      return { r, match, kind };
     });
   }
 
-  /** Apply an import plan with the GM's choice for clashes ("both" or "replace").
-   *  Returns the first roster touched and [{entry, before}] for each replaced one. */
-  applyImport(plan, choice, rename) {
+  /** Apply an import, each roster with its decision: "add" (a new roster), "rename"
+   *  (added under `rename(name)`: keep both), "replace" (the matching roster takes its
+   *  content; Undo puts it back), "open" (the same roster is saved already) or "skip".
+   *  Every roster is handled, not only the first. Returns the first roster touched, the
+   *  counts, and [{entry, before}] for each replaced one.
+   *  @param {Array<{r: Roster, match: Entry | null, action: string}>} items
+   *  @param {(name: string) => string} rename */
+  applyImport(items, rename) {
+    /** @type {string | null} */
     let first = null;
+    const counts = { added: 0, replaced: 0, same: 0, skipped: 0 };
+    /** @type {Array<{entry: Entry, before: Roster}>} */
     const replaced = [];
-    for (const { r, match, clash } of plan) {
-      if (clash && choice === "replace" && this.get(match.id)) {
+    for (const { r, match, action } of items) {
+      if (action === "replace" && match && this.get(match.id)) {
         replaced.push({ entry: match, before: match.roster });
         Object.assign(match, { roster: r, dirty: true });
+        counts.replaced += 1;
         first = first || match.id;
-      } else first = first || this.add(clash ? { ...r, name: rename(r.name) } : r).id;
+      } else if (action === "open" && match && this.get(match.id)) {
+        counts.same += 1;
+        first = first || match.id;
+      } else if (action === "skip") {
+        counts.skipped += 1;
+      } else {
+        const entry = this.add(action === "rename" ? { ...r, name: rename(r.name) } : r);
+        counts.added += 1;
+        first = first || entry.id;
+      }
     }
-    return { first, replaced };
+    return { first, counts, replaced };
+  }
+
+  /** Take another tab's version of a roster (after a conflict or a reload).
+   *  @param {string} id @param {Saved} theirs */
+  accept(id, theirs) {
+    const entry = this.get(id);
+    if (!entry) return;
+    Object.assign(entry, { roster: theirs.roster, rev: theirs.rev, order: theirs.order, dirty: false, conflict: null });
   }
 
   /** Have the rules core check rosters read from storage; set aside (keep, then remove)
-   *  each it refuses. `run(name, inputs)` calls the core. Returns the damage report. */
-  async checkWithCore(ids, run) {
+   *  each it refuses. `checkFile(inputs)` runs the core's roster file check. Returns the damage report.
+   *  @param {string[]} ids @param {(inputs: object) => Promise<any>} checkFile
+   *  @returns {Promise<Damage[]>} */
+  async checkWithCore(ids, checkFile) {
+    /** @type {Damage[]} */
     const parts = [];
     for (const id of ids) {
       const entry = this.get(id);
       if (!entry) continue;
-      const text = JSON.stringify(entry.roster);
-      let problems = [];
-      if (text.length > MAX_ROSTER_CHARS) problems = [{ field: "roster", message: `is ${text.length} characters long` }];
-      else {
-        const reply = await run("sucs.roster_import", { file: text });
-        problems = reply.ok ? reply.result.problems : [reply.error];
-      }
+      const reply = await checkFile({ file: JSON.stringify(entry.roster) });
+      /** @type {Array<{field: string, message: string}>} */
+      const problems = !reply.ok ? [reply.error] : reply.result.accepted ? [] : reply.result.problems;
       if (!problems.length || !this.get(id)) continue;
-      const kept = this.keep([JSON.stringify(entry.roster, null, 2)]);
-      if (kept) this.remove(id);
+      const kept = this.kept.keep(JSON.stringify(entry.roster, null, 2)) !== null;
       const more = problems.length > 1 ? ` and ${problems.length - 1} more problem(s)` : "";
+      if (kept) {
+        this.remove(id);
+        this.deleted.set(id, -1); // its saved key goes at the next save, whatever its revision
+      }
       parts.push({ label: `“${String(entry.roster.name).slice(0, 80)}”`, kept,
-        reason: `the rules engine refused it: ${problems[0].field} ${problems[0].message}${more}` });
+        reason: `the rules engine refused it: ${problems[0].message}${more}` });
     }
     return parts;
   }
 
-  /** Take another tab's version of a roster (after a conflict or a reload). */
-  accept(id, theirs) {
-    const entry = this.get(id);
-    if (!entry) return;
-    Object.assign(entry, { roster: theirs.roster, rev: theirs.rev, dirty: false, conflict: null });
-  }
-
-  readRaw() {
-    if (!this.area) return { raw: null, error: "blocked" };
+  /** Every saved roster (valid ones), and each damaged key moved aside (or, with no room,
+   *  left in place and listed). @returns {{disk: Map<string, Saved>, damage: Damage[], error: string | null}} */
+  readDisk() {
+    /** @type {Map<string, Saved>} */
+    const disk = new Map();
+    /** @type {Damage[]} */
+    const damage = [];
+    if (!this.area) return { disk, damage, error: "blocked" };
     try {
-      return { raw: this.area.getItem(STORE_KEY), error: null };
-    } catch (err) {
-      return { raw: null, error: "blocked", detail: err && err.name };
-    }
-  }
-
-  /** Read the saved rosters for the first time. Returns what was damaged. */
-  load() {
-    const { raw, error } = this.readRaw();
-    if (error) return { error, damage: [] };
-    const found = analyze(raw);
-    this.entries = found.entries.map((e) => ({ ...e, dirty: false, conflict: null }));
-    this.active = found.active;
-    const damage = this.keepDamage(found, raw);
-    const { error: saveError } = !damage.length ? { error: null } : this.frozen ? { error: "frozen" } : this.sync();
-    return { error: saveError, damage };
-  }
-
-  /** Keep damaged parts aside under their own keys; on success the saved copy gets rewritten. */
-  keepDamage(found, raw) {
-    const parts = [...(found.whole ? [{ label: "all saved rosters, as they were", reason: found.whole.reason, text: found.whole.text }] : []),
-      ...found.bad];
-    if (!parts.length) return [];
-    const texts = parts.filter((p) => p.text !== null).map((p) => p.text);
-    const kept = this.keep(texts);
-    // no room to copy it: leave the damaged text where it is and write nothing over it
-    if (!kept) this.frozen = true;
-    this.handledRaw = raw; // the next save writes the rest without the damaged parts
-    return parts.map(({ label: what, reason }) => ({ label: what, reason, kept }));
-  }
-
-  keep(texts) {
-    const keys = [];
-    try {
-      for (const text of texts) {
-        stamp += 1;
-        const key = `${KEPT_PREFIX}:${Date.now().toString(36)}-${stamp}`;
-        this.area.setItem(key, text);
-        keys.push(key);
-      }
-      return true;
-    } catch {
-      keys.forEach((key) => { try { this.area.removeItem(key); } catch { /* gone */ } });
-      return false;
-    }
-  }
-
-  /** Data kept aside: [{key, label, size}] (the oldest first; the saved copy itself
-   *  when it is damaged and could not be copied). */
-  keptList() {
-    if (!this.area) return [];
-    const out = [];
-    const kb = (text) => `${Math.max(1, Math.round(text.length / 1024))} kB`;
-    if (this.frozen) out.push({ key: STORE_KEY, label: "all saved rosters, as they were (damaged)", size: kb(this.keptText(STORE_KEY) || "") });
-    try {
+      const keys = [];
       for (let i = 0; i < this.area.length; i += 1) {
         const key = this.area.key(i);
-        if (!key || !key.startsWith(KEPT_PREFIX)) continue;
-        if (!this.labels.has(key)) { // a kept copy never changes: read it once
-          const text = this.area.getItem(key) || "";
-          let value = null;
-          try { value = JSON.parse(text); } catch { /* damaged text */ }
-          const name = isObj(value) && typeof value.name === "string" ? value.name : nameInText(text.slice(0, 2000));
-          this.labels.set(key, { key, size: kb(text), label: isObj(value) && "schema" in value ? "all saved rosters, as they were"
-            : name ? `“${name.slice(0, 80)}”` : "unreadable saved data" });
-        }
-        out.push(this.labels.get(key));
+        if (key && key.startsWith(ENTRY_PREFIX)) keys.push(key);
       }
-    } catch { return out; }
-    return out.sort((a, b) => (a.key < b.key ? -1 : 1));
+      for (const key of keys) {
+        const raw = this.area.getItem(key);
+        if (raw === null || this.stuck.has(key)) continue;
+        const { saved, problem, name } = readEntry(raw, idOf(key), this.limits);
+        if (saved) {
+          disk.set(saved.id, saved);
+          continue;
+        }
+        const kept = this.kept.move(key, raw);
+        if (!kept) this.stuck.add(key);
+        damage.push({ label: name ? `“${name.slice(0, 80)}”` : "a saved roster", reason: problem, kept });
+      }
+    } catch (err) {
+      return { disk, damage, error: "blocked" };
+    }
+    return { disk, damage, error: null };
   }
 
+  /** Read the saved rosters for the first time (migrating an older store first).
+   *  @returns {{error: string | null, damage: Damage[]}} */
+  load() {
+    if (!this.area) return { error: "blocked", damage: [] };
+    const migrated = migrateLegacy(this.area, this.kept, ENTRY_PREFIX, ACTIVE_KEY, this.limits);
+    if (migrated.stuck) this.stuck.add(migrated.stuck);
+    const { disk, damage, error } = this.readDisk();
+    if (error) return { error, damage: migrated.damage };
+    this.entries = [...disk.values()].sort(byOrder).map((s) => ({ ...s, dirty: false, conflict: null }));
+    try {
+      this.active = this.area.getItem(ACTIVE_KEY);
+    } catch { this.active = null; }
+    return { error: migrated.error, damage: [...migrated.damage, ...damage] };
+  }
+
+  /** Data kept aside: [{key, label, size}], oldest first, then damaged data left in place. */
+  keptList() {
+    const out = [];
+    const keys = [...this.kept.keys(), ...[...this.stuck].filter((k) => this.kept.text(k) !== null)];
+    for (const key of keys) {
+      let item = this.labels.get(key);
+      if (!item) { // a kept copy never changes: read it once
+        const text = this.kept.text(key) || "";
+        const head = text.slice(0, 2000);
+        const name = nameInText(head);
+        const whole = /"schema"\s*:\s*"sucs-roster-store"/.test(head) || /"rosters"\s*:/.test(head);
+        const label = whole ? "all saved rosters, as they were" : name ? `“${name.slice(0, 80)}”` : "unreadable saved data";
+        item = { key, size: kb(text), label: this.stuck.has(key) ? `${label} (damaged, left in place)` : label };
+        this.labels.set(key, item);
+      }
+      out.push(item);
+    }
+    return out;
+  }
+
+  /** @param {string} key */
   keptText(key) {
-    try { return this.area.getItem(key); } catch { return null; }
+    return this.kept.text(key);
   }
 
-  /** Delete a kept copy (or the damaged saved copy, which lets saving resume). */
+  /** Delete a kept copy (or damaged data left in place). @param {string} key */
   dropKept(key) {
-    try { this.area.removeItem(key); } catch { /* blocked */ }
-    if (key === STORE_KEY) this.frozen = false;
+    this.kept.drop(key);
+    this.stuck.delete(key);
+    this.labels.delete(key);
   }
 
-  /** Merge the saved copy into this tab and, with write, save this tab's changes.
-   *  busy: ids with edits not yet in the model (they count as changed). */
+  /** Merge the saved copies into this tab and, with write, save this tab's changes.
+   *  busy: ids with edits not yet in the model (they count as changed).
+   *  @param {{write?: boolean, busy?: string[]}} [options] @returns {SyncResult} */
   sync({ write = true, busy = [] } = {}) {
+    /** @type {SyncResult} */
     const res = { added: [], removed: [], refreshed: [], restored: [], kept: [], conflicts: [], damage: [], error: null };
-    const { raw, error } = this.readRaw();
+    const { disk, damage, error } = this.readDisk();
+    res.damage = damage;
     if (error) {
       res.error = error;
       return res;
     }
-    let disk = null;
-    if (raw !== null) {
-      const found = analyze(raw);
-      if (found.whole || found.bad.length) {
-        if (raw !== this.handledRaw) res.damage = this.keepDamage(found, raw);
-        write = !this.frozen;
-      }
-      disk = found.entries;
-    }
-    const out = [];
-    const seen = new Set();
-    for (const d of disk || []) {
-      seen.add(d.id);
+    /** @type {Array<{entry: Entry, rev: number}>} */
+    const toWrite = [];
+    /** @type {string[]} */
+    const toRemove = [];
+    let reorder = false;
+    for (const d of disk.values()) {
       const mine = this.get(d.id);
-      if (this.deleted.has(d.id)) {
-        if (d.rev === this.deleted.get(d.id)) {
-          if (!write) out.push(d);
+      const gone = this.deleted.get(d.id);
+      if (gone !== undefined) {
+        if (gone === -1 || d.rev === gone) {
+          toRemove.push(d.id);
           continue;
         }
         this.deleted.delete(d.id); // changed elsewhere after this tab deleted it: keep it
         this.entries.push({ ...d, dirty: false, conflict: null });
         res.restored.push(d.id);
+        reorder = true;
       } else if (!mine) {
         this.entries.push({ ...d, dirty: false, conflict: null });
         res.added.push(d.id);
+        reorder = true;
       } else if (d.rev === mine.rev) {
-        if (mine.dirty && write) {
-          out.push({ id: mine.id, rev: mine.rev + 1, roster: mine.roster, mine });
-          continue;
-        }
+        if (mine.dirty) toWrite.push({ entry: mine, rev: mine.rev + 1 });
       } else if (mine.dirty || busy.includes(mine.id)) {
         if (!mine.conflict) res.conflicts.push(mine.id);
         mine.conflict = d;
@@ -359,41 +306,41 @@ export class RosterStore {
         this.accept(d.id, d);
         res.refreshed.push(d.id);
       }
-      out.push(d);
     }
     for (const mine of [...this.entries]) {
-      if (seen.has(mine.id)) continue;
-      if (mine.dirty || busy.includes(mine.id) || disk === null) {
-        if (disk !== null && mine.rev > 0) res.kept.push(mine.id); // deleted elsewhere, changed here
-        mine.dirty = mine.dirty || busy.includes(mine.id);
+      if (disk.has(mine.id)) continue;
+      if (mine.dirty || busy.includes(mine.id)) {
+        if (mine.rev > 0) res.kept.push(mine.id); // deleted elsewhere, changed here
+        mine.dirty = true;
         mine.conflict = null;
-        out.push({ id: mine.id, rev: mine.dirty ? mine.rev + 1 : mine.rev, roster: mine.roster, mine });
+        toWrite.push({ entry: mine, rev: mine.rev + 1 });
       } else {
         this.entries.splice(this.entries.indexOf(mine), 1); // deleted in another tab
         res.removed.push(mine.id);
       }
     }
-    if (!write || this.frozen) {
-      if (this.frozen) res.error = "frozen";
-      return res;
-    }
-    // keep this tab's order: entries in memory first, then any others
-    const order = new Map(this.entries.map((e, i) => [e.id, i]));
-    out.sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
-    const text = JSON.stringify({ schema: STORE_SCHEMA, version: VERSION, active: this.active,
-      rosters: out.map(({ id, rev, roster }) => ({ id, rev, roster })) });
-    if (text !== raw) {
-      try {
-        this.area.setItem(STORE_KEY, text);
-      } catch (err) {
-        res.error = err && err.name === "QuotaExceededError" ? "full" : "blocked";
-        return res;
+    if (reorder) this.entries.sort(byOrder);
+    for (const id of [...this.deleted.keys()]) if (!disk.has(id)) this.deleted.delete(id);
+    if (!write || !this.area) return res;
+    try {
+      for (const { entry, rev } of toWrite) {
+        const { id, order, roster } = entry;
+        this.area.setItem(ENTRY_PREFIX + id, JSON.stringify({ id, rev, order, roster }));
+        Object.assign(entry, { rev, dirty: false });
       }
+      for (const id of toRemove) {
+        this.area.removeItem(ENTRY_PREFIX + id);
+        this.deleted.delete(id);
+      }
+      if (this.active && this.area.getItem(ACTIVE_KEY) !== this.active) this.area.setItem(ACTIVE_KEY, this.active);
+    } catch (err) {
+      res.error = err instanceof DOMException && err.name === "QuotaExceededError" ? "full" : "blocked";
     }
-    for (const o of out) {
-      if (o.mine) Object.assign(o.mine, { rev: o.rev, dirty: false });
-    }
-    this.deleted.clear(); // each was dropped, or kept because another tab changed it
     return res;
+  }
+
+  /** Every roster as saved in this tab, for an export. */
+  rosters() {
+    return this.entries.map((e) => e.roster);
   }
 }

@@ -1,0 +1,128 @@
+"""Sustained fire over several combat rounds as an exact Markov chain (source: d10 ranged
+combat, "Bursts and Full Auto" and "Ranged Combat").
+
+The state is ``(rounds left in the weapon, hits the target has taken)``. Each combat
+round the shooter fires one or more bursts; every burst is one d10 roll resolved by
+:func:`rules_core.gunplay.burst.burst_hits` (bullet *n* of a burst needs DC + recoil x
+(n - 1)), so the odds of one burst are :func:`~rules_core.gunplay.burst.hit_distribution`.
+The fight ends when the target has taken the hits it can stand or the weapon is empty.
+
+Rulings (see the Rulings page, "Sustained fire over several rounds"):
+
+* every burst is a new attack roll, so recoil starts again from the first bullet;
+* when fewer rounds are left than a full burst, the shooter fires what is left (the
+  ``short_burst`` option); otherwise the leftover rounds stay in the weapon unused;
+* a burst that finishes the target is fired whole: its rounds count as spent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from rules_core import engagement as eng
+from rules_core.gunplay.burst import burst_hits, hit_distribution
+
+#: outcome names, in the order the result lists them
+TARGET_DOWN = "Target down"
+OUT_OF_AMMO = "Out of ammunition"
+OUTCOMES = (TARGET_DOWN, OUT_OF_AMMO)
+
+State = tuple[int, int]  # (rounds left, hits taken)
+
+
+@dataclass(frozen=True)
+class Fire:
+    """What the shooter does and what it takes to stop the target."""
+
+    dc: int
+    bonus: int
+    burst: int  # rounds per burst (1: single shots)
+    recoil: int
+    ammo: int  # rounds loaded at the start
+    hits_needed: int
+    bursts_per_round: int = 1
+    short_burst: bool = True  # fire a short last burst with the rounds left
+
+    def next_burst(self, left: int) -> int:
+        """Rounds the next burst fires with ``left`` in the weapon (0: cannot fire)."""
+        if left >= self.burst:
+            return self.burst
+        return left if self.short_burst else 0
+
+    def outcome(self, state: State) -> str | None:
+        """How the fight ended, or None while the shooter can still fire."""
+        left, hits = state
+        if hits >= self.hits_needed:
+            return TARGET_DOWN
+        if self.next_burst(left) == 0:
+            return OUT_OF_AMMO
+        return None
+
+    def losses(self, state: State) -> dict[str, int]:
+        """Rounds the shooter spent (``a``) and hits the target took (``b``)."""
+        return {"a": self.ammo - state[0], "b": state[1]}
+
+
+@lru_cache(maxsize=256)
+def _burst_odds(dc: int, bonus: int, rounds: int, recoil: int) -> tuple[tuple[int, Fraction], ...]:
+    """Hits from one burst of ``rounds``: the hit-odds calculator's own distribution."""
+    return tuple((k, p) for k, p in hit_distribution(dc, bonus, rounds, recoil).items() if p)
+
+
+def stepper(fire: Fire) -> Callable[[State], list[tuple[State, Fraction]]]:
+    """One combat round: up to ``bursts_per_round`` bursts, stopping once it is over."""
+
+    def step(state: State) -> list[tuple[State, Fraction]]:
+        current: dict[State, Fraction] = {state: Fraction(1)}
+        for _ in range(fire.bursts_per_round):
+            nxt: dict[State, Fraction] = {}
+            for (left, hits), p in current.items():
+                shots = 0 if fire.outcome((left, hits)) else fire.next_burst(left)
+                if not shots:
+                    nxt[(left, hits)] = nxt.get((left, hits), Fraction(0)) + p
+                    continue
+                for k, q in _burst_odds(fire.dc, fire.bonus, shots, fire.recoil):
+                    target = (left - shots, min(hits + k, fire.hits_needed))
+                    nxt[target] = nxt.get(target, Fraction(0)) + p * q
+            current = nxt
+        return list(current.items())
+
+    return step
+
+
+def solve(fire: Fire, max_rounds: int) -> eng.Engagement:
+    """The exact answer: each outcome, when it comes, rounds spent and hits taken."""
+    return eng.solve((fire.ammo, 0), stepper(fire), fire.outcome, max_rounds=max_rounds,
+                     losses=fire.losses, outcome_order=OUTCOMES)
+
+
+def sampler(fire: Fire, faces: list[int]) -> Callable[[State, random.Random], tuple[State, str]]:
+    """One round with real dice: each burst's d10 face fed to :func:`burst_hits`.
+
+    Every face rolled is appended to ``faces`` (the roll's dice list).
+    """
+
+    def sample(state: State, rng: random.Random) -> tuple[State, str]:
+        left, hits = state
+        parts = []
+        for _ in range(fire.bursts_per_round):
+            if fire.outcome((left, hits)):
+                break
+            shots = fire.next_burst(left)
+            face = rng.randint(1, 10)
+            faces.append(face)
+            total = face + fire.bonus
+            k = burst_hits(total, fire.dc, shots, fire.recoil)
+            left, hits = left - shots, min(hits + k, fire.hits_needed)
+            what = "shot" if shots == 1 else f"{shots}-round burst"
+            parts.append(f"{what}, d10 {face} {'+' if fire.bonus >= 0 else '-'} "
+                         f"{abs(fire.bonus)} = {total}: {k} hit{'s' if k != 1 else ''}")
+        line = "; ".join(parts) + (f" (target {hits}/{fire.hits_needed} hits, "
+                                   f"{left} round{'s' if left != 1 else ''} left)")
+        return (left, hits), line
+
+    return sample

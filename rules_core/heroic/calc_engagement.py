@@ -1,0 +1,269 @@
+"""Heroic Combat engagement: two groups fighting round by round until one is wiped out or
+breaks (source: Heroic Combat, the round sequence, Multiple Attackers, Morale)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from rules_core import engagement as eng
+from rules_core.calculator import Calculator, Result
+from rules_core.errors import InputError
+from rules_core.explain import rule
+from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, TextField, describe
+from rules_core.heroic import fight as model
+from rules_core.heroic.calc_injury import multiplier_fraction
+from rules_core.heroic.damage import damage_parser
+from rules_core.heroic.tables import DEFAULT_SF, MAX_REACH_PER_DEFENDER, TACTICS
+
+PAGE = "heroic/groups"
+MAX_MEMBERS = 40
+#: pairs of HP totals the carried-wounds model may have to follow, and pairs of member
+#: counts the default model may: past these an exact answer takes more than about a
+#: second in CPython (the work grows with the square of the pairs)
+MAX_CARRY_STATES = 250
+MAX_MEMBER_PAIRS = 160
+#: damage dice one attack may roll at most (hits x dice per hit) for an exact answer
+MAX_DAMAGE_DICE = 240
+ATTACK_TACTICS = tuple((t.key, t.name) for t in TACTICS if t.melee is not None)
+
+
+def _name_parser(label: str):
+    def parse(field: str, raw: Any) -> str:
+        if not isinstance(raw, str) or not raw.strip():
+            raise InputError(field, f"{label}: give the side a short name, received "
+                                    f"{describe(raw)}.")
+        if len(raw.strip()) > 24:
+            raise InputError(field, f"{label}: at most 24 characters, received "
+                                    f"{len(raw.strip())}.")
+        return raw.strip()
+    return parse
+
+
+def side_fields(key: str, title: str, init: dict[str, Any]) -> tuple[Any, ...]:
+    """The inputs of one side, named ``<key>_...`` and labelled "<title> ..."."""
+    return (
+        TextField(f"{key}_name", f"{title}: name", initial=init["name"], default=init["name"],
+                  parse=_name_parser(f"{title}: name")),
+        IntField(f"{key}_members", f"{title}: members", initial=init["members"], minimum=1,
+                 maximum=MAX_MEMBERS),
+        IntField(f"{key}_skill", f"{title}: combat skill", initial=init["skill"], minimum=3,
+                 maximum=40, help="Used to attack and to defend in the contest."),
+        ChoiceField(f"{key}_tactic", f"{title}: tactic", default="balanced",
+                    choices=ATTACK_TACTICS,
+                    help="Kept every round: its melee modifier to attack, its defence "
+                         "modifier to defend."),
+        IntField(f"{key}_speed_factor", f"{title}: Speed Factor", default=DEFAULT_SF,
+                 minimum=1, maximum=20),
+        IntField(f"{key}_hp", f"{title}: HP each", initial=init["hp"], minimum=1, maximum=100),
+        IntField(f"{key}_dr", f"{title}: DR", initial=init["dr"], default=0, minimum=0,
+                 maximum=100),
+        TextField(f"{key}_damage", f"{title}: damage per hit", initial=init["damage"],
+                  parse=damage_parser(f"{title}: damage per hit"), placeholder="2d, 1d+2"),
+        NumberField(f"{key}_wounding", f"{title}: wounding multiplier", default=1,
+                    initial=init["wounding"], minimum=0, maximum=10, exclusive_minimum=True,
+                    help="Of the damage this side deals: x1.5 cutting, x2 impaling..."),
+        IntField(f"{key}_frontage", f"{title}: most fighting at once", optional=True,
+                 minimum=1, maximum=MAX_MEMBERS,
+                 help="Frontage and formation: the most who can strike in a round (empty: "
+                      "all of them)."),
+        BoolField(f"{key}_morale", f"{title}: checks morale", default=True,
+                  help="Player characters never check morale."),
+        IntField(f"{key}_fearlessness", f"{title}: Fearlessness", default=0, minimum=0,
+                 maximum=30),
+        BoolField(f"{key}_cornered", f"{title}: cannot retreat, no quarter", default=False),
+    )
+
+
+ORCS = {"name": "Orcs", "members": 12, "skill": 10, "hp": 12, "dr": 2, "damage": "2d",
+        "wounding": 1.5}
+KNIGHTS = {"name": "Knights", "members": 8, "skill": 16, "hp": 11, "dr": 6, "damage": "1d+2",
+           "wounding": 1.5}
+
+FIELDS = (
+    *side_fields("a", "Side A", ORCS),
+    *side_fields("b", "Side B", KNIGHTS),
+    ChoiceField("wounds", "Injury left over", default="drop",
+                choices=(("drop", "Whole members only: a wound short of a full share is not "
+                                  "carried into the next round"),
+                         ("carry", "Carried in the pool: every point counts (slower; "
+                                   "small fights only)"))),
+    ChoiceField("ties", "Initiative ties", default="reroll",
+                choices=(("reroll", "Roll again"), ("simultaneous", "Both sides act at once"))),
+    ChoiceField("on_break", "A side that breaks", default="flee",
+                choices=(("flee", "Flees: the other side gets its free attack"),
+                         ("surrender", "Surrenders: the fight simply ends"))),
+    eng.round_cap_field(),
+)
+
+
+def build(inputs: dict[str, Any]) -> model.Fight:
+    """The fight the inputs describe."""
+    def side(k: str) -> model.Side:
+        return model.Side(
+            name=inputs[f"{k}_name"], members=inputs[f"{k}_members"],
+            skill=inputs[f"{k}_skill"], tactic=inputs[f"{k}_tactic"],
+            speed_factor=inputs[f"{k}_speed_factor"], hp=inputs[f"{k}_hp"],
+            dr=inputs[f"{k}_dr"], damage=inputs[f"{k}_damage"],
+            wounding=multiplier_fraction(inputs[f"{k}_wounding"]),
+            frontage=inputs[f"{k}_frontage"], checks_morale=inputs[f"{k}_morale"],
+            fearlessness=inputs[f"{k}_fearlessness"], cornered=inputs[f"{k}_cornered"])
+    rules = model.Rules(carry_wounds=inputs["wounds"] == "carry", ties=inputs["ties"],
+                        on_break=inputs["on_break"])
+    return model.Fight(side("a"), side("b"), rules)
+
+
+def _check(inputs: dict[str, Any]) -> None:
+    if inputs["a_name"].casefold() == inputs["b_name"].casefold():
+        raise InputError("b_name", f'Side B: name is "{inputs["b_name"]}", the same as side '
+                                   f"A's; give the two sides different names.")
+    members = inputs["a_members"] * inputs["b_members"]
+    if members > MAX_MEMBER_PAIRS:
+        raise InputError("a_members", f"Side A: members x Side B: members is "
+                                      f"{inputs['a_members']} x {inputs['b_members']} = {members}, "
+                                      f"past the limit of {MAX_MEMBER_PAIRS} for an exact answer "
+                                      f"in time; lower either side's members (12 against 13 "
+                                      f"still fits).")
+    f = build(inputs)
+    for key, title in (("a", "Side A"), ("b", "Side B")):
+        att, dfd = f.side(key), f.side("b" if key == "a" else "a")
+        most = 0
+        for foes in range(1, dfd.members + 1):
+            attack, defence, mult = model.contest_skills(att, dfd, att.members, foes, True)
+            most = max(most, (1 + max(0, attack - defence + 15) // att.speed_factor) * mult)
+        if most * att.damage.dice > MAX_DAMAGE_DICE:
+            raise InputError(f"{key}_damage", f"{title}: damage per hit: one attack could score "
+                                              f"up to {most} hits of {att.damage}, "
+                                              f"{most * att.damage.dice} dice, past the limit of "
+                                              f"{MAX_DAMAGE_DICE} for an exact answer; lower the "
+                                              f"dice, the skill gap or the members, or raise the "
+                                              f"Speed Factor.")
+    if inputs["wounds"] == "carry":
+        pairs = inputs["a_members"] * inputs["a_hp"] * inputs["b_members"] * inputs["b_hp"]
+        if pairs > MAX_CARRY_STATES:
+            raise InputError("wounds", f"Injury left over: carrying every point means following "
+                                       f"up to {pairs:,} pairs of HP totals, past the limit of "
+                                       f"{MAX_CARRY_STATES:,} for an exact answer; lower the "
+                                       f"members or HP each, or choose whole members only.")
+
+
+def solve(inputs: dict[str, Any]) -> tuple[model.Fight, eng.Engagement]:
+    f = build(inputs)
+    try:
+        result = eng.solve(("fight", *f.start()), lambda s: model.step(f, s), model.outcome,
+                           max_rounds=inputs["max_rounds"], losses=lambda s: model.losses(f, s),
+                           outcome_order=model.outcome_names(f), whole=True)
+    except eng.TooLarge as err:
+        raise InputError("max_rounds", f"Round cap: {err}; lower the round cap or the members "
+                                       f"of either side.") from None
+    return f, result
+
+
+def _sides(f: model.Fight) -> tuple[tuple[str, str], ...]:
+    return (("a", f"{f.a.name} lost"), ("b", f"{f.b.name} lost"))
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    f, result = solve(inputs)
+    out = eng.to_result(result, _sides(f))
+    out["sides"] = {"a": f.a.name, "b": f.b.name}
+    return out
+
+
+def _explain(inputs: dict[str, Any], result: Result) -> str:
+    f = build(inputs)
+    a, b = f.a, f.b
+    carry = f.rules.carry_wounds
+    lines = [
+        f"**{a.name}** ({a.members} x {a.hp} HP = {a.full_hp}) against **{b.name}** "
+        f"({b.members} x {b.hp} HP = {b.full_hp}), played round by round as an exact chain "
+        f"of states: the state is each side's pooled HP"
+        + ("" if carry else ", kept in whole members") + ".",
+        "",
+        "Every round:",
+        "",
+        f"1. **Initiative**: each side rolls 1d and the higher acts first "
+        f"({rule('the round', 'heroic/', 'the-round')}); a tie is "
+        + ("rolled again, so each side leads half the time." if f.rules.ties == "reroll"
+           else "a round in which both sides strike at once (1 chance in 6)."),
+        f"2. **The first side attacks** with everyone standing, at most the frontage and at "
+        f"most {MAX_REACH_PER_DEFENDER} around each foe still up (the rest wait their turn): one "
+        f"Quick Contest with the skill bonus of the current numbers and the hit multiplier "
+        f"of the attackers ({rule('numerical superiority', PAGE, 'numerical-superiority')}, "
+        f"{rule('hit multiplier', PAGE, 'the-hit-multiplier')}); each hit's damage is pooled, "
+        f"DR comes off once per hit and the rest is multiplied "
+        f"({rule('group hit points', PAGE, 'group-hit-points')}).",
+        "3. **The second side strikes back** with whoever it still has standing.",
+        "4. **Members down** are the full shares of HP the pool has lost"
+        + (", and a partial share stays with the wounded member into later rounds."
+           if carry else "; what is left short of a full share is not carried over "
+           f"({rule('ruling', 'rulings/', 'the-engagement-injury-left-over')})."),
+        f"5. **Morale**: a side that has lost a third of its members, and lost someone this "
+        f"round, rolls 3d plus its modifiers and breaks on 13 or more "
+        f"({rule('morale', 'heroic/morale', 'when-morale-is-checked')}). A side that breaks "
+        + ("flees, and the other side gets one free attack on it as it retreats at -4 "
+           f"defence ({rule('retreat', 'heroic/tactics', 'retreat')})."
+           if f.rules.on_break == "flee" else "surrenders and the fight ends."),
+        "",
+        f"The fight ends when a side is wiped out or breaks; one still going after "
+        f"{inputs['max_rounds']} rounds is reported as \"{eng.STILL_FIGHTING}\". Every chance "
+        f"below is exact (the chain followed at most {result['peak_states']} live states in "
+        f"a round).",
+        "",
+        eng.by_round_table(result),
+    ]
+    return "\n".join(lines)
+
+
+class _Recorder:
+    """Passes random numbers through, keeping every d6 face for the roll's dice list."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.faces: list[int] = []
+
+    def randint(self, low: int, high: int) -> int:
+        value = self.rng.randint(low, high)
+        self.faces.append(value)
+        return value
+
+
+def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
+    f = build(inputs)
+    rec = _Recorder(rng)
+    state, ended, rounds, log = eng.play(("fight", *f.start()),
+                                         lambda s, r: model.play_round(f, s, r), model.outcome,
+                                         max_rounds=inputs["max_rounds"], rng=rec)  # type: ignore[arg-type]
+    lost = model.losses(f, state)
+    return {
+        "outcome": ended,
+        "rounds": rounds,
+        "losses": lost,
+        "log": log,
+        "dice": [{"die": "d6", "face": x} for x in rec.faces],
+        "summary": f"{ended} after {rounds} round{'s' if rounds != 1 else ''}: "
+                   f"{f.a.name} lost {lost['a']}, {f.b.name} lost {lost['b']}.",
+    }
+
+
+ENGAGEMENT = Calculator(
+    name="heroic.engagement",
+    title="Two groups fight it out",
+    summary="Exact odds of how a group fight ends and when: numbers, pooled HP, morale.",
+    fields=FIELDS,
+    check=_check,
+    compute=_compute,
+    explain=_explain,
+    headline=eng.headline,
+    charts=eng.charts((("a", "Side A's losses"), ("b", "Side B's losses")), "Members lost"),
+    roll=_roll,
+    roll_label="Play the fight",
+    page=PAGE,
+)
+
+
+def expected(result: Result, key: str) -> Fraction:
+    """Expected members lost by a side, exactly."""
+    return sum((int(k) * Fraction(v) for k, v in result[f"losses_{key}_exact"].items()),
+               Fraction(0))

@@ -1,0 +1,402 @@
+"""Two groups fighting it out, round by round (source: Heroic Combat, the round sequence,
+Melee Attacks, Multiple Attackers, Morale; the engagement calculator's model).
+
+Each round: side initiative (1d each), the winner's group attacks, then the loser's
+group attacks with whoever is still standing; each attack is one Quick Contest with the
+skill bonus and hit multiplier of the current numbers, and its hits' damage is pooled
+against the defenders' HP (DR once per hit, times the wounding multiplier). At the end of
+the round each side that is due a morale check rolls it. The fight ends when a side is
+wiped out or breaks.
+
+The state is the two groups' pooled HP. With ``carry_wounds`` every point of injury stays
+in the pool (the source's group-HP method, exact but with a state for every pair of HP
+totals); without it, the injury left over after whole members have fallen is dropped at
+the end of the attack, so the state is just the members standing on each side.
+
+Every chance comes from the same resolution functions the other calculators use:
+:func:`rules_core.heroic.contest.resolve` (through ``hit_distribution``),
+:func:`rules_core.heroic.groups.injury_from` and :func:`rules_core.heroic.morale.breaks`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from rules_core.heroic import contest, morale
+from rules_core.heroic.damage import Damage, hit_damage, pooled_injury_counts
+from rules_core.heroic.groups import hit_multiplier, injury_from, skill_bonus, standing
+from rules_core.heroic.tables import MAX_REACH_PER_DEFENDER, TACTIC_BY_KEY
+
+#: the outcomes, in the order a reader expects them (A and B stand for the sides' names)
+WIPED, BREAKS, BOTH_BREAK = "{} wiped out", "{} breaks", "Both sides break"
+SIDES = ("a", "b")
+Moves = tuple[int, tuple[tuple[Any, int], ...]]  # (denominator, ((result, ways), ...))
+
+
+@dataclass(frozen=True)
+class Side:
+    """One group of identical fighters and the choices it fights with."""
+
+    name: str
+    members: int
+    skill: int  # attack and defence skill, before the tactic and numbers
+    tactic: str
+    speed_factor: int
+    hp: int  # per member
+    dr: int
+    damage: Damage  # per hit
+    wounding: Fraction
+    frontage: int | None  # most members able to attack at once (None: all)
+    checks_morale: bool
+    fearlessness: int = 0
+    cornered: bool = False
+
+    @property
+    def full_hp(self) -> int:
+        return self.members * self.hp
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The readings the fight is played under (see the Rulings page)."""
+
+    carry_wounds: bool = False
+    ties: str = "reroll"  # initiative ties: "reroll" or "simultaneous"
+    on_break: str = "flee"  # "flee": the winners get the free attack; "surrender": it ends
+
+
+@dataclass(frozen=True)
+class Fight:
+    a: Side
+    b: Side
+    rules: Rules
+
+    def side(self, key: str) -> Side:
+        return self.a if key == "a" else self.b
+
+    def start(self) -> tuple[int, int]:
+        return (self.a.full_hp, self.b.full_hp)
+
+
+# --- one attack ---------------------------------------------------------------------
+
+def attackers(side: Side, up: int, foes: int) -> int:
+    """Members who can strike: those standing, at most the frontage, and at most
+    MAX_REACH_PER_DEFENDER around each foe still standing (the extra ones wait)."""
+    cap = MAX_REACH_PER_DEFENDER * foes
+    return min(up, cap) if side.frontage is None else min(up, side.frontage, cap)
+
+
+def contest_skills(att: Side, dfd: Side, att_up: int, dfd_up: int, free_attack: bool
+                   ) -> tuple[int, int, int]:
+    """(attack skill, defence skill, hit multiplier) for one group attack.
+
+    A free attack on a fleeing side is made against its Retreat defence (-4); the
+    attackers keep their own tactic's melee modifier, and both sides are taken to have
+    the same Basic Move (so the -1 per level of Move, at worst
+    FREE_ATTACK_MAX_PENALTY, does not arise).
+    """
+    n = attackers(att, att_up, dfd_up)
+    a_tactic, d_tactic = TACTIC_BY_KEY[att.tactic], TACTIC_BY_KEY[dfd.tactic]
+    attack = att.skill + (a_tactic.melee or 0) + skill_bonus(n, dfd_up)
+    defence = dfd.skill + (TACTIC_BY_KEY["retreat"].defense if free_attack else d_tactic.defense)
+    return attack, defence, hit_multiplier(n)
+
+
+@cache
+def injury_kernel(fight: Fight, att_key: str, att_up: int, dfd_up: int,
+                  free_attack: bool = False) -> Moves:
+    """Exact distribution of the injury one group attack does to the other group's pool."""
+    att = fight.side(att_key)
+    dfd = fight.side("b" if att_key == "a" else "a")
+    attack, defence, mult = contest_skills(att, dfd, att_up, dfd_up, free_attack)
+    return attack_injury(attack - defence, att.speed_factor, mult, att.damage, dfd.dr,
+                         att.wounding)
+
+
+@cache
+def attack_injury(skill_difference: int, speed_factor: int, multiplier: int, damage: Damage,
+                  dr: int, wounding: Fraction) -> Moves:
+    """Injury from one contest: the hits it scores, then their pooled damage past DR, as
+    ``(denominator, ((injury, ways), ...))`` over 46,656 x 6 ** (dice x most hits)."""
+    hits = contest.hit_counts(skill_difference, speed_factor, multiplier=multiplier)
+    most = max(h for h, _ in hits)
+    weights: dict[int, int] = {}
+    for h, ways in hits:
+        scale = ways * 6 ** (damage.dice * (most - h))
+        for injury, n in pooled_injury_counts(h, damage, dr, wounding).items():
+            weights[injury] = weights.get(injury, 0) + scale * n
+    return 46_656 * 6 ** (damage.dice * most), tuple(sorted(weights.items()))
+
+
+def after_injury(pool: int, injury: int, hp: int, carry: bool) -> int:
+    """The pool after an attack: every point kept, or only whole members' shares."""
+    left = max(0, pool - injury)
+    return left if carry else standing(left, hp) * hp
+
+
+# --- the round ----------------------------------------------------------------------
+
+def initiative_orders(rules: Rules) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
+    """Who acts first, from 1d each: each side wins 15 of 36; the 6 ties are rerolled
+    (so each side leads half the time) or both sides act at once."""
+    if rules.ties == "reroll":
+        return ((("a", "b"), Fraction(1, 2)), (("b", "a"), Fraction(1, 2)))
+    return ((("a", "b"), Fraction(15, 36)), (("b", "a"), Fraction(15, 36)),
+            (("ab",), Fraction(6, 36)))
+
+
+def up(fight: Fight, key: str, pool: int) -> int:
+    return standing(pool, fight.side(key).hp)
+
+
+DICE_WAYS = 216  # 3d6
+
+
+def morale_modifier(fight: Fight, key: str, before: int, after: int, foe_after: int
+                    ) -> int | None:
+    """This side's morale modifier at the end of the round, or None when no check is due."""
+    side = fight.side(key)
+    if not side.checks_morale or after <= 0:
+        return None
+    if side.members == 1:  # a solitary creature counts HP (source: Morale)
+        start, now, was = side.hp, after, before
+    else:
+        start, now, was = side.members, up(fight, key, after), up(fight, key, before)
+    if not morale.is_due(start, start - now, was - now):
+        return None
+    foes = up(fight, "b" if key == "a" else "a", foe_after)
+    mods = morale.modifiers(solitary=side.members == 1, start=start, now=now, opponents=foes,
+                            cornered=side.cornered, fearlessness=side.fearlessness,
+                            cowardice=0)
+    return sum(m.value for m in mods)
+
+
+def break_ways(fight: Fight, key: str, before: int, after: int, foe_after: int) -> int:
+    """Ways out of 216 this side breaks at the end of the round (0 when no check is due)."""
+    modifier = morale_modifier(fight, key, before, after, foe_after)
+    return 0 if modifier is None else _break_ways(modifier)
+
+
+@cache
+def _break_ways(modifier: int) -> int:
+    p = morale.p_break(modifier)
+    return p.numerator * (DICE_WAYS // p.denominator)
+
+
+State = tuple  # ("fight", pool_a, pool_b) or ("end", outcome, pool_a, pool_b)
+
+
+def _attacks(fight: Fight, order: tuple[str, ...], pools: dict[str, int]
+             ) -> tuple[int, dict[tuple[int, int], int]]:
+    """Every way the round's attacks can leave the two pools: (denominator, pair -> ways)."""
+    denominator, branches = 1, {(pools["a"], pools["b"]): 1}
+    for turn in order:
+        movers = ("a", "b") if turn == "ab" else (turn,)
+        for key in movers:
+            moves = []
+            for pair, w in branches.items():
+                # simultaneous blows are struck with the numbers at the start of the turn
+                ups = pools if turn == "ab" else dict(zip(SIDES, pair))
+                moves.append((pair, w, attack_outcomes(fight, key, ups, pair)))
+            scale = math.lcm(*(m[2][0] for m in moves))
+            nxt: dict[tuple[int, int], int] = {}
+            for _pair, w, (own, outcomes) in moves:
+                w *= scale // own
+                for after, q in outcomes:
+                    nxt[after] = nxt.get(after, 0) + w * q
+            denominator *= scale
+            branches = nxt
+    return denominator, branches
+
+
+def attack_outcomes(fight: Fight, key: str, numbers: dict[str, int], pair: tuple[int, int]
+                    ) -> Moves:
+    """The pools after side ``key`` attacks, its numbers read from ``numbers``' pools."""
+    foe = "b" if key == "a" else "a"
+    a_up, d_up = up(fight, key, numbers[key]), up(fight, foe, numbers[foe])
+    i = SIDES.index(foe)
+    if a_up == 0 or d_up == 0 or pair[i] == 0:
+        return 1, ((pair, 1),)
+    own, moves = pool_after(fight, key, a_up, d_up, pair[i])
+    return own, tuple(((left, pair[1]) if i == 0 else (pair[0], left), w) for left, w in moves)
+
+
+@cache
+def pool_after(fight: Fight, key: str, a_up: int, d_up: int, pool: int,
+               free_attack: bool = False) -> Moves:
+    """The defenders' pool after side ``key`` attacks it: (denominator, ((pool, ways), ...))."""
+    hp = fight.side("b" if key == "a" else "a").hp
+    common, kernel = injury_kernel(fight, key, a_up, d_up, free_attack)
+    out: dict[int, int] = {}
+    for inj, w in kernel:
+        left = after_injury(pool, inj, hp, fight.rules.carry_wounds)
+        out[left] = out.get(left, 0) + w
+    shared = math.gcd(common, *out.values())
+    return common // shared, tuple((k, w // shared) for k, w in out.items())
+
+
+def step(fight: Fight, state: State) -> Moves:
+    """One round, exactly: initiative, both attacks, then morale, as
+    ``(denominator, ((next state, ways), ...))``."""
+    _, pool_a, pool_b = state
+    start = {"a": pool_a, "b": pool_b}
+    parts = []
+    for order, p_order in initiative_orders(fight.rules):
+        denominator, branches = _attacks(fight, order, start)
+        ends = [(w, end_of_round(fight, (pool_a, pool_b), pa, pb)) for (pa, pb), w in branches.items()]
+        parts.append((p_order, denominator, ends))
+    common = math.lcm(*(p.denominator * d * math.lcm(*(own for _, (own, _) in ends))
+                        for p, d, ends in parts))
+    weights: dict[State, int] = {}
+    for p_order, denominator, ends in parts:
+        unit = common // (p_order.denominator * denominator) * p_order.numerator
+        scale = math.lcm(*(own for _, (own, _) in ends))
+        for w, (own, moves) in ends:
+            factor = unit * w * (scale // own) // scale
+            for nxt, q in moves:
+                weights[nxt] = weights.get(nxt, 0) + factor * q
+    shared = math.gcd(common, *weights.values())
+    return common // shared, tuple((s, w // shared) for s, w in weights.items())
+
+
+@cache
+def end_of_round(fight: Fight, before: tuple[int, int], pool_a: int, pool_b: int) -> Moves:
+    """Wipe-outs, then the morale checks due, then the free attack on a side that flees."""
+    pools = {"a": pool_a, "b": pool_b}
+    if up(fight, "a", pool_a) == 0:
+        return 1, ((("end", WIPED.format(fight.a.name), pool_a, pool_b), 1),)
+    if up(fight, "b", pool_b) == 0:
+        return 1, ((("end", WIPED.format(fight.b.name), pool_a, pool_b), 1),)
+    ka = break_ways(fight, "a", before[0], pool_a, pool_b)
+    kb = break_ways(fight, "b", before[1], pool_b, pool_a)
+    flee = {key: broken(fight, key, pools) for key, k in (("a", ka), ("b", kb)) if k}
+    room = math.lcm(*(m[0] for m in flee.values()))
+    common = DICE_WAYS * DICE_WAYS * room
+    out: list[tuple[Any, int]] = []
+    if (DICE_WAYS - ka) * (DICE_WAYS - kb):
+        out.append((("fight", pool_a, pool_b), (DICE_WAYS - ka) * (DICE_WAYS - kb) * room))
+    if ka * kb:
+        out.append((("end", BOTH_BREAK, pool_a, pool_b), ka * kb * room))
+    for key, ways in (("a", ka * (DICE_WAYS - kb)), ("b", kb * (DICE_WAYS - ka))):
+        if ways:
+            own, moves = flee[key]
+            out.extend((s, ways * (room // own) * w) for s, w in moves)
+    return common, tuple(out)
+
+
+def broken(fight: Fight, key: str, pools: dict[str, int]) -> Moves:
+    """A side breaks: it surrenders, or flees and takes the free attack as it goes."""
+    name = BREAKS.format(fight.side(key).name)
+    if fight.rules.on_break != "flee":
+        return 1, ((("end", name, pools["a"], pools["b"]), 1),)
+    foe = "b" if key == "a" else "a"
+    own, moves = pool_after(fight, foe, up(fight, foe, pools[foe]), up(fight, key, pools[key]),
+                            pools[key], True)
+    return own, tuple((("end", name, *(left if k == key else pools[k] for k in SIDES)), w)
+                      for left, w in moves)
+
+
+def outcome(state: State) -> str | None:
+    return state[1] if state[0] == "end" else None
+
+
+def losses(fight: Fight, state: State) -> dict[str, int]:
+    """Members each side has lost (down, not merely wounded)."""
+    pools = state[-2:]
+    return {k: fight.side(k).members - up(fight, k, pools[i]) for i, k in enumerate(SIDES)}
+
+
+def outcome_names(fight: Fight) -> tuple[str, ...]:
+    return (WIPED.format(fight.b.name), BREAKS.format(fight.b.name),
+            WIPED.format(fight.a.name), BREAKS.format(fight.a.name), BOTH_BREAK)
+
+
+# --- the same round with real dice ----------------------------------------------------
+
+def roll_d6(rng: random.Random, n: int) -> list[int]:
+    return [rng.randint(1, 6) for _ in range(n)]
+
+
+def play_attack(fight: Fight, key: str, pools: dict[str, int], rng: random.Random,
+                free_attack: bool = False) -> tuple[int, str]:
+    """One group attack with real dice; returns the injury and a phrase for the log."""
+    att, foe = fight.side(key), "b" if key == "a" else "a"
+    dfd = fight.side(foe)
+    a_up, d_up = up(fight, key, pools[key]), up(fight, foe, pools[foe])
+    attack, defence, mult = contest_skills(att, dfd, a_up, d_up, free_attack)
+    ra, rd = sum(roll_d6(rng, 3)), sum(roll_d6(rng, 3))
+    c = contest.resolve(attack, defence, ra, rd, att.speed_factor, multiplier=mult)
+    head = (f"{att.name} ({attackers(att, a_up, d_up)} striking, skill {attack}) roll {ra} vs "
+            f"{dfd.name} ({defence}) roll {rd}")
+    if not c.hits:
+        return 0, head + ": no hits"
+    damage = sum(hit_damage(roll_d6(rng, att.damage.dice), att.damage) for _ in range(c.hits))
+    injury = injury_from(max(0, damage - dfd.dr * c.hits), att.wounding)
+    return injury, (f"{head}: {c.hits} hits, {damage} damage, {injury} injury")
+
+
+def play_round(fight: Fight, state: State, rng: random.Random) -> tuple[State, str]:
+    """One round with real dice, through the same rules as :func:`step`."""
+    _, pool_a, pool_b = state
+    before = {"a": pool_a, "b": pool_b}
+    pools = dict(before)
+    ia, ib = rng.randint(1, 6), rng.randint(1, 6)
+    if ia == ib and fight.rules.ties == "reroll":
+        while ia == ib:
+            ia, ib = rng.randint(1, 6), rng.randint(1, 6)
+    order = ("a", "b") if ia > ib else ("b", "a") if ib > ia else ("ab",)
+    parts = [f"initiative {ia} vs {ib}"]
+    carry = fight.rules.carry_wounds
+    for turn in order:
+        movers = ("a", "b") if turn == "ab" else (turn,)
+        snapshot = dict(pools)
+        for key in movers:
+            foe = "b" if key == "a" else "a"
+            if up(fight, key, pools[key]) == 0 or up(fight, foe, pools[foe]) == 0:
+                continue
+            injury, text = play_attack(fight, key, snapshot, rng)
+            pools[foe] = after_injury(pools[foe], injury, fight.side(foe).hp, carry)
+            parts.append(text)
+    for key in SIDES:
+        parts.append(f"{fight.side(key).name} {up(fight, key, pools[key])} standing "
+                     f"({pools[key]} HP)")
+    return _play_end(fight, before, pools, rng, parts)
+
+
+def _play_end(fight: Fight, before: dict[str, int], pools: dict[str, int],
+              rng: random.Random, parts: list[str]) -> tuple[State, str]:
+    for key in SIDES:
+        if up(fight, key, pools[key]) == 0:
+            return ("end", WIPED.format(fight.side(key).name), pools["a"], pools["b"]), \
+                "; ".join(parts)
+    broke = []
+    for key in SIDES:
+        foe = "b" if key == "a" else "a"
+        total = morale_modifier(fight, key, before[key], pools[key], pools[foe])
+        if total is None:
+            continue
+        side = fight.side(key)
+        dice = sum(roll_d6(rng, 3))
+        verdict = morale.breaks(dice, total)
+        parts.append(f"{side.name} morale {dice}{total:+d}: {'breaks' if verdict else 'holds'}")
+        if verdict:
+            broke.append(key)
+    if len(broke) == 2:
+        return ("end", BOTH_BREAK, pools["a"], pools["b"]), "; ".join(parts)
+    if broke:
+        key = broke[0]
+        foe = "b" if key == "a" else "a"
+        if fight.rules.on_break == "flee":
+            injury, text = play_attack(fight, foe, pools, rng, free_attack=True)
+            pools[key] = after_injury(pools[key], injury, fight.side(key).hp,
+                                      fight.rules.carry_wounds)
+            parts.append("free attack on the fleeing side: " + text)
+        return ("end", BREAKS.format(fight.side(key).name), pools["a"], pools["b"]), \
+            "; ".join(parts)
+    return ("fight", pools["a"], pools["b"]), "; ".join(parts)

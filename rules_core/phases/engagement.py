@@ -1,0 +1,232 @@
+"""A whole fight with a momentum goal as an exact Markov chain (source: 2d6 combat
+phases, "Combat rounds", "Action dice tracker", "Outcomes" and "Combat momentum").
+
+Between rounds the fight is two numbers: the **marks on the momentum tracker** and, when
+the side can only take so much, the **full-damage results it has taken** (failed
+defence actions; without a limit they are not counted and stay 0). One round is
+played action by action through the tracker's own transition
+(:func:`rules_core.phases.tracker.advance`), every outcome of each action weighed by its
+exact chance (:func:`rules_core.phases.action.outcome_distribution`), so the chain
+follows every tracker rule: the automatic third die, removed dice, a lone die lost, a
+defence ultra ending the phase. The fight ends the moment the tracker fills (the goal is
+reached) or, if a limit is set, the moment the side has taken that many full-damage
+results.
+
+The same walk, started at one phase with no goal, gives how the action dice of a phase
+run out (:func:`phase_endings`).
+
+Rulings (Rulings page, "A fight to the goal"): the referee keeps both pools as set for
+the whole fight; the fight stops mid-round as soon as it is decided.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+
+from rules_core import engagement as eng
+from rules_core.phases.action import outcome_distribution
+from rules_core.phases.expectations import ExtraDie, sample_faces
+from rules_core.phases.tables import KEPT, OUTCOME_LABELS, Outcome, Phase
+from rules_core.phases.tracker import (
+    Action,
+    Start,
+    Step,
+    TrackerState,
+    advance,
+    dice_for_action,
+    roll_action,
+)
+
+GOAL = "Goal reached"
+WORN_DOWN = "Side worn down"
+OUTCOMES = (GOAL, WORN_DOWN)
+
+State = tuple[int, int]  # (momentum marks, full-damage results taken)
+
+#: how a phase can end, for :func:`phase_endings`
+ALL_SPENT = "Every die spent"
+LONE_DIE = "One die left over"
+CUT_SHORT = "Cut short by an ultra"
+ENDINGS = (ALL_SPENT, LONE_DIE, CUT_SHORT)
+
+
+@dataclass(frozen=True)
+class Fight:
+    """The referee's pools, how each side uses the extra die, and the goal."""
+
+    offense_dice: int
+    defence_dice: int
+    goal_spaces: int
+    offense_extra: str = ExtraDie.AUTO
+    defence_extra: str = ExtraDie.AUTO
+    first_phase: Phase = Phase.OFFENSE
+    damage_limit: int | None = None  # full-damage results the side can take; None: no limit
+
+    def pool(self, phase: Phase) -> int:
+        return self.offense_dice if phase is Phase.OFFENSE else self.defence_dice
+
+    def extra(self, phase: Phase) -> str:
+        return self.offense_extra if phase is Phase.OFFENSE else self.defence_extra
+
+    def outcome(self, state: State) -> str | None:
+        """Goal reached, side worn down, or None while the fight goes on."""
+        marks, taken = state
+        if marks >= self.goal_spaces:
+            return GOAL
+        if self.damage_limit is not None and taken >= self.damage_limit:
+            return WORN_DOWN
+        return None
+
+    def round_start(self, marks: int) -> TrackerState:
+        """The tracker at the start of a round with ``marks`` on the momentum tracker."""
+        state = advance(None, Start(self.offense_dice, self.defence_dice, self.first_phase,
+                                    self.goal_spaces)).state
+        return replace(state, goal_marked=marks)
+
+
+def uses_extra(state: TrackerState, extra: str) -> bool:
+    """Whether the side takes the optional third die on this action."""
+    return extra == ExtraDie.ALWAYS and state.dice_left > KEPT
+
+
+@lru_cache(maxsize=16)
+def _odds(phase: Phase, dice: int) -> tuple[tuple[Outcome, Fraction], ...]:
+    """The action-odds calculator's exact outcome chances, computed once per roll size."""
+    return tuple((o, p) for o, p in outcome_distribution(phase, dice).items() if p)
+
+
+@lru_cache(maxsize=4096)
+def action_moves(state: TrackerState, extra: str) -> tuple[tuple[Step, Fraction], ...]:
+    """Every way the next action can go: the tracker's step for each outcome, with its
+    exact chance (faces that give the outcome are fed to :func:`advance`)."""
+    use = uses_extra(state, extra)
+    spent = dice_for_action(state, use)
+    return tuple((advance(state, Action(sample_faces(state.phase, spent, outcome), use)), p)
+                 for outcome, p in _odds(state.phase, spent))
+
+
+def taken_by(step: Step) -> int:
+    """1 when the action was a failed defence: the character takes full damage."""
+    return int(step.report.phase is Phase.DEFENCE and step.report.outcome is Outcome.FAILURE)
+
+
+#: every action's chance is a whole number of 216ths (2 dice: 36ths; 3 dice: 216ths)
+DEN = 6 ** (KEPT + 1)
+
+
+@lru_cache(maxsize=4096)
+def _weighted_moves(state: TrackerState, extra: str) -> tuple[tuple[Step, int], ...]:
+    r""":func:`action_moves` with each chance as a whole number of :data:`DEN`\ ths, so the
+    walk within a round adds and multiplies integers only."""
+    moves = tuple((step, p * DEN) for step, p in action_moves(state, extra))
+    if any(w.denominator != 1 for _, w in moves):  # pragma: no cover - dice are d6s
+        raise ValueError(f"an action's chance is not a whole number of {DEN}ths")
+    return tuple((step, int(w)) for step, w in moves)
+
+
+@lru_cache(maxsize=512)
+def _round_moves(fight: Fight, marks: int,
+                 room: int | None) -> tuple[tuple[State, Fraction], ...]:
+    r"""One round from ``marks``: the marks reached and damage taken, up to the moment the
+    round ends or the fight is decided (``room``: damage the side can still take, None
+    for no limit). Walked action by action; after ``depth`` actions every weight is a
+    whole number of ``DEN ** depth``\ ths."""
+    start = fight.round_start(marks)
+    walking: dict[tuple[TrackerState, int], int] = {(start, 0): 1}
+    done: dict[State, Fraction] = {}
+    depth = 0
+    while walking:
+        depth += 1
+        nxt: dict[tuple[TrackerState, int], int] = {}
+        ended: dict[State, int] = {}
+        for (state, taken), w in walking.items():
+            for step, q in _weighted_moves(state, fight.extra(state.phase)):
+                hurt = taken + (taken_by(step) if room is not None else 0)
+                new = step.state
+                if (new.goal_marked >= fight.goal_spaces or new.round != state.round
+                        or (room is not None and hurt >= room)):
+                    key = (new.goal_marked, hurt)
+                    ended[key] = ended.get(key, 0) + w * q
+                else:
+                    nxt[(new, hurt)] = nxt.get((new, hurt), 0) + w * q
+        for key, w in ended.items():
+            done[key] = done.get(key, Fraction(0)) + Fraction(w, DEN ** depth)
+        walking = nxt
+    return tuple(done.items())
+
+
+def stepper(fight: Fight) -> Callable[[State], list[tuple[State, Fraction]]]:
+    """The engine's ``step``: one round from ``(marks, taken)``."""
+    def step(state: State) -> list[tuple[State, Fraction]]:
+        marks, taken = state
+        room = None if fight.damage_limit is None else fight.damage_limit - taken
+        return [((m, taken + t), p) for (m, t), p in _round_moves(fight, marks, room)]
+    return step
+
+
+#: transitions one answer may evaluate. Without a damage limit the chain is at most 21
+#: states wide and never comes near it; with one, the exact fractions grow long over many
+#: rounds, and this keeps the worst case to a few seconds in CPython.
+MAX_WORK = 60_000
+
+
+def solve(fight: Fight, max_rounds: int, max_work: int = MAX_WORK) -> eng.Engagement:
+    """The exact answer: how and when the fight ends, and (with a damage limit) the
+    full-damage results taken. Raises :class:`engagement.TooLarge` past ``max_work``."""
+    def losses(state: State) -> dict[str, int]:
+        return {"a": state[1]} if fight.damage_limit is not None else {}
+    outcomes = OUTCOMES if fight.damage_limit is not None else (GOAL,)
+    return eng.solve((0, 0), stepper(fight), fight.outcome, max_rounds=max_rounds,
+                     losses=losses, outcome_order=outcomes, max_work=max_work)
+
+
+@lru_cache(maxsize=64)
+def phase_endings(phase: Phase, dice: int, extra: str) -> dict[tuple[int, int, str], Fraction]:
+    """How one phase of ``dice`` action dice runs out: the exact chance of each
+    (actions taken, dice removed, ending), ending one of :data:`ENDINGS`."""
+    start = advance(None, Start(dice, dice, first_phase=phase)).state
+    walking: dict[tuple[TrackerState, int], Fraction] = {(start, 0): Fraction(1)}
+    out: dict[tuple[int, int, str], Fraction] = {}
+    while walking:
+        nxt: dict[tuple[TrackerState, int], Fraction] = {}
+        for (state, removed), p in walking.items():
+            for step, q in action_moves(state, extra):
+                gone = removed + int(step.report.die_removed)
+                if not step.report.phase_ended:
+                    nxt[(step.state, gone)] = nxt.get((step.state, gone), Fraction(0)) + p * q
+                    continue
+                left = state.dice_left - step.report.dice_spent - int(step.report.die_removed)
+                ending = (CUT_SHORT if left >= KEPT else LONE_DIE if left == 1 else ALL_SPENT)
+                key = (state.actions + 1, gone, ending)
+                out[key] = out.get(key, Fraction(0)) + p * q
+        walking = nxt
+    return out
+
+
+def sampler(fight: Fight, faces: list[int]) -> Callable[[State, random.Random], tuple[State, str]]:
+    """One round with real dice through :func:`roll_action`; faces go to ``faces``."""
+    def sample(state: State, rng: random.Random) -> tuple[State, str]:
+        marks, taken = state
+        tracker = fight.round_start(marks)
+        parts: list[str] = []
+        while True:
+            use = uses_extra(tracker, fight.extra(tracker.phase))
+            step = roll_action(tracker, use, rng)
+            faces.extend(step.report.faces)
+            taken += taken_by(step)
+            outcome = step.report.outcome or Outcome.FAILURE  # an action always has one
+            parts.append(f"{step.report.phase.value} {' '.join(map(str, step.report.faces))}: "
+                         f"{OUTCOME_LABELS[outcome].lower()}")
+            decided = fight.outcome((step.state.goal_marked, taken)) is not None
+            if decided or step.state.round != tracker.round:
+                break
+            tracker = step.state
+        marks = step.state.goal_marked
+        line = (", ".join(parts) + f" (momentum {marks}/{fight.goal_spaces}, "
+                f"full damage taken {taken})")
+        return (marks, taken), line
+    return sample

@@ -1,0 +1,242 @@
+"""SUCS whole engagements (source: SUCS, "Order of Play", "Actions", the attack
+paragraph, "Suppressed Units", "Close Combat (melee)")."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from rules_core import engagement as eng
+from rules_core.calculator import Calculator, Result
+from rules_core.dice.distribution import percent
+from rules_core.errors import InputError
+from rules_core.explain import escape, rule, table
+from rules_core.fields import BoolField, ChoiceField, Field, TextField, describe
+from rules_core.sucs.engage import (
+    OUTCOMES,
+    Fight,
+    Fighter,
+    Rules,
+    round_losses,
+    round_outcome,
+)
+from rules_core.sucs.engage_round import make_step, play_round
+
+PAGE = "sucs/actions"
+MAX_UNITS = 6
+SIDES = (("a", "Side A units lost"), ("b", "Side B units lost"))
+LABELS = {"side_a": "Side A units", "side_b": "Side B units"}
+UNIT_RE = re.compile(r"(\d+)/(\d+)(?:x(\d+))?/(\d+)((?:\s+\S+)*)")
+LIMITS = {"quality": (1, 5), "attack": (0, 20), "units hit": (1, 6), "armor": (0, 20),
+          "cover": (0, 6)}
+FORMAT_HELP = ("quality/attack/armor for each unit, separated by commas, e.g. 3/1/0, "
+               "4/2/1; 1x2 for an attack of 1 on two units (automatic fire); after a "
+               "space: c1 for cover 1, d for dug in, s for stealth")
+
+
+def parse_side(name: str, raw: Any) -> tuple[Fighter, ...]:
+    """A side's units: quality/attack/armor each, with the extras in :data:`FORMAT_HELP`."""
+    label = LABELS[name]
+    if not isinstance(raw, str):
+        raise InputError(name, f"{label}: expected text such as 3/1/0, 4/2/1; received "
+                               f"{describe(raw)}.")
+    items = [p.strip() for p in re.split(r"[,;\n]", raw) if p.strip()]
+    if not items:
+        raise InputError(name, f"{label}: give at least one unit ({FORMAT_HELP}).")
+    if len(items) > MAX_UNITS:
+        raise InputError(name, f"{label}: at most {MAX_UNITS} units a side; received "
+                               f"{len(items)}.")
+    side = name[-1].upper()
+    return tuple(_unit(name, f"{side}{n}", text) for n, text in enumerate(items, 1))
+
+
+def _unit(name: str, unit_name: str, text: str) -> Fighter:
+    label = LABELS[name]
+    match = UNIT_RE.fullmatch(" ".join(text.split()))
+    if not match:
+        raise InputError(name, f"{label}: could not read {describe(text)} as a unit; write "
+                               f"{FORMAT_HELP}.")
+    quality, attack, hits, armor, extras = match.groups()
+    values = {"quality": int(quality), "attack": int(attack), "units hit": int(hits or 1),
+              "armor": int(armor), "cover": 0}
+    flags = {"d": False, "s": False}
+    for token in extras.split():
+        token = token.lower()
+        if re.fullmatch(r"c\d+", token):
+            values["cover"] = int(token[1:])
+        elif token in flags:
+            flags[token] = True
+        else:
+            raise InputError(name, f"{label}: {describe(token)} in unit {unit_name} is not "
+                                   "an extra; use c1 (cover 1), d (dug in) or s (stealth).")
+    for what, (low, high) in LIMITS.items():
+        if not low <= values[what] <= high:
+            raise InputError(name, f"{label}: unit {unit_name}'s {what} must be from {low} "
+                                   f"to {high}; received {values[what]}.")
+    return Fighter(unit_name, values["quality"], values["attack"], values["units hit"],
+                   values["armor"], values["cover"], flags["d"], flags["s"])
+
+
+def describe_unit(u: Fighter) -> str:
+    hits = f"x{u.targets}" if u.targets > 1 else ""
+    extras = [f"cover {u.cover}"] if u.cover else []
+    extras += ["dug in"] * u.dug_in + ["stealth"] * u.stealthy
+    return (f"{u.name}: quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
+            + (f" ({', '.join(extras)})" if extras else ""))
+
+
+FIELDS: tuple[Field, ...] = (
+    TextField("side_a", "Side A units", default="3/1/0, 3/1/0, 3/1/0", parse=parse_side,
+              placeholder="3/1/0, 4/2/1", help=f"Up to {MAX_UNITS}: {FORMAT_HELP}."),
+    TextField("side_b", "Side B units", default="4/1x2/0, 3/1/1", parse=parse_side,
+              placeholder="3/1/0, 4/2/1", help=f"Up to {MAX_UNITS}, written the same way."),
+    ChoiceField("mode", "Kind of fight", default="ranged",
+                choices=(("ranged", "Exchange of fire"),
+                         ("melee", "Close combat: side A charges"))),
+    ChoiceField("suppression", "What a suppression marker does", default="reorganize",
+                choices=(("reorganize", "It must be reorganized away before the unit attacks"),
+                         ("penalty", "-1 per marker on attacks; one reorganized each turn"))),
+    BoolField("two_roll_rule", "Two attack rolls that might have damaged a unit suppress it",
+              default=True, help="The Suppressed Units rule; untick to see the fight without it."),
+    BoolField("armor_modifies_roll", "Armor also raises the number needed (as written)",
+              default=True, help="Untick for the other reading: only cover does."),
+    ChoiceField("bonus_over", "+1 damage for beating by 3", default="needed",
+                choices=(("needed", "the number needed (after armor and cover)"),
+                         ("target_number", "the attacker's own target number"))),
+    ChoiceField("ties", "Initiative ties", default="reroll",
+                choices=(("reroll", "Roll again"), ("a", "Side A wins ties"),
+                         ("b", "Side B wins ties"))),
+    eng.round_cap_field(20),
+)
+
+
+def fight_of(inputs: dict[str, Any]) -> Fight:
+    rules = Rules(armor_modifies_roll=inputs["armor_modifies_roll"],
+                  bonus_from_target_number=inputs["bonus_over"] == "target_number",
+                  suppression=inputs["suppression"], two_roll_rule=inputs["two_roll_rule"],
+                  ties=inputs["ties"], melee=inputs["mode"] == "melee")
+    sides = [inputs[k] if not isinstance(inputs[k], str) else parse_side(k, inputs[k])
+             for k in ("side_a", "side_b")]  # a default is not parsed by validate()
+    return Fight(sides[0], sides[1], rules)
+
+
+def solve(fight: Fight, max_rounds: int) -> eng.Engagement:
+    """The exact answer, or a refusal naming the limit and what to lower."""
+    try:
+        return eng.solve(fight.start(), make_step(fight), round_outcome,
+                         max_rounds=max_rounds, losses=round_losses,
+                         outcome_order=OUTCOMES, whole=True)
+    except eng.TooLarge as err:
+        raise InputError("max_rounds", f"{err}. Lower the Round cap, or put fewer or less "
+                                       "varied units in Side A units or Side B units.") from None
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    fight = fight_of(inputs)
+    result = eng.to_result(solve(fight, inputs["max_rounds"]), SIDES)
+    result["units"] = {"a": [describe_unit(u) for u in fight.units["a"]],
+                       "b": [describe_unit(u) for u in fight.units["b"]]}
+    result["attack_odds"] = attack_odds(fight)
+    return result
+
+
+def attack_odds(fight: Fight) -> list[dict[str, Any]]:
+    """Each unit's unmodified attack against each enemy: the odds the fight is built on."""
+    rows = []
+    for side in ("a", "b"):
+        enemy = "b" if side == "a" else "a"
+        for i, u in enumerate(fight.units[side]):
+            for t, v in enumerate(fight.units[enemy]):
+                evs, kill, _, threat = fight.odds(side, i, t, 0)
+                sup = sum(w for (o, _), w, _ in evs if o == "suppressed") / 6 ** evs[0][2]
+                rows.append({"attacker": u.name, "target": v.name, "destroy": float(kill),
+                             "destroy_exact": str(kill), "suppress": sup,
+                             "might_damage": threat})
+    return rows
+
+
+def _explain(inputs: dict[str, Any], result: Result) -> str:
+    fight = fight_of(inputs)
+    rules = fight.rules
+    units = "; ".join(escape(u) for u in result["units"]["a"] + result["units"]["b"])
+    text = (f"**The units.** {units}.\n\n"
+            f"**A turn** is one round here. Both sides roll 2d6 for the initiative "
+            f"({'ties rolled again' if rules.ties == 'reroll' else f'side {rules.ties.upper()} wins ties'}); "
+            f"the winner activates one unit, then the sides take turns, and the side with more "
+            f"units activates the rest at the end "
+            f"({rule('order of play', 'sucs', 'order-of-play')}).")
+    if rules.melee:
+        text += (" The first turn is the charge: side A moved into contact, so it acts first, "
+                 "and every enemy it touches may strike back at each charging unit. After "
+                 "that, the unit attacked strikes back if it survives. A strike back is not an "
+                 "attack; the striker takes a suppression marker for it, and a suppressed unit "
+                 "fights at -1 "
+                 f"({rule('close combat', PAGE, 'close-combat')}, "
+                 f"{rule('who the free strike suppresses', 'rulings', 'sucs-who-the-free-strike-suppresses')}).")
+    text += ("\n\n**An activation.** "
+             + ("A unit first reorganizes away its suppression markers, up to two; it attacks "
+                "only if it has an action left and no marker. "
+                if rules.suppression == "reorganize" else
+                "A suppressed unit reorganizes one marker and attacks with -1 per marker left "
+                "(it reorganizes a second one instead if that attack could not hurt). ")
+             + "It attacks the enemy it is most likely to destroy (ties: the one with the "
+               "most markers, to concentrate fire); automatic fire takes the next best as well, "
+               "a separate roll each. Each attack is the "
+             + rule("attack odds calculator's", "sucs/attacks", "attack-odds")
+             + " resolution, with every face of the dice counted.")
+    text += ("\n\n**Suppression.** A unit is marked when damage equal to its armor is "
+             "followed by a d6 of 1-3"
+             + (", and on every second attack roll it survives that might possibly have "
+                "damaged it (a roll that could never reach its armor does not count; a "
+                "failed search for a stealthy unit is not a roll)"
+                if rules.two_roll_rule else " (the two-roll rule is switched off here)")
+             + f" ({rule('suppression', PAGE, 'suppression')}, "
+               f"{rule('the two-roll rule', 'rulings', 'sucs-two-attack-rolls-that-might-have-damaged')}).")
+    rows = [[r["attacker"], r["target"], percent(r["destroy"]), percent(r["suppress"]),
+             "yes" if r["might_damage"] else "no"] for r in result["attack_odds"]]
+    text += "\n\n" + table(["Attacker", "Target", "Destroys", "Suppresses",
+                            "Roll counts towards suppression"], rows)
+    text += ("\n\n**The walk.** The state between turns is each unit's markers and whether "
+             "one roll towards the next marker has landed; the walk follows every state with "
+             f"its exact chance, turn by turn, up to the round cap of {inputs['max_rounds']} "
+             f"(at most {result['peak_states']} states were live at once).\n\n"
+             + eng.by_round_table(result))
+    return text
+
+
+def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
+    fight = fight_of(inputs)
+    faces: list[dict[str, Any]] = []
+    real = rng
+
+    class Recorder(random.Random):
+        def randint(self, a: int, b: int) -> int:  # noqa: D102 - records every die
+            face = real.randint(a, b)
+            faces.append({"die": f"d{b}", "face": face})
+            return face
+
+    final, outcome, rounds, log = eng.play(fight.start(), lambda s, r: play_round(fight, s, r),
+                                           round_outcome, max_rounds=inputs["max_rounds"],
+                                           rng=Recorder())
+    lost = round_losses(final)
+    return {"outcome": outcome, "rounds": rounds, "log": log, "dice": faces,
+            "losses": lost,
+            "summary": f"{outcome} after {rounds} turn{'s' * (rounds != 1)}: side A lost "
+                       f"{lost['a']}, side B lost {lost['b']}."}
+
+
+ENGAGEMENT = Calculator(
+    name="sucs.engagement",
+    title="Whole engagement",
+    summary="Exact odds of how a fight between two groups of units ends, turn by turn, with "
+            "suppression, reorganizing and close combat.",
+    fields=FIELDS,
+    compute=_compute,
+    explain=_explain,
+    headline=eng.headline,
+    charts=eng.charts(SIDES, "Units lost"),
+    roll=_roll,
+    roll_label="Play the fight",
+    page=PAGE,
+)

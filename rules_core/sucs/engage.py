@@ -1,0 +1,429 @@
+"""Whole SUCS engagements: units trading attacks turn by turn until one side is gone
+(source: SUCS, "Order of Play", "Actions", the attack paragraph, "Suppressed Units",
+"Close Combat (melee)").
+
+One turn of the fight is one round of the shared engine (:mod:`rules_core.engagement`).
+A turn: the initiative winner activates a unit, then the sides alternate; a side with
+more units activates its surplus at the end. An activated unit first deals with its
+suppression markers (as the chosen reading says), then attacks the enemy it is most
+likely to destroy (an automatic weapon takes the next best too, one roll each).
+
+Suppression markers come from two places: a hit whose damage equals the armor with a d6
+of 1-3, and (the rule the single-attack calculator cannot show) every **second** attack
+roll the unit survives that might possibly have damaged it. In melee the unit attacked
+strikes back if it survives; the return strike is not an attack, so it never counts
+towards the two rolls, and it puts a marker on the striker.
+
+Every attack is resolved by :func:`rules_core.sucs.attack.resolve`: exactly (every face
+of 2d6, the d6 and the spotting 2d6, cached per attacker, target and modifier) for the
+odds, and with real dice for :func:`play_round`. Every choice a side makes depends only
+on the units' stats and states, never on their place in the list, so identical units
+in the same state are interchangeable and the exact walk merges them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import icepool
+
+from rules_core.sucs.attack import AttackSpec, can_damage, resolve
+
+#: unit state: None (destroyed) or (suppression markers, threatening rolls survived 0/1)
+UnitState = tuple[int, int] | None
+Side = tuple[UnitState, ...]
+#: the fight between turns: (side A, side B)
+State = tuple[Side, Side]
+#: the round state the engine walks: (turn number, capped at 2: turn 1 may be a charge)
+Round = tuple[int, State]
+#: an attack event: (outcome, whether an attack roll was made: False when a stealthy
+#: target was not found)
+Event = tuple[str, bool]
+#: one resolved attack for the walk: (event, weight, sixes in the weight's denominator,
+#: words for the log)
+Resolved = tuple[Event, int, int, str]
+
+FRESH: tuple[int, int] = (0, 0)
+ROLLS_TO_SUPPRESS = 2
+MELEE_PENALTY = 1
+A_WINS = "Side A wins"
+B_WINS = "Side B wins"
+OUTCOMES = (A_WINS, B_WINS)
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One unit's fighting numbers."""
+
+    name: str
+    quality: int = 3
+    attack: int = 1
+    targets: int = 1        # automatic fire: units one attack may hit
+    armor: int = 0
+    cover: int = 0
+    dug_in: bool = False
+    stealthy: bool = False
+
+    @property
+    def stats(self) -> tuple[int, ...]:
+        return (self.quality, self.attack, self.targets, self.armor, self.cover,
+                int(self.dug_in), int(self.stealthy))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The readings the fight is played under (see the Rulings page)."""
+
+    armor_modifies_roll: bool = True
+    bonus_from_target_number: bool = False
+    #: "reorganize": markers come off before the unit may attack; "penalty": one comes
+    #: off and the unit attacks at -1 per marker left
+    suppression: str = "reorganize"
+    two_roll_rule: bool = True
+    #: initiative ties: "reroll", or the side that wins them ("a" / "b")
+    ties: str = "reroll"
+    melee: bool = False
+
+
+def _key(unit: UnitState) -> tuple[int, int, int]:
+    return (1, 0, 0) if unit is None else (0, *unit)
+
+
+class Fight:
+    """Both sides, the rules, and the per-fight caches of every attack's odds."""
+
+    def __init__(self, a: tuple[Fighter, ...], b: tuple[Fighter, ...],
+                 rules: Rules = Rules()) -> None:
+        self.units = {"a": a, "b": b}
+        self.rules = rules
+        self._groups = {s: _groups(units) for s, units in self.units.items()}
+        self._merge = any(len(g) > 1 for gs in self._groups.values() for g in gs)
+        self._rank = {(s, i): r for s, gs in self._groups.items()
+                      for r, g in enumerate(gs) for i in g}
+        self._odds: dict[tuple[str, int, int, int], tuple] = {}
+        #: the rest of a turn from (state, activations left, charge), when exact
+        self.memo: dict = {}
+
+    def start(self) -> Round:
+        return (1, (tuple(FRESH for _ in self.units["a"]),
+                    tuple(FRESH for _ in self.units["b"])))
+
+    def spec(self, side: str, i: int, t: int, bonus: int) -> AttackSpec:
+        """The single-attack calculator's view of unit ``side`` i attacking enemy t."""
+        attacker, target = self.units[side][i], self.units[_other(side)][t]
+        return AttackSpec(quality=attacker.quality, attack=attacker.attack,
+                          armor=target.armor, cover=target.cover, dug_in=target.dug_in,
+                          stealthy=target.stealthy, roll_modifier=bonus,
+                          armor_modifies_roll=self.rules.armor_modifies_roll,
+                          bonus_from_target_number=self.rules.bonus_from_target_number)
+
+    def odds(self, side: str, i: int, t: int, bonus: int) -> tuple:
+        """(events as (event, ways, sixes), chance to destroy, can hurt at all, might
+        possibly damage), cached per attacker, target and modifier."""
+        key = (side, i, t, bonus)
+        hit = self._odds.get(key)
+        if hit is None:
+            spec = self.spec(side, i, t, bonus)
+            evs, sixes = events(spec)
+            total = 6 ** sixes
+            kill = Fraction(sum(w for (o, _), w in evs if o == "destroyed"), total)
+            hurt = any(o != "no_effect" for (o, _), _w in evs)
+            hit = (tuple((e, w, sixes) for e, w in evs), kill, hurt, can_damage(spec))
+            self._odds[key] = hit
+        return hit
+
+    def canonical(self, state: State) -> State:
+        """Identical units' states sorted: the same fight up to names."""
+        if not self._merge:
+            return state
+        out = []
+        for side, side_units in zip(("a", "b"), state):
+            units = list(side_units)
+            for members in self._groups[side]:
+                if len(members) > 1:
+                    for idx, u in zip(members, sorted((units[m] for m in members), key=_key)):
+                        units[idx] = u
+            out.append(tuple(units))
+        return (out[0], out[1])
+
+    def group_rank(self, side: str, i: int) -> int:
+        return self._rank[(side, i)]
+
+
+def _groups(units: tuple[Fighter, ...]) -> list[list[int]]:
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i, u in enumerate(units):
+        groups.setdefault(u.stats, []).append(i)
+    return list(groups.values())
+
+
+def _focus(unit: UnitState) -> tuple[int, int]:
+    assert unit is not None
+    return (-unit[0], -unit[1])
+
+
+def _other(side: str) -> str:
+    return "b" if side == "a" else "a"
+
+
+@lru_cache(maxsize=2048)
+def events(spec: AttackSpec) -> tuple[tuple[tuple[Event, int], ...], int]:
+    """Every face of one attack through :func:`resolve`, counted: ((outcome, roll made),
+    ways) out of 6^sixes (2d6 and the d6; and the spotting 2d6 for a stealthy target)."""
+    two = 2 @ icepool.d6
+
+    def event(spot: int, roll: int, d6: int) -> Event:
+        res = resolve(spec, roll, d6, spot)
+        return (res.outcome, res.stage != "not_found")
+
+    if spec.stealthy:
+        die, sixes = icepool.map(event, two, two, icepool.d6), 5
+    else:
+        die, sixes = icepool.map(lambda r, f: event(12, r, f), two, icepool.d6), 3
+    total = die.denominator()
+    scale = 6 ** sixes // total
+    return tuple(sorted((e, w * scale) for e, w in die.items())), sixes
+
+
+# ---- one turn ------------------------------------------------------------------------
+
+#: resolves one attack (fight, side, i, target, bonus) -> the possible results
+Resolver = Callable[["Fight", str, int, int, int], list[Resolved]]
+
+
+def exact_resolver(fight: Fight, side: str, i: int, t: int, bonus: int) -> list[Resolved]:
+    return [(e, w, s, "") for e, w, s in fight.odds(side, i, t, bonus)[0]]
+
+
+def _set(state: State, side: str, i: int, unit: UnitState) -> State:
+    a, b = state
+    if side == "a":
+        return (a[:i] + (unit,) + a[i + 1:], b)
+    return (a, b[:i] + (unit,) + b[i + 1:])
+
+
+def _unit(state: State, side: str, i: int) -> UnitState:
+    return state[0 if side == "a" else 1][i]
+
+
+def penalty(markers: int, rules: Rules, melee: bool) -> int:
+    """The modifier on an attack or return strike by a unit with ``markers`` markers
+    (source: Suppressed Units; Close Combat: -1 when suppressed in melee)."""
+    if rules.suppression == "penalty":
+        return -markers
+    return -MELEE_PENALTY if melee and markers else 0
+
+
+def apply_hit(state: State, side: str, i: int, event: Event, threat: bool, counts: bool,
+              rules: Rules) -> State:
+    """What one attack's outcome does to the unit hit: destroyed, a marker, or (for a
+    roll that might possibly have damaged it) one towards the pair that suppresses."""
+    outcome, rolled = event
+    unit = _unit(state, side, i)
+    assert unit is not None
+    if outcome == "destroyed":
+        return _set(state, side, i, None)
+    markers, near = unit
+    if outcome == "suppressed":
+        return _set(state, side, i, (markers + 1, near))
+    if counts and rolled and threat and rules.two_roll_rule:
+        near += 1
+        if near == ROLLS_TO_SUPPRESS:
+            markers, near = markers + 1, 0
+    return _set(state, side, i, (markers, near))
+
+
+#: paths through a turn: state -> (weight, sixes in its denominator, log lines)
+Paths = dict[State, tuple[int, int, tuple[str, ...]]]
+
+
+def _add(out: Paths, state: State, w: int, sixes: int, log: tuple[str, ...]) -> None:
+    old = out.get(state)
+    if old is None:
+        out[state] = (w, sixes, log)
+        return
+    w0, s0, log0 = old
+    top = max(s0, sixes)
+    out[state] = (w0 * 6 ** (top - s0) + w * 6 ** (top - sixes), top, log0)
+
+
+def strike(fight: Fight, paths: Paths, side: str, i: int, t: int, counts: bool,
+           melee_strike: bool, resolver: Resolver, label: str) -> Paths:
+    """Unit ``side`` i rolls against enemy t on every path where both still stand."""
+    enemy = _other(side)
+    out: Paths = {}
+    for s, (w, sx, log) in paths.items():
+        me, them = _unit(s, side, i), _unit(s, enemy, t)
+        if me is None or them is None:
+            _add(out, s, w, sx, log)
+            continue
+        bonus = penalty(me[0], fight.rules, melee_strike) if melee_strike else \
+            _attack_bonus(fight, me[0])
+        threat = fight.odds(side, i, t, bonus)[3]
+        for event, ways, sixes, words in resolver(fight, side, i, t, bonus):
+            text = (f"{fight.units[side][i].name} {label} {fight.units[enemy][t].name}: "
+                    f"{words}") if words else ""
+            s2 = apply_hit(s, enemy, t, event, threat, counts, fight.rules)
+            if text and event[0] == "no_effect" and _unit(s2, enemy, t) != them:
+                text += (" (a roll that might have damaged it"
+                         + ("; the second: suppressed)" if (_unit(s2, enemy, t) or (0, 1))[1] == 0
+                            else ")"))
+            _add(out, s2, w * ways, sx + sixes, log + ((text,) if text else ()))
+    return out
+
+
+def _attack_bonus(fight: Fight, markers: int) -> int:
+    return penalty(markers, fight.rules, fight.rules.melee)
+
+
+def choose_targets(fight: Fight, state: State, side: str, i: int, bonus: int) -> list[int]:
+    """The enemies this unit attacks: the ones it is most likely to destroy, as many as
+    its weapon may hit; ties go to the unit already hurt the most (the most markers,
+    then a roll towards the next one), so fire is concentrated."""
+    enemy = _other(side)
+    alive = [t for t, u in enumerate(state[0 if enemy == "a" else 1]) if u is not None]
+    ranked = sorted(alive, key=lambda t: (-fight.odds(side, i, t, bonus)[1],
+                                          fight.group_rank(enemy, t),
+                                          _focus(_unit(state, enemy, t)), t))
+    return ranked[:fight.units[side][i].targets]
+
+
+def activate(fight: Fight, state: State, side: str, i: int, charge: bool,
+             resolver: Resolver) -> Paths:
+    """One activation of unit ``side`` i from ``state``: reorganize as the reading says,
+    then attack; in melee each attack draws return strikes (source: Order of Play,
+    Actions, Suppressed Units, Close Combat)."""
+    rules = fight.rules
+    markers, near = _unit(state, side, i)  # type: ignore[misc]
+    removed = min(markers, 2 if rules.suppression == "reorganize" else 1)
+    attacks = rules.suppression == "penalty" or markers < 2
+    markers -= removed
+    bonus = _attack_bonus(fight, markers)
+    state = _set(state, side, i, (markers, near))
+    targets = choose_targets(fight, state, side, i, bonus) if attacks else []
+    if targets and markers and not fight.odds(side, i, targets[0], bonus)[2]:
+        markers, removed, targets = markers - 1, removed + 1, []  # no hope: reorganize again
+        state = _set(state, side, i, (markers, near))
+    name = fight.units[side][i].name
+    note = (f"{name} reorganizes {removed} marker{'s' * (removed != 1)}",) if removed else ()
+    paths: Paths = {state: (1, 0, note)}
+    enemy = _other(side)
+    for t in targets:
+        after = strike(fight, paths, side, i, t, True, False, resolver,
+                       "attacks")
+        if not rules.melee:
+            paths = after
+            continue
+        paths = {}
+        for s, (w, sx, log) in after.items():
+            back = [e for e, u in enumerate(s[0 if enemy == "a" else 1]) if u is not None] \
+                if charge else [t]
+            part: Paths = {s: (w, sx, log)}
+            for e in back:
+                part = return_strike(fight, part, side, i, e, resolver)
+            for s2, (w2, sx2, log2) in part.items():
+                _add(paths, s2, w2, sx2, log2)
+    return paths
+
+
+def return_strike(fight: Fight, paths: Paths, side: str, i: int, e: int,
+                  resolver: Resolver) -> Paths:
+    """A surviving enemy in contact strikes back and takes a marker for it; the strike
+    is not an attack (source: Actions, melee; Close Combat). A strike that cannot hurt
+    is not worth the marker and is not made."""
+    enemy = _other(side)
+    ready: Paths = {}
+    for s, (w, sx, log) in paths.items():
+        unit = _unit(s, enemy, e)
+        if unit is None or _unit(s, side, i) is None or not fight.odds(
+                enemy, e, i, penalty(unit[0], fight.rules, True))[2]:
+            _add(ready, s, w, sx, log)
+            continue
+        hit = strike(fight, {s: (w, sx, log)}, enemy, e, i, False, True, resolver,
+                     "strikes back at")
+        for s2, (w2, sx2, log2) in hit.items():
+            _add(ready, _set(s2, enemy, e, (unit[0] + 1, unit[1])), w2, sx2, log2)
+    return ready
+
+
+def initiative(rules: Rules) -> list[tuple[str, Fraction]]:
+    """Who acts first: 2d6 each, the higher goes first; ties as ruled (source: Order of
+    Play)."""
+    if rules.ties == "reroll":
+        return [("a", Fraction(1, 2)), ("b", Fraction(1, 2))]
+    two = [a + b for a in range(1, 7) for b in range(1, 7)]
+    tie = Fraction(sum(x == y for x in two for y in two), len(two) ** 2)  # 73/648
+    win = (1 - tie) / 2
+    return [("a", win + (tie if rules.ties == "a" else 0)),
+            ("b", win + (tie if rules.ties == "b" else 0))]
+
+
+def queues(fight: Fight, state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each side's units standing at the start of the turn, in the order they activate:
+    list order of their kind, the least suppressed first."""
+    out = []
+    for side, units in zip(("a", "b"), state):
+        alive = [i for i, u in enumerate(units) if u is not None]
+        out.append(tuple(sorted(alive, key=lambda i: (fight.group_rank(side, i),
+                                                      _key(units[i]), i))))
+    return out[0], out[1]
+
+
+def turn(fight: Fight, state: State, first: str, charge: bool, resolver: Resolver) -> Paths:
+    """One whole turn after the initiative: the sides take turns activating a unit that
+    has not acted yet, starting with ``first``; a side with none left passes, so the
+    side with more units ends with its surplus (source: Order of Play)."""
+    memo = fight.memo if resolver is exact_resolver else None
+    qa, qb = queues(fight, state)
+    return _rest(fight, state, qa, qb, first, charge, resolver, memo)
+
+
+def _rest(fight: Fight, state: State, qa: tuple[int, ...], qb: tuple[int, ...], side: str,
+          charge: bool, resolver: Resolver, memo: dict | None) -> Paths:
+    """The rest of a turn from ``state``, units ``qa`` / ``qb`` still to act, ``side`` to
+    move (cached when exact: many turns pass through the same states)."""
+    qa = tuple(i for i in qa if state[0][i] is not None)
+    qb = tuple(i for i in qb if state[1][i] is not None)
+    if not (qa or qb) or outcome(state) is not None:
+        return {state: (1, 0, ())}
+    if not (qa if side == "a" else qb):
+        side = _other(side)
+    key = (state, qa, qb, side, charge)
+    if memo is not None and key in memo:
+        return memo[key]
+    i = (qa if side == "a" else qb)[0]
+    qa, qb = (qa[1:], qb) if side == "a" else (qa, qb[1:])
+    out: Paths = {}
+    for s2, (w2, sx2, log2) in activate(fight, state, side, i, charge and side == "a",
+                                        resolver).items():
+        for s3, (w3, sx3, log3) in _rest(fight, s2, qa, qb, _other(side), charge, resolver,
+                                         memo).items():
+            _add(out, s3, w2 * w3, sx2 + sx3, log2 + log3)
+    if memo is not None:
+        memo[key] = out
+    return out
+
+
+def outcome(state: State) -> str | None:
+    """A side with no unit left has lost."""
+    a, b = state
+    if b.count(None) == len(b):
+        return A_WINS
+    if a.count(None) == len(a):
+        return B_WINS
+    return None
+
+
+def losses(state: State) -> dict[str, int]:
+    return {"a": sum(u is None for u in state[0]), "b": sum(u is None for u in state[1])}
+
+
+def round_outcome(rnd: Round) -> str | None:
+    return outcome(rnd[1])
+
+
+def round_losses(rnd: Round) -> dict[str, int]:
+    return losses(rnd[1])

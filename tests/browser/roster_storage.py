@@ -1,0 +1,63 @@
+"""How the army builder's saved rosters are read in browser tests: one localStorage key
+per roster, scoped by the site's base path (site.js ``scopedKey``; the test site is served
+at ``/``), holding ``{id, rev, order, roster}``."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import Page
+
+SCOPE = "tcr:/:"
+ENTRY = SCOPE + "sucs-roster:"
+ACTIVE = SCOPE + "sucs-rosters:active"
+KEPT = SCOPE + "sucs-rosters:kept:"
+LEGACY = "sucs-rosters:v1"  # the single-key store of earlier versions
+SNAPSHOT = ("() => JSON.stringify(Object.keys(localStorage).sort()"
+            ".map(k => [k, localStorage.getItem(k)]))")
+
+
+def entries(page: Page) -> list[dict]:
+    """Every saved roster entry, in the builder's order."""
+    raw = page.evaluate(f"""() => Object.keys(localStorage).filter(k => k.startsWith('{ENTRY}'))
+        .map(k => localStorage.getItem(k))""")
+    found = [json.loads(text) for text in raw]
+    return sorted(found, key=lambda e: (e["order"], e["id"]))
+
+
+def names(page: Page) -> list[str]:
+    return [e["roster"]["name"] for e in entries(page)]
+
+
+def active_roster(page: Page) -> dict:
+    active = page.evaluate(f"() => localStorage.getItem('{ACTIVE}')")
+    return next(e["roster"] for e in entries(page) if e["id"] == active)
+
+
+def entry(page: Page, roster_id: str) -> dict:
+    return next(e for e in entries(page) if e["id"] == roster_id)
+
+
+def kept(page: Page) -> dict[str, str]:
+    return page.evaluate(f"""() => Object.fromEntries(Object.keys(localStorage)
+        .filter(k => k.startsWith('{KEPT}')).map(k => [k, localStorage.getItem(k)]))""")
+
+
+def legacy_text(*rosters: dict, ids: tuple[str, ...] = (), **header: object) -> str:
+    """The old single-key store holding these rosters."""
+    ids = ids or tuple(f"r{i}" for i in range(len(rosters)))
+    data = {"schema": "sucs-roster-store", "version": 1, "active": ids[0] if ids else None,
+            "rosters": [{"id": i, "rev": 1, "roster": r} for i, r in zip(ids, rosters)]}
+    data.update(header)
+    return json.dumps(data)
+
+
+def put_entries(page: Page, *rosters: dict, ids: tuple[str, ...] = ()) -> None:
+    """Write rosters as the builder saves them (one key each), after clearing storage."""
+    ids = ids or tuple(f"r{i}" for i in range(len(rosters)))
+    items = {ENTRY + i: json.dumps({"id": i, "rev": 1, "order": n, "roster": r})
+             for n, (i, r) in enumerate(zip(ids, rosters))}
+    if ids:
+        items[ACTIVE] = ids[0]
+    page.evaluate("items => { localStorage.clear(); for (const [k, v] of Object.entries(items))"
+                  " localStorage.setItem(k, v); }", items)

@@ -1,0 +1,60 @@
+"""SUCS whole engagements in Chromium: the widget goes live and agrees with CPython
+exactly, a bad unit is reported next to its field, and a whole fight is played with real
+dice; the unit cost builder shows why a unit is illegal."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page
+
+from rules_core import api
+from tests.browser.support import RUNTIME_TIMEOUT_MS, live_run, wait_result, wait_settled, widget
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
+    module_page.goto(site.url + "sucs/actions/")
+    return module_page
+
+
+def test_engagement_goes_live_and_agrees_with_cpython(page: Page) -> None:
+    root = widget(page, "sucs.engagement")
+    assert wait_settled(page, root) == "ready"
+    for inputs in ({}, {"side_a": "4/2/2", "side_b": "3/1/1, 3/1/1, 3/1/1", "mode": "melee"},
+                   {"side_a": "3/1/0", "side_b": "3/1/0", "ties": "a", "max_rounds": 5}):
+        reply = live_run(page, "sucs.engagement", inputs)
+        expected = api.run("sucs.engagement", inputs)
+        assert reply["ok"] and reply["result"] == json.loads(json.dumps(expected["result"]))
+
+
+def test_bad_unit_is_reported_next_to_its_field_and_a_fight_is_played(page: Page) -> None:
+    root = widget(page, "sucs.engagement")
+    wait_settled(page, root)
+    box = root.locator('.calc-field[data-field="side_b"] input, '
+                       '.calc-field[data-field="side_b"] textarea').first
+    reply = wait_result(page, root, lambda: box.fill("3/1"))
+    assert not reply["ok"] and reply["error"]["field"] == "side_b"
+    error = root.locator('.calc-field[data-field="side_b"] .calc-error')
+    assert error.is_visible() and "Side B units" in error.inner_text()
+    reply = wait_result(page, root, lambda: box.fill("3/1/0"))
+    assert reply["ok"] and error.is_hidden()
+    root.locator('button[data-action="roll"]').click()
+    page.wait_for_function(
+        "el => el.querySelector('.calc-roll-summary') && "
+        "/turn/.test(el.querySelector('.calc-roll-summary').textContent)",
+        arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    assert "wins" in root.locator(".calc-roll-summary").inner_text() or \
+        "Still fighting" in root.locator(".calc-roll-summary").inner_text()
+
+
+def test_unit_cost_lists_why_a_unit_is_illegal_in_the_browser(page: Page) -> None:
+    inputs = {"altitude": "1", "speed": 0, "must_move": True, "commander": True, "range": 6}
+    reply = live_run(page, "sucs.unit_cost", inputs)
+    expected = api.run("sucs.unit_cost", inputs)
+    assert reply["ok"] and reply["result"]["warnings"] == expected["result"]["warnings"]
+    assert len(reply["result"]["warnings"]) == 3
+    assert "Not a legal unit" in reply["explanation"]

@@ -1,0 +1,192 @@
+"""heroic.engagement: hand-worked fights, a simulation of the same rules, and the pieces
+(hit counts, damage sums) against icepool and the contest oracle."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import icepool
+import pytest
+
+from rules_core import api
+from rules_core.dice.distribution import from_icepool
+from rules_core.fields import initial_inputs, validate
+from rules_core.heroic import contest
+from rules_core.heroic import fight as model
+from rules_core.heroic.calc_engagement import ENGAGEMENT, build
+from rules_core.heroic.damage import Damage, damage_sum, pooled_injury
+
+
+def inputs(**over):
+    base = initial_inputs(ENGAGEMENT.fields)
+    base.update(over)
+    return base
+
+
+def small(**over):
+    """Three raiders against two guards, small enough for carried wounds."""
+    return inputs(a_name="Raiders", a_members=3, a_skill=12, a_hp=4, a_dr=0, a_damage="1d",
+                  a_wounding=1, b_name="Guards", b_members=2, b_skill=13, b_hp=5, b_dr=1,
+                  b_damage="1d+1", b_wounding=1.5, **over)
+
+
+@pytest.mark.parametrize("diff", [-12, -3, 0, 2, 7, 15])
+@pytest.mark.parametrize("sf,mult", [(4, 1), (6, 5)])
+def test_hit_counts_match_the_contest_enumeration(diff, sf, mult):
+    fast = {h: Fraction(w, 46_656) for h, w in contest.hit_counts(diff, sf, multiplier=mult)}
+    slow = {h: p for h, p in contest.hit_distribution(10 + diff, 10, sf, multiplier=mult).items()
+            if p}
+    assert fast == slow
+
+
+@pytest.mark.parametrize("hits,damage", [(1, Damage(2, 0)), (7, Damage(1, 2)),
+                                          (24, Damage(2, 0)), (5, Damage(1, -2))])
+def test_damage_sums_match_icepool(hits, damage):
+    one = (damage.dice @ icepool.d6 + damage.add).map(lambda t: max(0, t))
+    ref = from_icepool(hits @ one)
+    ours = damage_sum(hits, damage)
+    total = 6 ** (damage.dice * hits)
+    assert sum(ours) == total
+    assert {k: Fraction(w, total) for k, w in enumerate(ours) if w} == ref
+
+
+def test_pooled_injury_of_the_knights_example():
+    # five hits of 2d cutting against DR 6: the source's 38 damage gives 12 injury
+    dist = pooled_injury(5, Damage(2, 0), 6, Fraction(3, 2))
+    assert sum(dist.values()) == 1
+    # injury 12 needs exactly 8 past DR (9 would be 13): a total of exactly 38
+    assert dist[12] == from_icepool(10 @ icepool.d6)[38]
+
+
+def test_a_one_sided_duel_ends_by_round_r_with_one_minus_miss_to_the_r():
+    # B cannot hurt A (DR 20); any hit of A's kills B (1 HP); nobody checks morale
+    raw = inputs(a_members=1, a_skill=12, a_hp=10, a_dr=20, a_damage="3d", a_morale=False,
+                 b_members=1, b_skill=12, b_hp=1, b_dr=0, b_damage="1d", b_morale=False,
+                 max_rounds=6)
+    out = api.run("heroic.engagement", raw)
+    assert out["ok"], out
+    p = contest.p_win(contest.hit_distribution(12, 12, 4))
+    for r in range(1, 7):
+        assert Fraction(out["result"]["by_round_exact"][str(r)]["Knights wiped out"]) \
+            == 1 - (1 - p) ** r
+    exact = {k: Fraction(v) for k, v in out["result"]["outcomes_exact"].items()}
+    assert sum(exact.values()) == 1
+    assert exact["Still fighting"] == (1 - p) ** 6
+
+
+def simulate(raw, trials, seed):
+    f = build(validate(ENGAGEMENT.fields, raw))
+    rng = random.Random(seed)
+    counts: dict[str, int] = {}
+    for _ in range(trials):
+        state = ("fight", *f.start())
+        for _r in range(raw["max_rounds"]):
+            state, _ = model.play_round(f, state, rng)
+            if model.outcome(state):
+                break
+        name = model.outcome(state) or "Still fighting"
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize("over", [
+    {"wounds": "carry"},
+    {"wounds": "drop", "ties": "simultaneous"},
+    {"wounds": "carry", "on_break": "surrender", "a_frontage": 2},
+])
+def test_exact_answer_agrees_with_playing_the_fight_many_times(over):
+    raw = small(max_rounds=8, **over)
+    out = api.run("heroic.engagement", raw)
+    assert out["ok"], out
+    exact = {k: Fraction(v) for k, v in out["result"]["outcomes_exact"].items()}
+    assert sum(exact.values()) == 1
+    trials = 3000
+    counts = simulate(raw, trials, seed=7)
+    for name, p in exact.items():
+        sd = (float(p) * (1 - float(p)) / trials) ** 0.5
+        assert abs(counts.get(name, 0) / trials - float(p)) <= 4.5 * sd + 0.003, name
+    assert set(counts) <= set(exact)
+
+
+def test_losses_distributions_sum_to_one_and_match_the_members():
+    out = api.run("heroic.engagement", small(wounds="carry"))["result"]
+    for key, members in (("a", 3), ("b", 2)):
+        dist = {int(k): Fraction(v) for k, v in out[f"losses_{key}_exact"].items()}
+        assert sum(dist.values()) == 1
+        assert set(dist) <= set(range(members + 1))
+
+
+def test_the_source_fight_twelve_orcs_against_eight_knights():
+    out = api.run("heroic.engagement", inputs())
+    assert out["ok"], out
+    exact = {k: Fraction(v) for k, v in out["result"]["outcomes_exact"].items()}
+    assert sum(exact.values()) == 1
+    # the knights are far better: the orcs break or die far more often than the knights
+    assert exact["Orcs breaks"] + exact["Orcs wiped out"] > Fraction(9, 10)
+
+
+def test_the_roll_plays_to_an_outcome_of_the_exact_answer():
+    raw = small(wounds="carry")
+    keys = set(api.run("heroic.engagement", raw)["result"]["outcomes_exact"])
+    for seed in range(15):
+        out = api.roll("heroic.engagement", raw, random.Random(seed))
+        assert out["ok"], out
+        res = out["result"]
+        assert res["outcome"] in keys
+        assert res["log"] and all(line.startswith("Round ") for line in res["log"])
+        assert all(1 <= d["face"] <= 6 for d in res["dice"])
+        assert res["summary"].startswith(res["outcome"])
+
+
+@pytest.mark.parametrize("over,field,words", [
+    ({"b_name": "orcs"}, "b_name", "Side B: name"),
+    ({"a_damage": "two dice"}, "a_damage", "Side A: damage per hit"),
+    ({"a_damage": "12d"}, "a_damage", "from 1 to 10"),
+    ({"wounds": "carry"}, "wounds", "Injury left over"),
+    ({"a_members": 20, "b_members": 9}, "a_members", "limit of 160"),
+    ({"b_damage": "10d", "b_speed_factor": 1}, "b_damage", "Side B: damage per hit"),
+    ({"a_tactic": "retreat"}, "a_tactic", "retreat"),
+])
+def test_bad_inputs_name_the_field(over, field, words):
+    out = api.run("heroic.engagement", inputs(**over))
+    assert not out["ok"]
+    assert out["error"]["field"] == field
+    assert words in out["error"]["message"]
+
+
+def pct(result, name):
+    return f"{result['outcomes'][name] * 100:.2f}%"
+
+
+@pytest.mark.parametrize("wounds,row", [
+    ("drop", ["9.20%", "11.27%", "51.64%", "26.25%", "1.65%"]),
+    ("carry", ["12.17%", "11.97%", "50.96%", "23.19%", "1.71%"]),
+])
+def test_the_rulings_table_for_injury_left_over(wounds, row):
+    res = api.run("heroic.engagement", small(wounds=wounds))["result"]
+    names = ["Guards wiped out", "Guards breaks", "Raiders wiped out", "Raiders breaks",
+             "Both sides break"]
+    assert [pct(res, n) for n in names] == row
+
+
+@pytest.mark.parametrize("over,knights_break,orcs_lost,knights_lost", [
+    ({}, "0.17%", 11.48, 0.101),
+    ({"on_break": "surrender"}, "0.17%", 8.43, 0.100),
+    ({"ties": "simultaneous"}, "0.18%", 11.48, 0.107),
+])
+def test_the_rulings_figures_for_the_source_fight(over, knights_break, orcs_lost, knights_lost):
+    res = api.run("heroic.engagement", inputs(**over))["result"]
+    assert pct(res, "Knights breaks") == knights_break
+    assert round(res["expected_losses_a"], 2) == orcs_lost
+    assert round(res["expected_losses_b"], 3) == knights_lost
+
+
+def test_the_explanation_walks_the_round_and_links_each_rule():
+    text = api.run("heroic.engagement", small())["explanation"]
+    for link in ("/heroic/#the-round", "/heroic/groups/#numerical-superiority",
+                 "/heroic/groups/#the-hit-multiplier", "/heroic/groups/#group-hit-points",
+                 "/heroic/morale/#when-morale-is-checked", "/heroic/tactics/#retreat",
+                 "/rulings/#the-engagement-injury-left-over"):
+        assert f"]({link})" in text, link
+    assert "| By round |" in text

@@ -1,0 +1,324 @@
+"""SUCS whole engagements: hand-worked turns, a brute-force oracle that enumerates every
+die of every turn, a seeded simulation with real dice, and the inputs' messages."""
+
+from __future__ import annotations
+
+import collections
+import functools
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+
+from rules_core import api
+from rules_core import engagement as eng
+from rules_core.sucs.calc_engagement import parse_side
+from rules_core.sucs.engage import (
+    FRESH,
+    OUTCOMES,
+    Fight,
+    Fighter,
+    Rules,
+    round_losses,
+    round_outcome,
+)
+from rules_core.sucs.engage_round import fraction_step, make_step
+
+FACES = range(1, 7)
+TN = {1: 10, 2: 9, 3: 8, 4: 7, 5: 6}
+
+
+def solve(a, b, rounds=20, **rules):
+    fight = Fight(tuple(a), tuple(b), Rules(**rules))
+    return eng.solve(fight.start(), make_step(fight), round_outcome, max_rounds=rounds,
+                     losses=round_losses, outcome_order=OUTCOMES, whole=True)
+
+
+def unit(name, q=3, a=1, r=0, **kw):
+    return Fighter(name, q, a, armor=r, **kw)
+
+
+def test_a_harmless_target_falls_by_turn_r_with_one_minus_seven_twelfths_to_the_r() -> None:
+    # A (attack 1) destroys armor 0 on 8+ (15/36); B's attack 0 can never reach armor 2.
+    result = solve([unit("A", a=1, r=2)], [unit("B", a=0, r=0)], rounds=12)
+    for r, row in enumerate(result.by_round, 1):
+        assert row["Side A wins"] == 1 - Fraction(7, 12) ** r
+        assert row["Side B wins"] == 0
+
+
+def test_two_rolls_that_might_have_damaged_a_unit_suppress_it() -> None:
+    fight = Fight((unit("A", a=1, r=2),), (unit("B", a=0, r=0),))
+    step = dict(fraction_step(fight)(fight.start()))
+    assert step == {(2, ((FRESH,), (None,))): Fraction(5, 12),
+                    (2, ((FRESH,), ((0, 1),))): Fraction(7, 12)}
+    # the second surviving roll gives the marker (B reorganizes it on its own activation,
+    # which may come before or after A's attack: initiative 1/2 each)
+    after = dict(fraction_step(fight)((2, ((FRESH,), ((0, 1),)))))
+    assert after[(2, ((FRESH,), ((1, 0),)))] == Fraction(1, 2) * Fraction(7, 12)
+    assert after[(2, ((FRESH,), ((0, 0),)))] == Fraction(1, 2) * Fraction(7, 12)
+    off = Fight(fight.units["a"], fight.units["b"], Rules(two_roll_rule=False))
+    assert dict(fraction_step(off)(off.start()))[(2, ((FRESH,), (FRESH,)))] == Fraction(7, 12)
+
+
+def test_a_roll_that_could_never_reach_the_armor_does_not_count() -> None:
+    # attack 1 against armor 2 at quality 3: needs 10, never beats it by 3 (13): no damage
+    fight = Fight((unit("A", a=1, r=5),), (unit("B", a=0, r=2),))
+    assert dict(fraction_step(fight)(fight.start())) == {(2, ((FRESH,), (FRESH,))): 1}
+    # with +3 counted over the attacker's own target number, 11+ does 2 damage: it counts
+    other = Fight(fight.units["a"], fight.units["b"], Rules(bonus_from_target_number=True))
+    assert (2, ((FRESH,), ((0, 1),))) in dict(fraction_step(other)(other.start()))
+
+
+def test_the_charge_and_the_return_strike_by_hand() -> None:
+    a, b = unit("A"), unit("B")
+    result = solve([a], [b], rounds=1, melee=True)
+    p, q = Fraction(5, 12), Fraction(7, 12)
+    # A's charge kills (p); else B strikes back (kills p) and takes a marker, reorganizes
+    # it, attacks (kills p) and A strikes back (kills p)
+    assert result.outcomes["Side A wins"] == p + q * q * q * p
+    assert result.outcomes["Side B wins"] == q * p + q * q * p
+
+
+def test_initiative_ties_change_a_mirror_match() -> None:
+    a, b = [unit("A", a=1, r=0)], [unit("B", a=1, r=0)]
+    assert solve(a, b).outcomes["Side A wins"] == solve(b, a).outcomes["Side A wins"]
+    reroll = solve(a, b, ties="reroll").outcomes["Side A wins"]
+    favoured = solve(a, b, ties="a").outcomes["Side A wins"]
+    assert reroll == Fraction(1, 2) * (1 - solve(a, b).outcomes.get(eng.STILL_FIGHTING, 0))
+    assert favoured > reroll
+
+
+# ---- an independent oracle: the rules written out plainly, every die enumerated --------
+
+@functools.cache
+def attack_faces(att, tgt, bonus, rules):
+    """(outcome, rolled) -> how many of the 2d6 x d6 (x spot 2d6) faces give it, the rule
+    written out again face by face."""
+    tn = TN[att.quality]
+    armor = tgt.armor + tgt.dug_in
+    need = tn + tgt.cover + (armor if rules.armor_modifies_roll else 0)
+    spots = list(itertools.product(FACES, FACES)) if tgt.stealthy else [(6, 6)]
+    out = []
+    for (s1, s2), x, y, d in itertools.product(spots, FACES, FACES, FACES):
+        if tgt.stealthy and s1 + s2 < tn:
+            out.append(("no_effect", False))
+            continue
+        roll = x + y + bonus
+        if roll < need:
+            out.append(("no_effect", True))
+            continue
+        base = tn if rules.bonus_from_target_number else need
+        dmg = att.attack + (roll - base >= 3)
+        out.append(("destroyed", True) if dmg > armor else ("no_effect", True) if dmg < armor
+                   else ("destroyed" if d >= 4 else "suppressed", True))
+    return tuple(collections.Counter(out).items())
+
+
+@functools.cache
+def might_damage(att, tgt, rules):
+    tn = TN[att.quality]
+    armor = tgt.armor + tgt.dug_in
+    need = tn + tgt.cover + (armor if rules.armor_modifies_roll else 0)
+    base = tn if rules.bonus_from_target_number else need
+    return any(att.attack + (r - base >= 3) >= armor for r in range(need, 13))
+
+
+def oracle(a, b, rules, turns):
+    """Outcome chances of a one-on-one fight after ``turns`` turns: every die of every
+    attack enumerated, states with equal markers added up after each activation."""
+    units = {"a": a, "b": b}
+
+    def hit(st, who, res, counts):
+        m, n = st[who]
+        if res[0] == "destroyed":
+            return {**st, who: None}
+        if res[0] == "suppressed":
+            return {**st, who: (m + 1, n)}
+        other = "a" if who == "b" else "b"
+        if counts and res[1] and rules.two_roll_rule and might_damage(units[other], units[who], rules):
+            n += 1
+            if n == 2:
+                m, n = m + 1, 0
+        return {**st, who: (m, n)}
+
+    def bonus(m, melee):
+        if rules.suppression == "penalty":
+            return -m
+        return -1 if melee and m else 0
+
+    def hurts(att, tgt, b):
+        return any(o != "no_effect" for (o, _), _n in attack_faces(att, tgt, b, rules))
+
+    def act(st, who):
+        """[(state, chance)] after ``who`` activates."""
+        other = "a" if who == "b" else "b"
+        if st[who] is None or st[other] is None:
+            return [(st, Fraction(1))]
+        m, n = st[who]
+        removed = min(m, 2 if rules.suppression == "reorganize" else 1)
+        attacks = rules.suppression == "penalty" or m < 2
+        m -= removed
+        bb = bonus(m, rules.melee)
+        if attacks and m and not hurts(units[who], units[other], bb):
+            m, attacks = m - 1, False
+        st = {**st, who: (m, n)}
+        if not attacks:
+            return [(st, Fraction(1))]
+        out = []
+        faces = attack_faces(units[who], units[other], bb, rules)
+        total = sum(n for _, n in faces)
+        for res, ways in faces:
+            s2 = hit(st, other, res, True)
+            q = Fraction(ways, total)
+            if rules.melee and s2[other] is not None:
+                mo = s2[other][0]
+                rb = bonus(mo, True)
+                if hurts(units[other], units[who], rb):
+                    back = attack_faces(units[other], units[who], rb, rules)
+                    all_back = sum(n for _, n in back)
+                    for res2, ways2 in back:
+                        s3 = hit(s2, who, res2, False)
+                        out.append(({**s3, other: (mo + 1, s2[other][1])},
+                                    q * Fraction(ways2, all_back)))
+                    continue
+            out.append((s2, q))
+        return out
+
+    def key(st):
+        return (st["a"], st["b"])
+
+    live = {key({"a": FRESH, "b": FRESH}): Fraction(1)}
+    for t in range(turns):
+        nxt = {}
+        firsts = [("a", Fraction(1))] if rules.melee and t == 0 else [("a", Fraction(1, 2)),
+                                                                        ("b", Fraction(1, 2))]
+        for (sa, sb), p in live.items():
+            if sa is None or sb is None:
+                nxt[(sa, sb)] = nxt.get((sa, sb), 0) + p
+                continue
+            for first, pf in firsts:
+                second = "b" if first == "a" else "a"
+                for s1, p1 in act({"a": sa, "b": sb}, first):
+                    for s2, p2 in act(s1, second):
+                        nxt[key(s2)] = nxt.get(key(s2), 0) + p * pf * p1 * p2
+        live = nxt
+    totals = {}
+    for (sa, sb), p in live.items():
+        name = "Side A wins" if sb is None else "Side B wins" if sa is None \
+            else eng.STILL_FIGHTING
+        totals[name] = totals.get(name, Fraction(0)) + p
+    return totals
+
+
+CASES = [
+    (unit("A", a=1, r=0), unit("B", a=1, r=1), {}),
+    (unit("A", a=2, r=2), unit("B", q=4, a=1, r=1), {}),
+    (unit("A", a=2, r=2), unit("B", q=4, a=1, r=1), {"suppression": "penalty"}),
+    (unit("A", a=1, r=1), unit("B", q=2, a=2, r=1, cover=1), {"armor_modifies_roll": False}),
+    (unit("A", a=1, r=1), unit("B", a=1, r=2), {"bonus_from_target_number": True}),
+    (unit("A", a=1, r=1), unit("B", a=1, r=1, stealthy=True), {}),
+    (unit("A", a=1, r=1), unit("B", a=1, r=1), {"melee": True}),
+    (unit("A", q=4, a=1, r=1), unit("B", a=1, r=1, dug_in=True),
+     {"melee": True, "suppression": "penalty"}),
+    (unit("A", a=1, r=0), unit("B", a=0, r=0), {"two_roll_rule": False}),
+]
+
+
+@pytest.mark.parametrize("a,b,rules", CASES)
+def test_engagement_matches_the_brute_force_oracle(a, b, rules) -> None:
+    turns = 3
+    exact = solve([a], [b], rounds=turns, **rules).outcomes
+    brute = oracle(a, b, Rules(**rules), turns)
+    assert {k: v for k, v in exact.items() if v} == {k: v for k, v in brute.items() if v}
+    assert sum(exact.values()) == 1
+
+
+def test_whole_number_steps_equal_fraction_steps_in_the_shared_engine() -> None:
+    fight = Fight((unit("A1"), unit("A2", a=2, r=1)), (unit("B1", q=4, a=1, targets=2),),
+                  Rules(suppression="penalty"))
+    fast = eng.solve(fight.start(), make_step(fight), round_outcome, max_rounds=6,
+                     losses=round_losses, outcome_order=OUTCOMES, whole=True)
+    slow = eng.solve(fight.start(), fraction_step(fight), round_outcome, max_rounds=6,
+                     losses=round_losses, outcome_order=OUTCOMES)
+    assert fast == slow
+
+
+def test_identical_units_are_merged_without_changing_the_answer() -> None:
+    a = (unit("A1", a=1, r=1), unit("A2", a=2, r=0), unit("A3", a=1, r=1))
+    b = (unit("B1", q=4, a=1, r=0, targets=2), unit("B2", a=1, r=0), unit("B3", a=1, r=0))
+    merged = Fight(a, b)
+    plain = Fight(a, b)
+    plain._merge = False  # every unit kept apart
+    kw = dict(max_rounds=6, losses=round_losses, outcome_order=OUTCOMES, whole=True)
+    fast = eng.solve(merged.start(), make_step(merged), round_outcome, **kw)
+    slow = eng.solve(plain.start(), make_step(plain), round_outcome, **kw)
+    assert fast.outcomes == slow.outcomes and fast.losses == slow.losses
+    assert fast.peak_states < slow.peak_states
+    # identical units listed in another order: the same fight
+    again = solve([a[0], a[2], a[1]], b, rounds=6)
+    assert again.outcomes == fast.outcomes
+
+
+def test_real_dice_agree_with_the_exact_odds() -> None:
+    inputs = {"side_a": "3/1/0, 3/1/1", "side_b": "4/1/0, 3/2/1", "max_rounds": 20}
+    exact = api.run("sucs.engagement", inputs)["result"]["outcomes_exact"]
+    rng = random.Random(15)
+    counts: dict[str, int] = {}
+    trials = 600
+    for _ in range(trials):
+        rolled = api.roll("sucs.engagement", inputs, rng)["result"]
+        assert rolled["outcome"] in exact
+        counts[rolled["outcome"]] = counts.get(rolled["outcome"], 0) + 1
+    for name, p in exact.items():
+        est = eng.wilson(counts.get(name, 0), trials, z=3.3)
+        assert est.low <= float(Fraction(p)) <= est.high, name
+
+
+def test_result_shape_and_log() -> None:
+    response = api.run("sucs.engagement", {})
+    assert response["ok"], response
+    result = response["result"]
+    assert sum(Fraction(v) for v in result["outcomes_exact"].values()) == 1
+    assert set(result["by_round_exact"]) == {str(r) for r in range(1, 21)}
+    assert sum(Fraction(v) for v in result["losses_a_exact"].values()) == 1
+    rolled = api.roll("sucs.engagement", {"mode": "melee", "side_a": "3/2/1",
+                                          "side_b": "3/1/0, 3/1/0"}, random.Random(3))
+    res = rolled["result"]
+    assert res["outcome"] in api.run("sucs.engagement", {"mode": "melee", "side_a": "3/2/1",
+                                                          "side_b": "3/1/0, 3/1/0"}
+                                     )["result"]["outcomes_exact"]
+    assert res["log"][0].startswith("Round 1: side A charges")
+    assert res["dice"] and all(d["face"] >= 1 for d in res["dice"])
+
+
+@pytest.mark.parametrize("inputs,field,words", [
+    ({"side_a": "3/1"}, "side_a", "Side A units: could not read"),
+    ({"side_b": "6/1/0"}, "side_b", "quality must be from 1 to 5; received 6"),
+    ({"side_a": ", ".join(["3/1/0"] * 7)}, "side_a", "at most 6 units"),
+    ({"side_a": "3/1/0 z"}, "side_a", "is not an extra"),
+    ({"side_b": ""}, "side_b", "at least one unit"),
+    ({"side_a": 5}, "side_a", "expected text"),
+    ({"ties": "coin"}, "ties", "must be one of"),
+    ({"max_rounds": 0}, "max_rounds", "from 1 to 100"),
+])
+def test_bad_inputs_name_the_field(inputs, field, words) -> None:
+    response = api.run("sucs.engagement", inputs)
+    assert not response["ok"]
+    assert response["error"]["field"] == field
+    assert words in response["error"]["message"]
+
+
+def test_the_spec_sizes_are_answered_exactly() -> None:
+    three = api.run("sucs.engagement", {"side_a": "3/1/1, 3/2/1, 4/1/0",
+                                        "side_b": "3/1x2/0, 3/1/1, 4/2/2"})
+    assert three["ok"], three
+    six = api.run("sucs.engagement", {"side_a": "4/2/2", "side_b": ", ".join(["3/1/1"] * 6)})
+    assert six["ok"], six
+    assert sum(Fraction(v) for v in six["result"]["outcomes_exact"].values()) == 1
+
+
+def test_parse_side_reads_every_extra() -> None:
+    (u,) = parse_side("side_a", "4/1x2/1 c2 d s")
+    assert (u.quality, u.attack, u.targets, u.armor, u.cover, u.dug_in, u.stealthy) == \
+        (4, 1, 2, 1, 2, True, True)
