@@ -113,8 +113,9 @@ def test_long_fractions_fold_away_on_a_phone(page: Page, site) -> None:  # type:
         assert toggle.is_visible() and toggle.bounding_box()["height"] >= 40  # type: ignore[index]
         toggle.click()
         assert last.is_visible() and "/" in last.inner_text()
-        page.set_viewport_size({"width": 1366, "height": 900})
         toggle.click()
+        assert not last.is_visible()
+        page.set_viewport_size({"width": 1366, "height": 900})
         assert last.is_visible() and not toggle.is_visible()  # wide screens show it always
     finally:
         page.set_viewport_size({"width": 1366, "height": 900})
