@@ -67,8 +67,13 @@ def chart_layout(outcomes: list[str]) -> str:
 _VIEW_WORDS = {"exactly": "exactly", "at_least": "at least", "at_most": "at most"}
 
 
+def in_zone(outcome: str, zone: Any) -> bool:
+    """Whether a numeric outcome lies in a chart's marked zone (``[lowest, meaning]``)."""
+    return bool(zone) and re.fullmatch(r"-?\d+", outcome) is not None and int(outcome) >= int(zone[0])
+
+
 def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
-          outcome_label: str, layout: str) -> str:
+          outcome_label: str, layout: str, zone: Any = None) -> str:
     """One view of a chart: a labelled bar per outcome, scaled to the largest chance.
 
     Plain HTML and CSS rather than SVG or a chart library: text stays at reading size at
@@ -85,7 +90,7 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
            f'aria-label="{escape(summary)}. The table of exact odds has every figure.">']
     for outcome, p in zip(outcomes, values):
         label, pct = escape(outcome), escape(percent(p))
-        zero = " calc-bar-zero" if p == 0 else ""
+        zero = (" calc-bar-zero" if p == 0 else "") + (" calc-bar-zone" if in_zone(outcome, zone) else "")
         out.append(f'<div class="calc-bar{zero}" title="{label}: {pct}" '
                    f'style="--v:{float(p / top):.4f}">'
                    f'<span class="calc-bar-label">{label}</span>'
@@ -134,8 +139,12 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
     out.append(f'<div class="calc-views" data-layout="{escape(layout)}">')
     for view, values in views.items():
         out.append(_bars(view, outcomes, values, chart_spec["title"],
-                         chart_spec["outcome_label"], layout))
+                         chart_spec["outcome_label"], layout, chart_spec.get("zone")))
     out.append("</div>")
+    if chart_spec.get("zone"):
+        low, meaning = chart_spec["zone"]
+        out.append(f'<p class="calc-chart-zone"><span class="calc-zone-key"></span>'
+                   f'{escape(str(low))} or more: {escape(str(meaning))}</p>')
     heads = [escape(chart_spec["outcome_label"])] + [escape(label) for v, label in CHART_VIEWS
                                                      if v in views]
     long = max((len(str(p)) for p in exact), default=0) > LONG_FRACTION
@@ -151,7 +160,8 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
         cells = "".join(f"<td>{escape(percent(views[v][i]))}</td>"
                         for v, _ in CHART_VIEWS if v in views)
         fraction = escape(str(exact[i])).replace("/", "/<wbr>")  # breaks there on a phone
-        out.append(f'<tr><th scope="row">{escape(outcome)}</th>{cells}<td>{fraction}</td></tr>')
+        row = ' class="calc-row-zone"' if in_zone(outcome, chart_spec.get("zone")) else ""
+        out.append(f'<tr{row}><th scope="row">{escape(outcome)}</th>{cells}<td>{fraction}</td></tr>')
     out.append("</tbody></table></div></details></figure>")
     return "".join(out)
 

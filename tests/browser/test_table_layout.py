@@ -186,6 +186,12 @@ def test_threshold_charts_open_on_at_least(page: Page, site) -> None:  # type: i
     assert chart.locator(".calc-view-at_least").is_visible()
     assert not chart.locator(".calc-view-exactly").is_visible()
     assert chart.locator('input[value="at_least"]').is_checked()
+    # the break zone stands out: its bars are drawn in the error colour, the others are not
+    zone = chart.locator(".calc-view-at_least .calc-bar-zone .calc-bar-fill").first
+    other = chart.locator(".calc-view-at_least .calc-bar:not(.calc-bar-zone) .calc-bar-fill").first
+    assert zone.evaluate("e => getComputedStyle(e).backgroundImage").startswith("repeating-linear-gradient")
+    assert other.evaluate("e => getComputedStyle(e).backgroundImage") == "none"
+    assert "or more: breaks" in chart.locator(".calc-chart-zone").inner_text()
 
 
 def test_a_calculator_page_prints_with_its_inputs(page: Page, site) -> None:  # type: ignore[no-untyped-def]

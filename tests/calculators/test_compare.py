@@ -111,3 +111,19 @@ def test_calculator_list_links_every_placed_calculator_of_a_system() -> None:
             page, uid = where[name]
             title = escape(api.spec(name)["title"]).replace("&#x27;", "&#39;")
             assert f'href="@@calc-root@@/{page}#calc-{uid}">{title}</a>' in html
+
+
+def test_the_morale_break_zone_is_marked_on_the_chart_and_in_the_table() -> None:
+    from calculators.render import response_html
+    from rules_core.heroic.morale import MORALE_BREAK
+
+    response = api.run("heroic.morale", api.spec("heroic.morale")["initial"])
+    html = response_html(response, "/", "m")
+    totals = [int(t) for t in response["result"]["totals"]]
+    breaking = [t for t in totals if t >= MORALE_BREAK]
+    assert breaking and len(breaking) < len(totals)
+    assert html.count("calc-bar-zone") == 3 * len(breaking)  # in each of the three views
+    assert html.count('<tr class="calc-row-zone">') == len(breaking)
+    assert f"{MORALE_BREAK} or more: breaks" in html
+    for t in breaking:
+        assert f'<tr class="calc-row-zone"><th scope="row">{t}</th>' in html
