@@ -66,6 +66,37 @@ def parse_block(source: str) -> tuple[str, str | None, dict[str, Any]]:
     return name, uid, inputs
 
 
+#: results that other calculators take as an input: (result key, button label, the
+#: calculators that receive it and the field it fills). The difficulty's DC goes to the
+#: hit calculators, on the same page or (by a link with the value) on theirs.
+HAND_ON = {
+    "gunplay.difficulty": ("dc", "Use this DC to hit",
+                           (("gunplay.hit_chance", "dc"), ("gunplay.hit_odds", "dc"))),
+}
+
+
+def default_uid(name: str) -> str:
+    """The widget id a page gives a calculator's first widget (``gunplay.hit_odds`` ->
+    ``hit-odds``), the address fragment of its inputs in a link."""
+    return name.split(".", 1)[-1].replace("_", "-")
+
+
+def hand_on(name: str, spec_of: Any) -> dict[str, Any] | None:
+    """What the "hand on" button of calculator ``name`` needs: the result key, its label
+    and each receiving calculator's title, page, widget id and field (``spec_of`` is
+    ``api.spec``)."""
+    if name not in HAND_ON:
+        return None
+    key, label, targets = HAND_ON[name]
+    out = []
+    for target, field in targets:
+        spec = spec_of(target)
+        out.append({"calculator": target, "title": spec["title"], "page": spec["page"].strip("/") + "/",
+                    "uid": default_uid(target), "field": field})
+    return {"key": key, "label": label, "targets": out}
+
+
+
 def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
     """The widget's HTML with its prerendered result."""
     if name not in api.names():
@@ -84,6 +115,7 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
         bundle=bundle_name,
         pyodide=build.pyodide_version(),
         initial_json=json.dumps(start, separators=(",", ":")),
+        hand_on=hand_on(name, api.spec),
     )
 
 
@@ -92,7 +124,7 @@ def format_calculator(source: str, language: str, css_class: str, options: dict,
     """pymdownx.superfences custom-fence formatter."""
     name, uid, inputs = parse_block(source)
     used: dict[str, int] = md.__dict__.setdefault("_calculator_ids", {})
-    base = uid or name.split(".", 1)[-1].replace("_", "-")
+    base = uid or default_uid(name)
     used[base] = used.get(base, 0) + 1
     final = base if used[base] == 1 else f"{base}-{used[base]}"
     return render_widget(name, final, inputs)
@@ -150,3 +182,42 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
             f'data-status="prerendered" data-module="{build.ASSET_DIR}/apps/{slug}.js" '
             f'data-bundle="{bundle_name}" '
             f'data-pyodide="{build.pyodide_version()}">{inner}</div>')
+
+
+_DOCS = Path(__file__).resolve().parents[1] / "docs"
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)```calculator[ \t]*\n(?P<body>.*?)^(?P=indent)```", re.M | re.S)
+
+
+def placements(docs: Path = _DOCS) -> dict[str, tuple[str, str]]:
+    """{calculator name: (page address relative to the site root, widget id)} of the
+    first widget of each calculator in the pages, ids given as ``format_calculator``
+    gives them."""
+    found: dict[str, tuple[str, str]] = {}
+    for path in sorted(docs.rglob("*.md")):
+        rel = path.relative_to(docs).with_suffix("").as_posix()
+        page = "" if rel == "index" else (rel[:-len("index")] if rel.endswith("/index") else rel + "/")
+        used: dict[str, int] = {}
+        for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
+            name, uid, _ = parse_block(match.group("body"))
+            base = uid or default_uid(name)
+            used[base] = used.get(base, 0) + 1
+            found.setdefault(name, (page, base if used[base] == 1 else f"{base}-{used[base]}"))
+    return found
+
+
+def format_calculator_list(source: str, language: str, css_class: str, options: dict, md: Any,
+                           **kwargs: Any) -> str:
+    """The ``calculator-list`` fence: one line per calculator of a system, from the
+    catalog, linked to the widget on its page, so an index page never lists them by hand.
+
+        ```calculator-list
+        gunplay
+        ```
+    """
+    system = source.strip()
+    where = placements()
+    rows = [(api.spec(name), where[name]) for name in api.names()
+            if name.startswith(system + ".") and name in where]
+    if not rows:
+        raise FenceError(f"calculator-list: no calculator of a system {system!r} is on any page")
+    return _ENV.get_template("calculator_list.html.j2").render(rows=rows, root=ROOT_PLACEHOLDER)

@@ -1,4 +1,5 @@
-"""One HTML rendering of a calculator response, used at build time and in the browser.
+"""One HTML rendering of a calculator response, used at build time and in the browser:
+results and charts, a real roll, its session-log record, and two setups side by side.
 
 Everything dynamic is escaped here; the explanation Markdown is rendered with raw HTML
 disabled. Links to rules are root-relative in the core and are pointed at ``root``.
@@ -6,6 +7,7 @@ disabled. Links to rules are root-relative in the core and are pointed at ``root
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -45,7 +47,7 @@ def scroll_box(label: str) -> str:
             f'aria-label="{label} (scrolls sideways when wide)">')
 
 
-def _views(exact: list[Fraction], ordered: bool) -> dict[str, list[Fraction]]:
+def chance_views(exact: list[Fraction], ordered: bool) -> dict[str, list[Fraction]]:
     """The chance of exactly, at least and at most each outcome (the last two only for
     ordered outcomes), as exact fractions."""
     views = {"exactly": exact}
@@ -78,8 +80,13 @@ def chart_layout(outcomes: list[str]) -> str:
 _VIEW_WORDS = {"exactly": "exactly", "at_least": "at least", "at_most": "at most"}
 
 
+def in_zone(outcome: str, zone: Any) -> bool:
+    """Whether a numeric outcome lies in a chart's marked zone (``[lowest, meaning]``)."""
+    return bool(zone) and re.fullmatch(r"-?\d+", outcome) is not None and int(outcome) >= int(zone[0])
+
+
 def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
-          outcome_label: str, layout: str) -> str:
+          outcome_label: str, layout: str, zone: Any = None) -> str:
     """One view of a chart: a labelled bar per outcome, scaled to the largest chance.
 
     Plain HTML and CSS rather than SVG or a chart library: text stays at reading size at
@@ -96,7 +103,7 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
            f'aria-label="{escape(summary)}. The table of exact odds has every figure.">']
     for outcome, p in zip(outcomes, values):
         label, pct = escape(outcome), escape(percent(p))
-        zero = " calc-bar-zero" if p == 0 else ""
+        zero = (" calc-bar-zero" if p == 0 else "") + (" calc-bar-zone" if in_zone(outcome, zone) else "")
         out.append(f'<div class="calc-bar{zero}" title="{label}: {pct}" '
                    f'style="--v:{float(p / top):.4f}">'
                    f'<span class="calc-bar-label">{label}</span>'
@@ -106,15 +113,29 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
     return "".join(out)
 
 
-def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
+#: exact fractions longer than this (characters) fold away on a phone until asked for
+LONG_FRACTION = 12
+
+
+def default_view(ordered: bool) -> str:
+    """The view a chart opens on: "at least" for ordered outcomes, the threshold question
+    a reader asks (hit on a total of at least the DC, at least two hits, break on 13 or
+    more); "exactly" for outcomes without an order."""
+    return "at_least" if ordered else "exactly"
+
+
+def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
+          table_open: bool = True) -> str:
     """A distribution as a bar chart (exactly / at least / at most views when the
-    outcomes are ordered) followed by the same figures as an accessible table."""
+    outcomes are ordered) followed by the same figures as an accessible table, open when
+    ``table_open`` and short."""
     key = chart_spec["key"]
     exact_map = result.get(key + "_exact") or {k: str(Fraction(v).limit_denominator(10**9))
                                                for k, v in result[key].items()}
     outcomes = [str(k) for k in exact_map]
     exact = [Fraction(v) for v in exact_map.values()]
-    views = _views(exact, chart_spec.get("ordered", True))
+    views = chance_views(exact, chart_spec.get("ordered", True))
+    start = default_view(len(views) > 1)
     layout = chart_layout(outcomes)
     name = f"{uid}-{key}-view"
     title = escape(chart_spec["title"])
@@ -123,28 +144,37 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str) -> str:
     if len(views) > 1:
         out.append('<fieldset class="calc-chart-toggle"><legend class="calc-sr">'
                    f'{title}: show the chance of</legend>')
-        for i, (view, label) in enumerate(CHART_VIEWS):
-            checked = " checked" if i == 0 else ""
+        for view, label in CHART_VIEWS:
+            checked = " checked" if view == start else ""
             out.append(f'<label><input type="radio" name="{escape(name)}" value="{escape(view)}"'
                        f'{checked}><span>{escape(label)}</span></label>')
         out.append("</fieldset>")
     out.append(f'<div class="calc-views" data-layout="{escape(layout)}">')
     for view, values in views.items():
         out.append(_bars(view, outcomes, values, chart_spec["title"],
-                         chart_spec["outcome_label"], layout))
+                         chart_spec["outcome_label"], layout, chart_spec.get("zone")))
     out.append("</div>")
+    if chart_spec.get("zone"):
+        low, meaning = chart_spec["zone"]
+        out.append(f'<p class="calc-chart-zone"><span class="calc-zone-key"></span>'
+                   f'{escape(str(low))} or more: {escape(str(meaning))}</p>')
     heads = [escape(chart_spec["outcome_label"])] + [escape(label) for v, label in CHART_VIEWS
                                                      if v in views]
-    out.append('<details class="calc-table"' + (" open" if len(outcomes) <= 12 else "") + ">"
-               f'<summary>Table of exact odds</summary>{scroll_box(title)}'
-               f'<table class="calc-odds"><caption class="calc-sr">{title}</caption><thead><tr>'
+    long = max((len(str(p)) for p in exact), default=0) > LONG_FRACTION
+    toggle = ('<label class="calc-show-exact"><input type="checkbox"> Show the exact fractions</label>'
+              if long else "")
+    out.append('<details class="calc-table"' + (" open" if table_open and len(outcomes) <= 12 else "")
+               + f'><summary>Table of exact odds</summary>{toggle}{scroll_box(title)}'
+               f'<table class="calc-odds{" calc-long-exact" if long else ""}">'
+               f'<caption class="calc-sr">{title}</caption><thead><tr>'
                + "".join(f"<th scope=\"col\">{h}</th>" for h in heads)
                + '<th scope="col">Exact</th></tr></thead><tbody>')
     for i, outcome in enumerate(outcomes):
         cells = "".join(f"<td>{escape(percent(views[v][i]))}</td>"
                         for v, _ in CHART_VIEWS if v in views)
         fraction = escape(str(exact[i])).replace("/", "/<wbr>")  # breaks there on a phone
-        out.append(f'<tr><th scope="row">{escape(outcome)}</th>{cells}<td>{fraction}</td></tr>')
+        row = ' class="calc-row-zone"' if in_zone(outcome, chart_spec.get("zone")) else ""
+        out.append(f'<tr{row}><th scope="row">{escape(outcome)}</th>{cells}<td>{fraction}</td></tr>')
     out.append("</tbody></table></div></details></figure>")
     return "".join(out)
 
@@ -158,8 +188,8 @@ def response_html(response: dict[str, Any], root: str, uid: str) -> str:
     parts.append("</dl>")
     if display["charts"]:
         parts.append('<div class="calc-charts">')
-        for spec in display["charts"]:
-            parts.append(chart(spec, response["result"], uid))
+        for i, spec in enumerate(display["charts"]):  # only the first table starts open
+            parts.append(chart(spec, response["result"], uid, table_open=i == 0))
         parts.append("</div>")
     if response.get("explanation"):
         parts.append('<details class="calc-explanation" open><summary>How this was worked out'
@@ -168,13 +198,192 @@ def response_html(response: dict[str, Any], root: str, uid: str) -> str:
     return "".join(parts)
 
 
+#: an input's words in the session log are cut to this many characters
+WORDS_MAX = 200
+
+
+def value_in_words(field: dict[str, Any], value: Any) -> str:
+    """One input as the form shows it: a choice by its label, a tick box as yes or no,
+    a number with its unit, a list as its items."""
+    if field.get("kind") == "bool" or isinstance(value, bool):
+        return "yes" if value is True else "no"
+    if value is None:
+        return str(field.get("none_label") or "(none)")
+    for choice, label in field.get("choices") or ():
+        if str(choice) == str(value):
+            return str(label)
+    if isinstance(value, (list, tuple)):
+        text = ", ".join(value_in_words({}, v) for v in value) or "(none)"
+    elif isinstance(value, dict):  # an app's structured input: its plain entries, in short
+        text = "; ".join(f"{str(k).replace('_', ' ')} {value_in_words({}, v)}"
+                         for k, v in value.items() if not isinstance(v, (dict, list))) or "(data)"
+    else:
+        unit = field.get("unit")
+        text = f"{value} {unit}" if unit else str(value)
+    return text if len(text) <= WORDS_MAX else text[:WORDS_MAX - 1] + "…"
+
+
+def inputs_in_words(spec: dict[str, Any], inputs: dict[str, Any]) -> list[list[str]]:
+    """[label, value in words] for each input given, in the form's order."""
+    return [[str(f["label"]), value_in_words(f, inputs[f["name"]])]
+            for f in spec["fields"] if f["name"] in inputs]
+
+
+def roll_record(spec: dict[str, Any], inputs: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+    """What the session log keeps of a real roll: the calculator, its inputs in words,
+    the dice and the outcome (the page adds the time and the page address)."""
+    result = response["result"]
+    return {
+        "calculator": spec["name"],
+        "title": spec["title"],
+        "inputs": inputs_in_words(spec, inputs) if isinstance(inputs, dict) else [],
+        "dice": [{"die": str(d.get("die", "")), "face": str(d.get("face", ""))}
+                 for d in result.get("dice", []) if isinstance(d, dict)],
+        "outcome": str(result.get("summary", "")),
+    }
+
+
 def roll_html(response: dict[str, Any]) -> str:
-    """The dice of a real roll and its one-line verdict."""
+    """A real roll's one-line verdict, then its dice (the verdict first: it is what a
+    reader looks for and a screen reader announces first; a long fight's dice scroll)."""
     result = response["result"]
     dice = "".join(
         f'<span class="calc-die" title="{escape(str(d["die"]))}">'
         f'<span class="calc-sr">{escape(str(d["die"]))} rolled </span>{escape(str(d["face"]))}</span>'
         for d in result.get("dice", [])
     )
-    return (f'<div class="calc-roll-dice">{dice}</div>'
-            f'<p class="calc-roll-summary">{escape(str(result.get("summary", "")))}</p>')
+    return (f'<p class="calc-roll-summary">{escape(str(result.get("summary", "")))}</p>'
+            f'<div class="calc-roll-dice">{dice}</div>')
+
+
+# ---- setups side by side: the pinned setup A and the current inputs ----
+
+#: a headline figure that starts with a number ("45.2%", "1.35 hits", "-2")
+_NUMBER = re.compile(r"^\s*(?P<num>[-+−]?\d+(?:[.,]\d+)?)(?P<rest>.*)$", re.S)
+
+
+def _parse(value: str) -> tuple[float, int, str] | None:
+    """(number, decimals shown, what follows it) or None for a figure without a number."""
+    match = _NUMBER.match(value)
+    if not match:
+        return None
+    text = match.group("num").replace("−", "-").replace(",", ".")
+    decimals = len(text.split(".", 1)[1]) if "." in text else 0
+    return float(text), decimals, match.group("rest").strip()
+
+
+def headline_change(before: str, after: str) -> str:
+    """The change from setup A's figure to the current one, in words a reader can scan:
+    "+3.1 points" for percentages, "-1" for counts, "same", or "changed" for figures
+    that are not numbers ("d8" to "d10")."""
+    if before == after:
+        return "same"
+    a, b = _parse(before), _parse(after)
+    if a is None or b is None or a[2] != b[2]:
+        return "changed"
+    decimals = max(a[1], b[1])
+    delta = round(b[0] - a[0], decimals)
+    if delta == 0:
+        return "same"
+    sign = "+" if delta > 0 else "−"
+    number = f"{abs(delta):.{decimals}f}"
+    if a[2].startswith("%"):
+        return f"{sign}{number} points"
+    return f"{sign}{number}{(' ' + a[2]) if a[2] else ''}"
+
+
+def _exact(result: dict[str, Any], key: str) -> dict[str, Fraction]:
+    exact = result.get(key + "_exact")
+    if exact is None:
+        exact = {k: Fraction(v).limit_denominator(10**9) for k, v in result.get(key, {}).items()}
+    return {str(k): Fraction(v) for k, v in exact.items()}
+
+
+def _outcome_order(a: list[str], b: list[str]) -> list[str]:
+    """Every outcome of either setup: numeric outcomes in numeric order, otherwise
+    setup A's order followed by those only the current setup has."""
+    merged = list(dict.fromkeys([*a, *b]))
+    if all(re.fullmatch(r"-?\d+", o) for o in merged):
+        return sorted(merged, key=int)
+    return merged
+
+
+def _chart(chart: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str:
+    """Both setups' distribution of one chart: two bars per outcome, one table."""
+    key = chart["key"]
+    exact_a, exact_b = _exact(a, key), _exact(b, key)
+    outcomes = _outcome_order(list(exact_a), list(exact_b))
+    ordered = chart.get("ordered", True)
+    view = "at_least" if ordered else "exactly"
+    words = "at least" if ordered else "exactly"
+    va = chance_views([exact_a.get(o, Fraction(0)) for o in outcomes], ordered)[view]
+    vb = chance_views([exact_b.get(o, Fraction(0)) for o in outcomes], ordered)[view]
+    top = max([*va, *vb], default=Fraction(0)) or Fraction(1)
+    title = escape(chart["title"])
+    label = escape(chart["outcome_label"])
+    out = [f'<figure class="calc-chart calc-compare-chart" data-chart="{escape(key)}">'
+           f'<figcaption class="calc-chart-title">{title}: chance of {words} each outcome</figcaption>'
+           f'<p class="calc-compare-key"><span class="calc-key-a">Setup A</span> '
+           f'<span class="calc-key-b">Current</span></p>'
+           f'<div class="calc-compare-bars" role="img" aria-label="{title}: the chance of {words} '
+           f'each outcome for setup A and for the current setup. The table below has every figure.">']
+    for outcome, pa, pb in zip(outcomes, va, vb):
+        out.append(f'<div class="calc-cbar"><span class="calc-bar-label">{escape(outcome)}</span>'
+                   f'<span class="calc-cbar-tracks">'
+                   f'<span class="calc-cbar-a" style="--v:{float(pa / top):.4f}"></span>'
+                   f'<span class="calc-cbar-b" style="--v:{float(pb / top):.4f}"></span></span>'
+                   f'<span class="calc-bar-value">{escape(percent(pa))}<br>{escape(percent(pb))}</span>'
+                   f'</div>')
+    out.append('</div><details class="calc-table"><summary>Table of both setups</summary>'
+               f'{scroll_box(title + ", both setups")}<table class="calc-odds"><caption class="calc-sr">{title}, '
+               f'chance of {words} each outcome</caption><thead><tr><th scope="col">{label}</th>'
+               '<th scope="col">Setup A</th><th scope="col">Current</th><th scope="col">Change</th>'
+               '</tr></thead><tbody>')
+    for outcome, pa, pb in zip(outcomes, va, vb):
+        out.append(f'<tr><th scope="row">{escape(outcome)}</th><td>{escape(percent(pa))}</td>'
+                   f'<td>{escape(percent(pb))}</td>'
+                   f'<td>{escape(headline_change(percent(pa), percent(pb)))}</td></tr>')
+    out.append("</tbody></table></div></details></figure>")
+    return "".join(out)
+
+
+def compare_html(spec: dict[str, Any], pinned_inputs: dict[str, Any], pinned: dict[str, Any],
+                 current_inputs: dict[str, Any], current: dict[str, Any]) -> str:
+    """Setup A (``pinned``) and the current setup side by side; both are successful
+    ``api.run`` responses of the calculator ``spec``."""
+    words_a = dict((k, v) for k, v in inputs_in_words(spec, pinned_inputs))
+    words_b = dict((k, v) for k, v in inputs_in_words(spec, current_inputs))
+    labels = list(dict.fromkeys([*words_a, *words_b]))
+    differ = [(k, words_a.get(k, "(not used)"), words_b.get(k, "(not used)"))
+              for k in labels if words_a.get(k) != words_b.get(k)]
+    out = ['<section class="calc-compare" aria-label="Setup A and the current setup side by side">',
+           '<p class="calc-compare-title">Setup A and the current setup</p>']
+    if differ:
+        out.append(scroll_box("Inputs that differ") + '<table class="calc-odds calc-compare-inputs"><caption '
+                   'class="calc-sr">Inputs that differ</caption><thead><tr><th scope="col">Input</th>'
+                   '<th scope="col">Setup A</th><th scope="col">Current</th></tr></thead><tbody>')
+        out += [f'<tr><th scope="row">{escape(k)}</th><td>{escape(a)}</td><td>{escape(b)}</td></tr>'
+                for k, a, b in differ]
+        out.append("</tbody></table></div>")
+    else:
+        out.append('<p class="calc-compare-same">The current inputs are the same as setup A: '
+                   'change an input to compare.</p>')
+    head_a = {str(k): str(v) for k, v in pinned["display"]["headline"]}
+    out.append(scroll_box("Headline figures") + '<table class="calc-odds calc-compare-headline"><caption '
+               'class="calc-sr">Headline figures</caption><thead><tr><th scope="col">Figure</th>'
+               '<th scope="col">Setup A</th><th scope="col">Current</th><th scope="col">Change</th>'
+               '</tr></thead><tbody>')
+    for label, value in current["display"]["headline"]:
+        before = head_a.get(str(label))
+        change = headline_change(before, str(value)) if before is not None else "new"
+        out.append(f'<tr><th scope="row">{escape(str(label))}</th><td>{escape(before or "—")}</td>'
+                   f'<td>{escape(str(value))}</td><td class="calc-change">{escape(change)}</td></tr>')
+    out.append("</tbody></table></div>")
+    charts_a = {c["key"] for c in pinned["display"]["charts"]}
+    shared = [c for c in current["display"]["charts"] if c["key"] in charts_a]
+    if shared:
+        out.append('<div class="calc-charts">')
+        out += [_chart(c, pinned["result"], current["result"]) for c in shared]
+        out.append("</div>")
+    out.append("</section>")
+    return "".join(out)

@@ -11,16 +11,18 @@ becomes a plain error reply.
 from __future__ import annotations
 
 import json
+from html import escape
 from typing import Any
 
-from calculators.render import response_html, roll_html
+from calculators.render import compare_html, response_html, roll_html, roll_record
 from rules_core import api
 from rules_core.errors import InputError
 from rules_core.messages import MAX_DEPTH, parse_json, sentence
 
 _root = "/"
-#: the request object and its inputs wrap the calculator's own inputs
-_ENVELOPE = 2
+#: the request object and its inputs wrap the calculator's own inputs (a comparison
+#: wraps them once more: {"setup": ..., "pinned": ...})
+_ENVELOPE = 3
 
 
 def configure(root: str) -> None:
@@ -46,17 +48,40 @@ def _reply(request_json: str) -> dict[str, Any]:
         response = api.roll(name, inputs)
         if response["ok"]:
             response["html"] = roll_html(response)
+            response["log"] = roll_record(api.spec(name), inputs, response)
         return response
+    if op == "compare":
+        return _compare(name, inputs, uid)
     if op == "run":
         response = api.run(name, inputs)
         if response["ok"]:
             response["html"] = response_html(response, _root, uid)
         return response
-    return _refused("op", 'The operation must be "run" or "roll".')
+    return _refused("op", 'The operation must be "run", "roll" or "compare".')
+
+
+def _compare(name: str, inputs: Any, uid: str) -> dict[str, Any]:
+    """The current setup's result (as for "run") with setup A beside it. A pinned setup
+    that no longer works (a damaged link) is said in words; the current result stays."""
+    if not isinstance(inputs, dict) or set(inputs) != {"setup", "pinned"}:
+        return _refused("inputs", "A comparison needs the current setup and the pinned setup A.")
+    response = api.run(name, inputs["setup"])
+    if not response["ok"]:
+        return response
+    pinned = api.run(name, inputs["pinned"])
+    if pinned["ok"]:
+        head = compare_html(api.spec(name), inputs["pinned"], pinned, inputs["setup"], response)
+    else:
+        head = ('<p class="calc-compare-broken">Setup A cannot be worked out: '
+                f'{escape(pinned["error"]["message"])} Unpin it to compare again.</p>')
+    response["html"] = head + response_html(response, _root, uid)
+    return response
 
 
 def handle(request_json: str) -> str:
-    """``{"op": "run"|"roll", "name", "inputs", "uid"}`` -> response with ``html``."""
+    """``{"op": "run"|"roll"|"compare", "name", "inputs", "uid"}`` -> response with
+    ``html`` (a roll also with ``log``, its session-log entry; "compare" takes
+    ``{"setup": inputs, "pinned": inputs}``)."""
     try:
         return json.dumps(_reply(request_json))
     except Exception as err:  # noqa: BLE001 - the runtime must answer and stay alive

@@ -30,6 +30,9 @@ class Chart:
     outcome_label: str
     #: whether "at least" / "at most" views make sense (ordered numeric outcomes)
     ordered: bool = True
+    #: (lowest outcome, what it means): outcomes from there up are marked on the chart,
+    #: e.g. the morale totals that break
+    zone: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@
 import "./update.js";
 import { call, configure, currentWorker, onRuntime, runtime, startAfter } from "./client.js";
 import { addSaveButton, afterRuntimeStarted, onQuietPage, serviceWorkerControl } from "./offline.js";
+import { record } from "./sessionlog.js";
 import { SITE_ROOT } from "./site.js";
 import { bind, runtimeFailed, setStatus } from "./widget.js";
 
@@ -14,8 +15,11 @@ export const bridge = {
   run: (/** @type {HTMLElement} */ root, /** @type {string} */ name, /** @type {unknown} */ inputs) =>
     call("run", name, inputs, root.dataset.uid || root.id),
   /** api.roll in the worker. */
-  roll: (/** @type {HTMLElement} */ root, /** @type {string} */ name, /** @type {unknown} */ inputs) =>
-    call("roll", name, inputs, root.dataset.uid || root.id),
+  roll: async (/** @type {HTMLElement} */ root, /** @type {string} */ name, /** @type {unknown} */ inputs) => {
+    const reply = await call("roll", name, inputs, root.dataset.uid || root.id);
+    if (reply.ok && reply.log) record(reply.log); // the session log keeps every roll
+    return reply;
+  },
   /** Show a status line; status is "prerendered" | "loading" | "ready" | "error". */
   setStatus,
   /** Put the standard "runtime unavailable" message (with Retry) on an app. */

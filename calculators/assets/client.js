@@ -246,7 +246,7 @@ window.addEventListener("online", () => { if (runtime.status === "failed") retry
 
 /**
  * ``api.run`` / ``api.roll`` in the worker, starting it if needed.
- * @param {"run" | "roll"} op @param {string} name @param {unknown} inputs @param {string} uid
+ * @param {"run" | "roll" | "compare"} op @param {string} name @param {unknown} inputs @param {string} uid
  * @returns {Promise<Reply>}
  */
 export async function call(op, name, inputs, uid) {

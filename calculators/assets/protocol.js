@@ -27,7 +27,7 @@
 /**
  * api.run / api.roll in Python; answered by a {@link ResultReply} or a {@link FailedReply}.
  * @typedef {object} CallRequest
- * @property {"run" | "roll"} op
+ * @property {"run" | "roll" | "compare"} op  compare: inputs are {setup, pinned}
  * @property {number} id
  * @property {string} name     calculator name, e.g. "gunplay.difficulty"
  * @property {unknown} inputs  the form's values (Python validates them)
@@ -95,6 +95,7 @@
  * @property {any} [display]
  * @property {string} [html]
  * @property {{field: string, message: string}} [error]
+ * @property {any} [log]  a roll's session-log entry (calculators/render.py roll_record)
  */
 
 export {};

@@ -3,6 +3,10 @@
 import { Cancelled, RuntimeFailure, call, cancel, configure, onRuntime, retry, runtime, start } from "./client.js";
 import { MAX_LINK_LENGTH, applyValues, collect, editInProgress, urlValues, writeUrl } from "./form.js";
 import { scopedKey } from "./site.js";
+import { pinnedFromUrl, showPin, togglePin } from "./compare.js";
+import { handOn } from "./handon.js";
+import { showSummary } from "./summary.js";
+import { openLog, record } from "./sessionlog.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
 /** @typedef {import("./protocol.js").Reply} Reply */
@@ -187,8 +191,9 @@ async function compute(/** @type {Widget} */ root) {
       const inputs = collect(root);
       root._computed = JSON.stringify(inputs);
       busyTimer = window.setTimeout(() => showBusy(root, true), BUSY_AFTER_MS);
-      reply = await call("run", /** @type {string} */ (root.dataset.calculator), inputs,
-        /** @type {string} */ (root.dataset.uid));
+      const pinned = root._pinned; // setup A: the worker renders both side by side
+      reply = await call(pinned ? "compare" : "run", /** @type {string} */ (root.dataset.calculator),
+        pinned ? { setup: inputs, pinned } : inputs, /** @type {string} */ (root.dataset.uid));
       clearTimeout(busyTimer);
     } while (root._dirty);
   } catch (err) {
@@ -220,6 +225,8 @@ async function compute(/** @type {Widget} */ root) {
     const result = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
     result.innerHTML = /** @type {string} */ (reply.html); // built by calculators/render.py, which escapes every value
     result.classList.remove("calc-stale");
+    root._result = reply.result;
+    showSummary(root);
     setStatus(root, "ready", "Worked out live in your browser.");
   }
   root.dispatchEvent(new CustomEvent("calc:result", { detail: reply }));
@@ -270,8 +277,10 @@ async function roll(/** @type {Widget} */ root) {
     showError(root, /** @type {{field: string, message: string}} */ (reply.error));
     return;
   }
-  /** @type {HTMLElement} */ (root.querySelector(".calc-roll-current")).innerHTML =
-    /** @type {string} */ (reply.html); // escaped by render.py
+  const current = /** @type {HTMLElement} */ (root.querySelector(".calc-roll-current"));
+  current.innerHTML = /** @type {string} */ (reply.html); // escaped by render.py
+  current.scrollIntoView({ block: "nearest" }); // the dice land where the reader looks
+  if (reply.log) record(reply.log);
   const items = [reply.result.summary, ...loadHistory(root)].slice(0, HISTORY_KEEP);
   try {
     localStorage.setItem(historyKey(root), JSON.stringify(items));
@@ -334,6 +343,9 @@ export function bind(/** @type {Widget} */ root) {
   const initial = JSON.parse(/** @type {string} */ (root.dataset.initial));
   const fromUrl = urlValues(root);
   if (fromUrl) applyValues(root, { ...initial, ...fromUrl });
+  root._pinned = pinnedFromUrl(root);
+  showPin(root);
+  showSummary(root);
   /** @param {Event} event */
   const onChange = (event) => {
     // A widget of a page being left (instant navigation: the address changes before the
@@ -361,6 +373,12 @@ export function bind(/** @type {Widget} */ root) {
       compute(root);
     }
     if (action === "share") await share(root);
+    if (action === "pin") {
+      togglePin(root);
+      compute(root);
+    }
+    if (action === "session-log") openLog(button);
+    if (action === "hand-on") handOn(root, button);
     if (action === "clear-history") {
       localStorage.removeItem(historyKey(root));
       showHistory(root);

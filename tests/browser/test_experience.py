@@ -156,6 +156,8 @@ def test_charts_are_visible_and_readable_in_both_schemes(page: Page, site, rel: 
 def test_chart_views_switch_between_exactly_at_least_and_at_most(page: Page, site) -> None:  # type: ignore[no-untyped-def]
     _goto(page, site, "gunplay/bursts/")
     chart = widget(page, "gunplay.hit_odds").locator(".calc-chart").first
+    assert chart.locator(".calc-view-at_least").is_visible()  # a threshold chart opens on it
+    chart.locator("label", has_text="Exactly").click()
     assert chart.locator(".calc-view-exactly").is_visible()
     chart.locator("label", has_text="At least").click()
     assert chart.locator(".calc-view-at_least").is_visible()
@@ -166,9 +168,9 @@ def test_chart_views_switch_between_exactly_at_least_and_at_most(page: Page, sit
     assert chart.locator(".calc-view-exactly").is_visible()
 
 
+#: a widget prints its inputs (.calc-form) but none of its buttons
 HIDDEN_IN_PRINT = (".md-header", ".md-sidebar--primary", ".md-sidebar--secondary", ".md-footer",
-                   ".calc-form", ".calc-actions", ".calc-status", ".calc-chart-toggle",
-                   ".calc-rolls")
+                   ".calc-actions", ".calc-status", ".calc-chart-toggle", ".calc-rolls")
 
 
 def _print_visibility(page: Page) -> dict[str, bool]:
@@ -186,6 +188,7 @@ def test_a_rules_page_prints_without_navigation_or_widget_controls(page: Page, s
         assert not any(shown.values()), shown
         root = widget(page, "sucs.attack")
         assert root.locator(".calc-headline").is_visible()
+        assert root.locator(".calc-form input").first.is_visible()  # the inputs print
         assert root.locator(".calc-chart .calc-view-exactly").is_visible()
         table = page.locator(".rules-table table").first
         assert table.is_visible()

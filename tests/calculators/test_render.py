@@ -113,9 +113,10 @@ def test_ordered_chart_has_three_views_scaled_to_the_largest_bar() -> None:
     assert at_least == ["100.0%", "50.0%", "30.0%", "10.0%"]
     assert at_most == ["50.0%", "70.0%", "90.0%", "100.0%"]
     assert 'data-layout="few"' in html and "calc-bars-few" in html
-    # one radio group per chart, named by widget and key, "exactly" first and checked
+    # one radio group per chart, named by widget and key, "exactly" first; an ordered
+    # chart opens on "at least" (the threshold question) and only that view is checked
     assert html.count('type="radio" name="w-dist-view"') == 3
-    assert re.search(r'value="exactly" checked', html)
+    assert re.search(r'value="at_least" checked', html) and html.count(" checked") == 1
 
 
 def test_unordered_chart_has_one_view_and_no_toggle() -> None:
@@ -194,11 +195,13 @@ def test_every_calculator_renders_consistent_charts(name: str) -> None:
     response = _default_response(name)
     html = response_html(response, "/", "t")
     assert html.startswith('<dl class="calc-headline">')
-    for chart_spec in response["display"]["charts"]:
+    for i, chart_spec in enumerate(response["display"]["charts"]):
         key = chart_spec["key"]
         dist = response["result"][key]
-        one = chart(chart_spec, response["result"], "t")
+        one = chart(chart_spec, response["result"], "t", table_open=i == 0)
         assert one in html
+        # only the first chart's table of exact odds starts open
+        assert ('<details class="calc-table" open>' in one) == (i == 0 and len(dist) <= 12)
         tree = parse(one)
         views = [v for v in tree.views if ":" not in v]
         assert len(views) == (3 if chart_spec.get("ordered", True) else 1)

@@ -1,0 +1,57 @@
+// @ts-check
+// Hand a result on: a calculator whose result another one takes as an input (the d10
+// difficulty's DC goes to the hit calculators) fills the receiving widgets on this page
+// and links to those on other pages with the value in the link's address. What to hand
+// on is declared in Python (calculators/render.py HAND_ON) and put on the button.
+import { SITE_ROOT } from "./site.js";
+
+/** @typedef {import("./form.js").Widget} Widget */
+/** @typedef {{calculator: string, title: string, page: string, uid: string, field: string}} Target */
+
+/** Put ``value`` into ``field`` of a widget as the reader would: its own input and change
+ * events keep its address and result up to date. */
+function fill(/** @type {HTMLElement} */ widget, /** @type {string} */ field, /** @type {string} */ value) {
+  const input = /** @type {HTMLInputElement | null} */ (
+    widget.querySelector(`.calc-field[data-field="${CSS.escape(field)}"] input, .calc-field[data-field="${CSS.escape(field)}"] select`));
+  if (!input) return false;
+  input.value = value;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  return true;
+}
+
+/** The "use this result" action of ``root``'s button. */
+export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ button) {
+  const spec = JSON.parse(/** @type {string} */ (button.dataset.handOn));
+  const note = root.querySelector(".calc-hand-on") || document.createElement("p");
+  note.className = "calc-hand-on";
+  note.setAttribute("role", "status");
+  button.closest(".calc-actions")?.after(note);
+  const value = root._result?.[spec.key];
+  if (value === undefined || root.dataset.pending || root.dataset.errorField) {
+    note.textContent = "Wait for a result for these inputs, then hand it on.";
+    return;
+  }
+  const text = String(value);
+  /** @type {(string | Node)[]} */
+  const parts = [];
+  const filled = [];
+  for (const target of /** @type {Target[]} */ (spec.targets)) {
+    const here = [...document.querySelectorAll(`.calc[data-calculator="${CSS.escape(target.calculator)}"]`)]
+      .filter((w) => w !== root && fill(/** @type {HTMLElement} */ (w), target.field, text));
+    if (here.length) {
+      filled.push(here[0]);
+      parts.push(`${target.title} on this page now uses ${text}. `);
+    } else {
+      const url = new URL(target.page, SITE_ROOT);
+      url.searchParams.set(`${target.uid}.${target.field}`, text);
+      url.hash = `calc-${target.uid}`;
+      const a = document.createElement("a");
+      a.href = url.href;
+      a.textContent = `Open ${target.title} with ${text}`;
+      parts.push(a, ". ");
+    }
+  }
+  note.replaceChildren(...parts);
+  filled[0]?.scrollIntoView({ block: "nearest" });
+}

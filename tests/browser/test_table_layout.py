@@ -1,0 +1,234 @@
+"""Phone and desktop layout of every widget, in Chromium: with every details element
+open, no two tables overlap and none crosses its widget's edge; no page scrolls
+sideways at 390 px; long exact fractions fold away on a phone; only the first odds table
+opens by default; a compact summary stays in view while editing on a phone; a
+calculator page prints with its inputs; the focus ring is 3:1 or more and unlike the
+error outline; threshold charts open on "at least"; every system's index lists its
+calculators. Screenshots of both layouts go to test-results/screenshots/layout/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from rules_core import api
+from tests.browser.support import instant_goto, site_pages, wait_settled, widget
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots" / "layout"
+#: pages whose whole phone and desktop layout (every details open) is kept as a screenshot
+SHOWN = ("cortex/rolls/", "heroic/melee/", "gunplay/bursts/", "heroic/morale/", "sucs/attacks/")
+
+#: every table of every widget as the box it occupies on screen (its own scroll box when
+#: it scrolls inside one); pairs that overlap and tables that cross their widget's edge
+TABLE_PROBLEMS = """() => {
+  const out = [];
+  for (const root of document.querySelectorAll('.calc[data-calculator]')) {
+    const name = root.dataset.calculator;
+    const edge = root.getBoundingClientRect();
+    const boxes = [];
+    for (const table of root.querySelectorAll('table')) {
+      if (!table.checkVisibility()) continue;
+      let box = table;
+      for (let el = table; el && el !== root; el = el.parentElement) {
+        const ox = getComputedStyle(el).overflowX;
+        if (ox === 'auto' || ox === 'scroll' || ox === 'hidden') { box = el; break; }
+      }
+      const r = box.getBoundingClientRect();
+      if (r.width === 0) continue;
+      if (r.left < edge.left - 0.5 || r.right > edge.right + 0.5) {
+        out.push(`${name}: a table (${Math.round(r.left)}-${Math.round(r.right)}) crosses the widget's edge (${Math.round(edge.left)}-${Math.round(edge.right)})`);
+      }
+      boxes.push([box, r]);
+    }
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [a, ra] = boxes[i], [b, rb] = boxes[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      if (ra.left < rb.right - 0.5 && rb.left < ra.right - 0.5 && ra.top < rb.bottom - 0.5 && rb.top < ra.bottom - 0.5) {
+        out.push(`${name}: two tables overlap`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def _goto(page: Page, site, rel: str) -> None:  # type: ignore[no-untyped-def]
+    if page.url.split("#")[0].split("?")[0] != site.url + rel:
+        instant_goto(page, site.url + rel)
+
+
+@pytest.fixture(scope="module")
+def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
+    module_page.goto(site.url)
+    return module_page
+
+
+def _shot(rel: str, size: str) -> str:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return str(SHOTS / f"{rel.strip('/').replace('/', '_') or 'home'}-{size}.png")
+
+
+def test_tables_keep_to_their_box_and_no_page_scrolls_sideways(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    problems: list[str] = []
+    rels = site_pages(site, widgets_only=True)
+    assert len(rels) >= 20
+    for rel in rels:
+        _goto(page, site, rel)
+        # as built: only the first table of exact odds of a widget starts open
+        opened = page.evaluate("""() => [...document.querySelectorAll('.calc-result')].map(r =>
+            [...r.querySelectorAll('.calc-charts > .calc-chart > details.calc-table')].map(d => d.open))""")
+        for flags in opened:
+            if any(flags[1:]):
+                problems.append(f"{rel}: a table other than the first starts open {flags}")
+        page.evaluate("() => document.querySelectorAll('.calc details, .calc-app details')"
+                      ".forEach(d => { d.open = true; })")
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            problems += [f"{rel} at {size}: {p}" for p in page.evaluate(TABLE_PROBLEMS)]
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+            if overflow > 0:
+                problems.append(f"{rel} at {size} scrolls sideways by {overflow}px")
+            if rel in SHOWN:
+                page.screenshot(path=_shot(rel, size), full_page=True, timeout=120_000)
+        page.set_viewport_size({"width": 1366, "height": 900})
+    assert problems == []
+
+
+def test_long_fractions_fold_away_on_a_phone(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    _goto(page, site, "cortex/rolls/")
+    root = widget(page, "cortex.odds")
+    table = root.locator("table.calc-long-exact").first
+    assert table.count() == 1
+    details = table.locator("xpath=ancestor::details[1]")
+    details.evaluate("d => { d.open = true; }")
+    last = table.locator("tbody tr").first.locator("td").last
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        assert not last.is_visible()
+        toggle = details.locator(".calc-show-exact")
+        assert toggle.is_visible() and toggle.bounding_box()["height"] >= 40  # type: ignore[index]
+        toggle.click()
+        assert last.is_visible() and "/" in last.inner_text()
+        toggle.click()
+        assert not last.is_visible()
+        page.set_viewport_size({"width": 1366, "height": 900})
+        assert last.is_visible() and not toggle.is_visible()  # wide screens show it always
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})
+
+
+def test_a_compact_summary_stays_in_view_while_editing_on_a_phone(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    _goto(page, site, "heroic/melee/")
+    root = widget(page, "heroic.melee")
+    assert wait_settled(page, root) == "ready"
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        sticky = root.locator(".calc-sticky")
+        assert not sticky.is_visible()
+        first = root.locator(".calc-field:not([hidden]) input, .calc-field:not([hidden]) select").first
+        first.focus()
+        first.scroll_into_view_if_needed()
+        assert sticky.is_visible()
+        box = sticky.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844 + 0.5
+        headline = root.locator(".calc-result > .calc-headline dd").first.inner_text()
+        assert headline in sticky.inner_text()
+        assert sticky.get_attribute("aria-hidden") == "true"
+        page.screenshot(path=_shot("heroic/melee/editing", "phone"))
+        # on a wide screen the result is beside the inputs: no summary
+        page.set_viewport_size({"width": 1366, "height": 900})
+        assert not sticky.is_visible()
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})
+
+
+def _luminance(color: str) -> float:
+    r, g, b = (int(float(v)) for v in re.findall(r"[\d.]+", color)[:3])
+
+    def lin(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def _contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_focus_ring_has_contrast_and_differs_from_the_error_outline(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    _goto(page, site, "gunplay/bursts/")
+    root = widget(page, "gunplay.hit_odds")
+    assert wait_settled(page, root) == "ready"
+    page.locator("#calc-hit-odds-dc").focus()
+    page.keyboard.press("Tab")  # keyboard focus: :focus-visible
+    ring = page.evaluate("""() => { const s = getComputedStyle(document.activeElement);
+        return {color: s.outlineColor, width: parseFloat(s.outlineWidth), style: s.outlineStyle,
+                bg: getComputedStyle(document.body).backgroundColor}; }""")
+    assert ring["style"] == "solid" and ring["width"] >= 3
+    assert _contrast(ring["color"], ring["bg"]) >= 3, ring
+    error = root.evaluate("r => getComputedStyle(r).getPropertyValue('--calc-error').trim()")
+    assert ring["color"] != error and _luminance(ring["color"]) != _luminance(
+        page.evaluate("c => { const d = document.createElement('div'); d.style.color = c; document.body.append(d);"
+                      " const v = getComputedStyle(d).color; d.remove(); return v; }", error))
+
+
+def test_threshold_charts_open_on_at_least(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    _goto(page, site, "heroic/morale/")
+    chart = widget(page, "heroic.morale").locator(".calc-chart").first
+    assert chart.locator(".calc-view-at_least").is_visible()
+    assert not chart.locator(".calc-view-exactly").is_visible()
+    assert chart.locator('input[value="at_least"]').is_checked()
+    # the break zone stands out: its bars are drawn in the error colour, the others are not
+    zone = chart.locator(".calc-view-at_least .calc-bar-zone .calc-bar-fill").first
+    other = chart.locator(".calc-view-at_least .calc-bar:not(.calc-bar-zone) .calc-bar-fill").first
+    assert zone.evaluate("e => getComputedStyle(e).backgroundImage").startswith("repeating-linear-gradient")
+    assert other.evaluate("e => getComputedStyle(e).backgroundImage") == "none"
+    assert "or more: breaks" in chart.locator(".calc-chart-zone").inner_text()
+
+
+def test_a_calculator_page_prints_with_its_inputs(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    _goto(page, site, "gunplay/bursts/")
+    root = widget(page, "gunplay.hit_odds")
+    page.emulate_media(media="print")
+    try:
+        assert root.locator(".calc-form").is_visible()
+        assert root.locator("#calc-hit-odds-dc").is_visible()
+        assert not root.locator(".calc-actions").is_visible()
+        assert not root.locator(".calc-status").is_visible()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.pdf(path=str(SHOTS / "gunplay-bursts-print.pdf"), format="A4")
+    finally:
+        page.emulate_media(media="screen")
+
+
+def test_copy_link_has_no_section_anchor(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    _goto(page, site, "gunplay/bursts/")
+    page.evaluate("() => { location.hash = 'hit-odds'; }")
+    root = widget(page, "gunplay.hit_odds")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    root.locator('[data-action="share"]').click()
+    page.wait_for_function("el => /Link copied|Share this link/.test(el.querySelector('.calc-status').textContent)",
+                           arg=root.element_handle())
+    status = root.locator(".calc-status").inner_text()
+    copied = page.evaluate("() => navigator.clipboard.readText()") if "copied" in status else status
+    assert "gunplay/bursts/" in copied and "#" not in copied
+
+
+@pytest.mark.parametrize("system", ["gunplay", "cortex", "heroic", "sucs", "phases"])
+def test_every_system_index_lists_its_calculators(page: Page, site, system: str) -> None:  # type: ignore[no-untyped-def]
+    html = (site.dir / system / "index.html").read_text(encoding="utf-8")
+    listed = re.findall(r'<tr><td><a href="([^"]+)">', html.split("tcr-calculator-list", 1)[1].split("</table>")[0])
+    placed = [n for n in api.names() if n.startswith(system + ".")]
+    assert len(listed) >= 1 and len(listed) <= len(placed)
+    for href in listed:  # each link lands on its widget
+        path, anchor = href.split("#")
+        target = (site.dir / system / path / "index.html").resolve()
+        assert f'id="{anchor}"' in target.read_text(encoding="utf-8"), href
