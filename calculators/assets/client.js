@@ -85,10 +85,19 @@ let seq = 0;
 const pending = new Map();
 let snapshotSaved = false;
 
-/** Start the runtime (once); resolves when Python is ready. A failure is not kept. */
+/** Resolves once the page has loaded and the main thread is idle: the runtime's
+ * downloads and start never compete with the page's own first paint and scripts. */
+const pageIdle = new Promise((resolve) => {
+  const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(resolve, { timeout: 2000 }) : setTimeout(resolve, 0));
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
+});
+
+/** Start the runtime (once, after the page is idle); resolves when Python is ready.
+ * A failure is not kept. */
 export function start() {
   if (ready) return ready;
-  const attempt = launch();
+  const attempt = pageIdle.then(launch);
   ready = attempt;
   attempt.catch((err) => {
     if (ready === attempt) ready = null;
