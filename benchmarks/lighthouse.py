@@ -1,6 +1,7 @@
 """Lighthouse over the built site, on a phone profile: prints a table of scores and figures.
 
-    .venv/bin/python benchmarks/lighthouse.py [--site DIR] [--json FILE] [--pages a/ b/]
+    .venv/bin/python benchmarks/lighthouse.py [--site DIR] [--json FILE] [--pages KEY ...]
+        [--runs N] [--reports DIR]
 
 Builds the site (or takes an already built ``--site`` directory), serves it on localhost
 with ``calculators.serve`` (compression and cache headers as a static host sends them),
@@ -10,7 +11,10 @@ in the system Chromium with its default mobile
 profile and simulated throttling, one page at a time: the home page, one calculator page
 per system, the army builder and the tracker. For each page it reports the four category
 scores, FCP, LCP, TBT, CLS and the bytes transferred; ``--json`` writes them under the key
-``lighthouse`` of FILE (other keys in FILE, e.g. from site_speed.py, are kept).
+``lighthouse`` of FILE (other keys in FILE, e.g. from site_speed.py, are kept), with the
+machine's load average before and after (``lighthouse_load``). ``--runs N`` audits each
+page N times and keeps the run with the median performance score (Lighthouse's own advice
+for noisy machines); ``--reports DIR`` keeps every full Lighthouse JSON report.
 
 No figure is asserted: machines are shared and noisy, and Lighthouse's performance score
 moves with the machine's load.
@@ -78,8 +82,9 @@ def lighthouse_cli() -> Path:
     return cli
 
 
-def audit(url: str) -> dict[str, float]:
-    """One Lighthouse run: the category scores (0-100) and the figures in METRICS."""
+def audit(url: str, keep: Path | None = None) -> dict[str, float]:
+    """One Lighthouse run: the category scores (0-100) and the figures in METRICS; the
+    whole report is written to ``keep`` if given."""
     cli = lighthouse_cli()
     proc = subprocess.run(
         ["node", str(cli), url, "--output=json", "--output-path=stdout", "--quiet",
@@ -88,6 +93,9 @@ def audit(url: str) -> dict[str, float]:
     if proc.returncode != 0:
         raise RuntimeError(f"lighthouse failed on {url}:\n{proc.stderr[-2000:]}")
     report = json.loads(proc.stdout)
+    if keep:
+        keep.parent.mkdir(parents=True, exist_ok=True)
+        keep.write_text(proc.stdout)
     row = {name: round((report["categories"][name]["score"] or 0) * 100) for name in CATEGORIES}
     for key, audit_id in METRICS.items():
         value = report["audits"][audit_id].get("numericValue")
@@ -114,7 +122,10 @@ def main() -> None:
                         choices=("mkdocs", "zensical"))
     parser.add_argument("--json", type=Path, help="write the figures under 'lighthouse' in FILE")
     parser.add_argument("--pages", nargs="*", help="page keys to run (default: all)")
+    parser.add_argument("--runs", type=int, default=1, help="runs per page; the median is kept")
+    parser.add_argument("--reports", type=Path, help="keep every full Lighthouse report here")
     args = parser.parse_args()
+    load_before = os.getloadavg()
     port = args.port or _free_port()
     url = f"http://127.0.0.1:{port}/"
     with tempfile.TemporaryDirectory() as tmp:
@@ -122,6 +133,7 @@ def main() -> None:
         if site_dir is None:
             site_dir = Path(tmp) / "site"
             generate(args.generator, site_dir, url)
+        serve.SiteHandler.gzip_store.warm(str(site_dir))  # compressed before anything is timed
         server = serve.server(str(site_dir), port, quiet=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         rows = {}
@@ -129,14 +141,22 @@ def main() -> None:
             for name, path in PAGES.items():
                 if args.pages and name not in args.pages:
                     continue
-                rows[name] = audit(url + path)
-                print(f"  {name}: performance {rows[name]['performance']}", file=sys.stderr)
+                runs = []
+                for n in range(args.runs):
+                    keep = args.reports / f"{name.replace(' ', '-')}-{n + 1}.json" if args.reports else None
+                    runs.append(audit(url + path, keep))
+                rows[name] = sorted(runs, key=lambda r: r["performance"])[len(runs) // 2]
+                print(f"  {name}: performance {[r['performance'] for r in runs]}", file=sys.stderr)
         finally:
             server.shutdown()
+    load = {"before": [round(x, 1) for x in load_before], "after": [round(x, 1) for x in os.getloadavg()]}
     print(table(rows))
+    print(f"load average (1, 5, 15 min) before {load['before']}, after {load['after']} "
+          f"on {os.cpu_count()} cores")
     if args.json:
         data = json.loads(args.json.read_text()) if args.json.exists() else {}
         data["lighthouse"] = rows
+        data["lighthouse_load"] = load
         args.json.write_text(json.dumps(data, indent=2) + "\n")
 
 

@@ -138,6 +138,14 @@ _NOT_PRECACHED = (".map", ".gz")
 _FINGERPRINTED = re.compile(r"\.[0-9a-f]{8,}\.min\.(?:js|css)$")
 
 
+def immutable(rel: str) -> bool:
+    """Whether a site file (path from the site root) is named by its content: the widget
+    assets and the Python bundle, the versioned Pyodide folder, Material's fingerprinted
+    files. Such a file never changes under its name (the server and the service worker
+    keep it for good)."""
+    return rel.startswith(("assets/pyodide/", ASSET_DIR + "/")) or bool(_FINGERPRINTED.search(rel))
+
+
 def _page_url(rel: str) -> str:
     return "./" if rel == "index.html" else rel[: -len("index.html")] if rel.endswith("/index.html") else rel
 
@@ -153,7 +161,7 @@ def write_service_worker(site_dir: Path, build: str) -> None:
     changes.
     """
     files: dict[str, str] = {}
-    immutable, runtime = [], []
+    kept, runtime = [], []
     for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
         rel = path.relative_to(site_dir).as_posix()
         if rel == "sw.js" or rel.endswith(_NOT_PRECACHED):
@@ -162,9 +170,9 @@ def write_service_worker(site_dir: Path, build: str) -> None:
         files[url] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
         if rel.startswith("assets/pyodide/") or (rel.startswith(ASSET_DIR) and rel.endswith(".zip")):
             runtime.append(url)
-        if rel.startswith(("assets/pyodide/", ASSET_DIR + "/")) or _FINGERPRINTED.search(rel):
-            immutable.append(url)
-    manifest = {"build": build, "files": files, "immutable": immutable, "runtime": runtime}
+        if immutable(rel):
+            kept.append(url)
+    manifest = {"build": build, "files": files, "immutable": kept, "runtime": runtime}
     text = SW_TEMPLATE.read_text(encoding="utf-8")
     text = text.replace("/*@MANIFEST@*/null", json.dumps(manifest, indent=0, sort_keys=True))
     (site_dir / "sw.js").write_text(text, encoding="utf-8")

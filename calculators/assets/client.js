@@ -92,7 +92,16 @@ let seq = 0;
 const pending = new Map();
 let snapshotSaved = false;
 
-/** Start the runtime (once); resolves when Python is ready. A failure is not kept. */
+/** Resolves once the page has loaded and the main thread is idle: the runtime's
+ * downloads and start never compete with the page's own first paint and scripts. */
+const pageIdle = new Promise((resolve) => {
+  const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(resolve, { timeout: 2000 }) : setTimeout(resolve, 0));
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
+});
+
+/** Start the runtime (once, after the page is idle); resolves when Python is ready.
+ * A failure is not kept. */
 export function start() {
   if (ready) return ready;
   // shown at once (Retry, back online), though the worker may wait for the service worker
@@ -101,7 +110,7 @@ export function start() {
   runtime.loaded = runtime.total = 0;
   runtime.failure = null;
   emit("progress");
-  const attempt = beforeStart().then(launch, launch);
+  const attempt = pageIdle.then(() => beforeStart()).then(launch, launch);
   ready = attempt;
   attempt.catch((err) => {
     if (ready === attempt) ready = null;

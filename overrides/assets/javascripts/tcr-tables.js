@@ -4,27 +4,31 @@
 // page changes (instant navigation) and when a wrapper changes size (phone rotation).
 (() => {
   const MARK = "data-tcr-scroll";
-  const update = (wrap) => {
-    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
-    if (scrolls && !wrap.hasAttribute("tabindex")) {
-      const caption = wrap.querySelector("caption");
-      wrap.tabIndex = 0;
-      wrap.setAttribute("role", "region");
-      wrap.setAttribute("aria-label",
-        (caption ? caption.textContent.trim() : "Table") + " (scrolls sideways)");
-      wrap.setAttribute(MARK, "");
-    } else if (!scrolls && wrap.hasAttribute(MARK)) {
-      ["tabindex", "role", "aria-label", MARK].forEach((name) => wrap.removeAttribute(name));
-    }
+  // Every width is read first, then every change written: reading after a write would
+  // lay the whole page out again for each table (a long task on a page of many tables).
+  const update = (wraps) => {
+    const scrolls = wraps.map((wrap) => wrap.scrollWidth > wrap.clientWidth + 1);
+    wraps.forEach((wrap, i) => {
+      if (scrolls[i] && !wrap.hasAttribute("tabindex")) {
+        const caption = wrap.querySelector("caption");
+        wrap.tabIndex = 0;
+        wrap.setAttribute("role", "region");
+        wrap.setAttribute("aria-label",
+          (caption ? caption.textContent.trim() : "Table") + " (scrolls sideways)");
+        wrap.setAttribute(MARK, "");
+      } else if (!scrolls[i] && wrap.hasAttribute(MARK)) {
+        ["tabindex", "role", "aria-label", MARK].forEach((name) => wrap.removeAttribute(name));
+      }
+    });
   };
+  // A ResizeObserver reports every wrapper once when observed (and again on resizes).
   const observer = "ResizeObserver" in window
-    ? new ResizeObserver((entries) => entries.forEach((entry) => update(entry.target)))
+    ? new ResizeObserver((entries) => update(entries.map((entry) => entry.target)))
     : null;
   const scan = () => {
-    for (const wrap of document.querySelectorAll(".md-typeset__scrollwrap")) {
-      update(wrap);
-      if (observer) observer.observe(wrap);
-    }
+    const wraps = [...document.querySelectorAll(".md-typeset__scrollwrap")];
+    if (observer) wraps.forEach((wrap) => observer.observe(wrap));
+    else update(wraps);
   };
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(() => setTimeout(scan, 0));
