@@ -43,12 +43,9 @@ test-pyodide: setup $(PYODIDE_WHEELS)/.installed
 	  $(PYODIDE_WHEELS) -q tests/rules_core \
 	  --deselect tests/rules_core/test_api_contract.py::test_command_line_list_run_and_errors \
 	  --deselect tests/rules_core/test_hostile.py::test_hostile_command_lines_answer_in_json_without_a_traceback \
-	  --deselect tests/rules_core/test_hostile.py::test_a_closed_pipe_ends_the_program_quietly \
-	  --deselect tests/rules_core/test_fields.py::test_depth_is_measured_without_recursion
+	  --deselect tests/rules_core/test_hostile.py::test_a_closed_pipe_ends_the_program_quietly
 # (the tests that start the command line as a new process run in CPython only: Pyodide
-# cannot start a process; and a list nested 100,000 deep, built in Python, overflows
-# Pyodide's stack when it is freed: in the browser such input is refused by its depth
-# before it is parsed, calculators/runtime.py)
+# cannot start a process)
 
 site: setup
 	$(PY) -m calculators.generate --generator $(GENERATOR) --site-url "$${SITE_URL:-http://127.0.0.1:$(PORT)/}" site

@@ -89,6 +89,17 @@ def pyodide_version() -> str:
     return have
 
 
+#: the runtime files the worker downloads itself (and counts for its progress), besides the bundle
+RUNTIME_DOWNLOADS = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+
+
+@cache
+def runtime_bytes() -> int:
+    """The bytes the worker's downloads hold once decoded: the progress bar's total when
+    the server compresses them (its Content-Length is then the compressed size)."""
+    return sum((pyodide_dir() / name).stat().st_size for name in RUNTIME_DOWNLOADS) + len(bundle()[1])
+
+
 ENTRY = "calculators.js"  # the module every page with a widget loads
 SW_TEMPLATE = ROOT / "calculators" / "sw.js.template"
 

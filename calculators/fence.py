@@ -114,6 +114,7 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
         result_html=response_html(response, ROOT_PLACEHOLDER, uid),
         bundle=bundle_name,
         pyodide=build.pyodide_version(),
+        runtime_bytes=build.runtime_bytes(),
         initial_json=json.dumps(start, separators=(",", ":")),
         hand_on=hand_on(name, api.spec),
     )
@@ -181,7 +182,8 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
     return (f'<div class="calc-app" id="app-{uid or slug}" data-app="{slug}" '
             f'data-status="prerendered" data-module="{build.ASSET_DIR}/apps/{slug}.js" '
             f'data-bundle="{bundle_name}" '
-            f'data-pyodide="{build.pyodide_version()}">{inner}</div>')
+            f'data-pyodide="{build.pyodide_version()}" '
+            f'data-runtime-bytes="{build.runtime_bytes()}">{inner}</div>')
 
 
 _DOCS = Path(__file__).resolve().parents[1] / "docs"

@@ -24,6 +24,13 @@ export const bridge = {
   setStatus,
   /** Put the standard "runtime unavailable" message (with Retry) on an app. */
   runtimeFailed,
+  /** The app's start-up failed for want of the runtime: show it as runtimeFailed does, and
+   * run ``again`` (the start-up) once the runtime is back (Retry, or the browser online). */
+  startUpFailed: (/** @type {HTMLElement} */ root, /** @type {unknown} */ err,
+    /** @type {() => unknown} */ again) => {
+    runtimeFailed(root, err);
+    restarts.set(root, again);
+  },
   /** The runtime's state (status, download progress, which start ran). */
   runtime,
   /** The live worker, or null (tests use it to check crash recovery). */
@@ -32,6 +39,8 @@ export const bridge = {
 
 /** @type {Set<HTMLElement>} */
 const apps = new Set();
+/** @type {Map<HTMLElement, () => unknown>} apps whose start-up waits for the runtime */
+const restarts = new Map();
 
 // The runtime's files go through the service worker, which keeps them as they stream.
 startAfter(serviceWorkerControl);
@@ -59,8 +68,13 @@ async function mountApp(/** @type {HTMLElement & {_bound?: boolean}} */ root) {
 onRuntime((event) => {
   if (event === "ready" && runtime.path) {
     for (const root of [...apps]) {
+      const again = restarts.get(root);
+      restarts.delete(root);
       if (!root.isConnected) apps.delete(root);
-      else if (root.classList.contains("calc-offline")) {
+      else if (again) {
+        root.classList.remove("calc-offline");
+        Promise.resolve(again()).catch((err) => runtimeFailed(root, err));
+      } else if (root.classList.contains("calc-offline")) {
         root.classList.remove("calc-offline");
         setStatus(root, "ready", "Live again: the rules engine is running.");
       }

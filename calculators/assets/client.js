@@ -66,7 +66,7 @@ function emit(event) {
   listeners.forEach((fn) => fn(event));
 }
 
-/** @type {{pyodide: string, bundle: string} | null} */
+/** @type {{pyodide: string, bundle: string, bytes: number} | null} */
 let source = null;
 /** @type {() => Promise<unknown>} what to wait for before the worker starts */
 let beforeStart = () => Promise.resolve();
@@ -79,7 +79,8 @@ export function startAfter(/** @type {() => Promise<unknown>} */ fn) {
 /** Where the runtime lives, from the first widget's data attributes (same on every page). */
 export function configure(/** @type {HTMLElement} */ el) {
   if (source || !el.dataset.pyodide || !el.dataset.bundle) return;
-  source = { pyodide: el.dataset.pyodide, bundle: el.dataset.bundle };
+  source = { pyodide: el.dataset.pyodide, bundle: el.dataset.bundle,
+    bytes: Number(el.dataset.runtimeBytes) || 0 };
 }
 
 /** @type {Worker | null} */
@@ -179,7 +180,8 @@ function receive(w, message) {
   if ("type" in message) {
     runtime.phase = message.phase;
     runtime.loaded = message.loaded;
-    runtime.total = message.total;
+    // a compressed download's decoded size is unknown to the worker: the build's own figure
+    runtime.total = message.total || (message.phase === "download" && source ? source.bytes : 0);
     watch(w);
     emit("progress");
     return;

@@ -82,7 +82,10 @@ function track(/** @type {string} */ url, /** @type {Response} */ response) {
     downloadFailed(failure);
     throw failure;
   }
-  file.total = Number(response.headers.get("content-length")) || 0;
+  // the stream gives decoded bytes; a compressed response's Content-Length counts the
+  // compressed ones, so its total is unknown here (the page knows it from the build)
+  const encoding = (response.headers.get("content-encoding") || "identity").toLowerCase();
+  file.total = encoding === "identity" ? Number(response.headers.get("content-length")) || 0 : 0;
   report(true);
   const body = response.clone().body;
   if (!body) {
@@ -229,6 +232,7 @@ async function start(config) {
   const timings = {};
   const mark = (/** @type {string} */ name) => { timings[name] = Math.round(performance.now()); };
   const base = config.pyodide;
+  // the files of build.RUNTIME_DOWNLOADS (their decoded sizes give the progress total)
   for (const name of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
   const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
   bundle.catch(() => {});

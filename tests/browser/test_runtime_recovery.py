@@ -62,6 +62,13 @@ def test_progress_is_shown_while_the_runtime_downloads(fresh) -> None:  # type: 
     progress = [s for s in statuses if re.search(r"\d+\.\d of \d+\.\d MB \(\d+%\)", s)]
     assert progress, statuses
     assert any("(100%)" in s for s in progress) or any("Starting the calculator" in s for s in statuses)
+    # the test server compresses the runtime (as GitHub Pages does): the total is the
+    # build's decoded size, and the bar counts decoded bytes up to it, never 100% early
+    total = f"{int(root.get_attribute('data-runtime-bytes') or 0) / 1e6:.1f}"
+    figures = [re.search(r"(\d+\.\d) of (\d+\.\d) MB \((\d+)%\)", s).groups() for s in progress]  # type: ignore[union-attr]
+    assert {t for _, t, _ in figures} == {total}, (total, progress)
+    percents = [int(p) for _, _, p in figures]
+    assert percents == sorted(percents) and percents[-1] <= 100, progress
     assert page.evaluate("window.__sawBar")
     assert root.locator(".calc-progress").count() == 0  # gone once live
 
@@ -120,6 +127,32 @@ def test_a_blocked_bundle_shows_a_plain_message_and_retry_recovers(fresh) -> Non
     assert root.locator("button.calc-retry").count() == 0
     reply = wait_result(page, root, lambda: page.fill("#calc-difficulty-misc", "3"))
     assert reply["ok"]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_an_app_whose_start_failed_starts_after_retry_without_a_reload(fresh) -> None:  # type: ignore[no-untyped-def]
+    """The tracker and the army builder need the runtime to start: after Retry they start
+    for real (their buttons work), not only their status line."""
+    context, page = fresh
+    for path, click, items in (("phases/tracker/", ('[data-pt="start"]', '[data-pt="roll"]'), ".pt-log > li"),
+                               ("sucs/roster/", ('[data-sucs="add"]',), ".sucs-lines > li")):
+        context.route(BUNDLE, lambda route: route.fulfill(status=503, body="unavailable"))
+        page.goto(path)
+        app = page.locator(".calc-app[data-app]")
+        page.wait_for_function("el => el.dataset.status === 'error'", arg=app.element_handle(),
+                               timeout=RUNTIME_TIMEOUT_MS)
+        assert not INTERNAL.search(app.locator(".calc-status").inner_text())
+        context.unroute(BUNDLE)
+        app.locator("button.calc-retry").click()
+        assert wait_settled(page, app) == "ready", path
+        before = app.locator(items).count()
+        for selector in click:
+            if app.locator(selector).is_visible():
+                app.locator(selector).click()
+                wait_settled(page, app)
+        page.wait_for_function("([el, sel, n]) => el.querySelectorAll(sel).length > n",
+                               arg=[app.element_handle(), items, before], timeout=RUNTIME_TIMEOUT_MS)
+        assert app.get_attribute("data-status") == "ready", path
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -128,7 +128,8 @@ class WebKit:
             "const done = arguments[arguments.length - 1];"
             f"Promise.resolve().then(() => ({js})(arguments[0])).then("
             "v => done({ok: true, value: v === undefined ? null : v}),"
-            " e => done({ok: false, error: String((e && e.stack) || e)}));", arg)
+            " e => done({ok: false, error: String(e) + ' at ' + location.pathname"
+            " + ' ' + String(e && e.stack)}));", arg)
         if not reply["ok"]:
             raise EngineError(reply["error"])
         return reply["value"]

@@ -25,10 +25,11 @@ ERRORS = """async () => {
     window.__tcrErrors = [];
     addEventListener("error", (e) => {
       const text = String(e.message || e);
-      if (!/^ResizeObserver loop/.test(text)) window.__tcrErrors.push(text);
+      const where = e.filename ? ` (${e.filename}:${e.lineno}:${e.colno})` : "";
+      if (!/^ResizeObserver loop/.test(text)) window.__tcrErrors.push(text + where);
     });
-    addEventListener("unhandledrejection",
-      (e) => window.__tcrErrors.push(String((e.reason && e.reason.message) || e.reason)));
+    addEventListener("unhandledrejection", (e) => window.__tcrErrors.push(
+      "unhandled rejection: " + String((e.reason && e.reason.stack) || (e.reason && e.reason.message) || e.reason)));
   }
   return window.__tcrErrors.splice(0);
 }"""

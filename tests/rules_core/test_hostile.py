@@ -32,9 +32,12 @@ def deep(levels: int, leaf: Any = 1, kind: str = "list") -> Any:
     return value
 
 
+#: five times Python's recursion limit: a recursive check would fail on it; and a value
+#: Pyodide's stack can free (make test-pyodide runs these tests there too)
+DEEP_LEVELS = 5_000
 HUGE_INTS = st.sampled_from([10**5000, -(10**5000), 10**401, -(10**401), 2**64, 10**4299])
 SURROGATES = st.sampled_from(["\ud800", "d8 \udfff", "\ud800" * 50, "a\udbff\udc00b\ud800"])
-DEEP = st.sampled_from([deep(100_000), deep(3_000, kind="dict"), deep(33), deep(40, "d8")])
+DEEP = st.sampled_from([deep(DEEP_LEVELS), deep(3_000, kind="dict"), deep(33), deep(40, "d8")])
 HOSTILE = st.one_of(HUGE_INTS, SURROGATES, DEEP,
                     st.lists(st.one_of(HUGE_INTS, SURROGATES), min_size=1, max_size=4),
                     st.floats(allow_nan=True, allow_infinity=True))
@@ -83,7 +86,7 @@ def test_the_named_cases_are_refused_in_words() -> None:
     floaty = api.run("heroic.ranged", {**api.spec("heroic.ranged")["initial"],
                                        "distance_yd": 10**400})["error"]
     assert floaty["field"] == "distance_yd" and "401-digit number" in floaty["message"]
-    nested = api.run("cortex.odds", {"attacker": deep(100_000), "defender": "d6"})["error"]
+    nested = api.run("cortex.odds", {"attacker": deep(DEEP_LEVELS), "defender": "d6"})["error"]
     assert nested["field"] == "inputs" and "nested" in nested["message"]
     lone = api.run("cortex.odds", {"attacker": "d8 \ud800", "defender": "d6"})["error"]
     assert lone["field"] == "attacker" and "not valid Unicode" in lone["message"]

@@ -13,7 +13,7 @@ const MAX_FILE = 2_000_000;
 
 /**
  * @typedef {import("./phases_tracker_store.js").Step} Step
- * @typedef {{run: Function, roll: Function, setStatus: Function, runtimeFailed: Function}} Bridge
+ * @typedef {{run: Function, roll: Function, setStatus: Function, runtimeFailed: Function, startUpFailed: Function}} Bridge
  */
 
 /** @param {string} text */
@@ -400,23 +400,28 @@ export async function mount(root, bridge) {
       + (loaded.kept ? "A copy of it as it was is kept aside below; " : "There was no room to copy it, so it was left where it was; ")
       + (history.length ? "the rest was loaded." : "start a new fight."));
   }
-  try {
-    const before = history.length;
-    if (current()) await restore("The fight saved in this browser was restored.");
-    if (history.length < before && !loaded.problems.length) {
-      if (store.kept.keep(/** @type {string} */ (store.readRaw())) !== null) {
-        notice("The saved fight's last step(s) were refused by the rules engine; a copy of the fight as it was is kept aside below.");
+  // the part that needs the runtime: run again by itself once the runtime is back
+  const startUp = async () => {
+    root._busy = true;
+    try {
+      const before = history.length;
+      if (current()) await restore("The fight saved in this browser was restored.");
+      if (history.length < before && !loaded.problems.length) {
+        if (store.kept.keep(/** @type {string} */ (store.readRaw())) !== null) {
+          notice("The saved fight's last step(s) were refused by the rules engine; a copy of the fight as it was is kept aside below.");
+        }
       }
+      if (!current()) await bridge.run(root, CALC, { event: { type: "start", offense_dice: 5, defence_dice: 5 } });
+    } catch (err) {
+      root._busy = false;
+      bridge.startUpFailed(root, err, startUp);
+      return;
     }
-    if (!current()) await bridge.run(root, CALC, { event: { type: "start", offense_dice: 5, defence_dice: 5 } });
-  } catch (err) {
+    live = true;
     root._busy = false;
-    bridge.runtimeFailed(root, err);
-    return;
-  }
-  live = true;
-  root._busy = false;
-  bridge.setStatus(root, "ready", saveProblem ? "The tracker is live, but this fight is not being saved (see below)."
-    : history.length ? "The fight saved in this browser was restored." : "The tracker is live; the fight is kept in this browser.");
-  render();
+    bridge.setStatus(root, "ready", saveProblem ? "The tracker is live, but this fight is not being saved (see below)."
+      : history.length ? "The fight saved in this browser was restored." : "The tracker is live; the fight is kept in this browser.");
+    render();
+  };
+  await startUp();
 }

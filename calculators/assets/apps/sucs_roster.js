@@ -19,7 +19,7 @@ import { askPersist, PERSIST_REFUSED } from "./storage_kit.js";
 
 /**
  * @typedef {import("./sucs_roster_store.js").Roster} Roster
- * @typedef {{run: Function, roll: Function, setStatus: Function, runtimeFailed: Function}} Bridge
+ * @typedef {{run: Function, roll: Function, setStatus: Function, runtimeFailed: Function, startUpFailed: Function}} Bridge
  */
 
 /** The rules core's calculators the builder calls (the store and the importer get theirs
@@ -449,19 +449,24 @@ export async function mount(root, bridge) {
   renderPicker();
   renderLines();
   renderCards();
-  bridge.setStatus(root, "loading", "Starting the rules engine…");
-  try {
-    await validateEntries(store.entries.map((e) => e.id));
-    save();
-    await recheck();
-    await openSharedLink();
-  } catch (err) {
+  // the part that needs the runtime: run again by itself once the runtime is back
+  const startUp = async () => {
+    bridge.setStatus(root, "loading", "Starting the rules engine…");
+    setStarting(true);
+    try {
+      await validateEntries(store.entries.map((e) => e.id));
+      save();
+      await recheck();
+      await openSharedLink();
+    } catch (err) {
+      setStarting(false);
+      bridge.startUpFailed(root, err, startUp);
+      return;
+    }
+    // ready only now: everything the start began (the share link's import too) is done
+    live = true;
+    bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
     setStarting(false);
-    bridge.runtimeFailed(root, err);
-    return;
-  }
-  // ready only now: everything the start began (the share link's import too) is done
-  live = true;
-  bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
-  setStarting(false);
+  };
+  await startUp();
 }
