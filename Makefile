@@ -69,12 +69,11 @@ browser: setup
 	fi
 
 # Everything: the suite in CPython (the browser tests crawl the MkDocs and the Zensical
-# builds in Chromium, and Firefox ESR and WebKitGTK run the smoke tests).
-# `make test-pyodide` (the rules_core tests inside Pyodide) is not part of it yet: two
-# tests that build deeply nested values in Python overflow Pyodide's stack (README;
-# the browser refuses such input by its depth before parsing it).
+# builds in Chromium, and Firefox ESR and WebKitGTK run the smoke tests), then the
+# rules_core tests again inside Pyodide (the browser's Python).
 test: setup browser
 	$(PY) -m pytest -q
+	$(MAKE) --no-print-directory test-pyodide
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not browser"

@@ -18,6 +18,8 @@ const PACKAGES = [
   "sortedcontainers", "icepool",
   // what the worker's Python side (calculators.runtime) renders with, as the browser bundle ships it
   "markdown_it", "mdurl",
+  // the rule-link test reads heading anchors as the site's Markdown makes them
+  "markdown",
 ];
 
 function copyInto(FS, from, to) {
