@@ -7,7 +7,7 @@ import { call, configure, currentWorker, onRuntime, runtime, startAfter } from "
 import { addSaveButton, afterRuntimeStarted, onQuietPage, serviceWorkerControl } from "./offline.js";
 import { record } from "./sessionlog.js";
 import { SITE_ROOT } from "./site.js";
-import { bind, runtimeFailed, setStatus } from "./widget.js";
+import { bind, hideProgress, runtimeFailed, setStatus, showLoading } from "./widget.js";
 
 /** The bridge an app module receives: the same worker and runtime as every widget. */
 export const bridge = {
@@ -66,6 +66,12 @@ async function mountApp(/** @type {HTMLElement & {_bound?: boolean}} */ root) {
 }
 
 onRuntime((event) => {
+  // an app waiting to start shows the runtime's state as a widget does
+  for (const root of restarts.keys()) {
+    if (!root.isConnected) restarts.delete(root);
+    else if (event === "progress" && runtime.status === "loading") showLoading(root);
+    else if (event === "failed") runtimeFailed(root, runtime.failure);
+  }
   if (event === "ready" && runtime.path) {
     for (const root of [...apps]) {
       const again = restarts.get(root);
@@ -73,6 +79,7 @@ onRuntime((event) => {
       if (!root.isConnected) apps.delete(root);
       else if (again) {
         root.classList.remove("calc-offline");
+        hideProgress(root);
         Promise.resolve(again()).catch((err) => runtimeFailed(root, err));
       } else if (root.classList.contains("calc-offline")) {
         root.classList.remove("calc-offline");

@@ -88,7 +88,7 @@ let worker = null;
 /** @type {Promise<StartedReply> | null} */
 let ready = null;
 let seq = 0;
-/** @typedef {{resolve: (m: any) => void, reject: (e: Error) => void, timer?: number}} Pending */
+/** @typedef {{resolve: (m: any) => void, reject: (e: Error) => void, timed: boolean, timer?: number}} Pending */
 /** @type {Map<number, Pending>} */
 const pending = new Map();
 let snapshotSaved = false;
@@ -188,6 +188,15 @@ function receive(w, message) {
   }
   const entry = pending.get(message.id);
   if (!entry) return;
+  if ("begun" in message) {
+    // a calculation that runs past the hang limit (every calculator is bounded) means the
+    // worker is stuck: it is replaced
+    if (entry.timed) {
+      entry.timer = window.setTimeout(
+        () => replace(w, new RuntimeFailure("hung", "a calculation did not finish")), limits().hang);
+    }
+    return;
+  }
   pending.delete(message.id);
   clearTimeout(entry.timer);
   if ("failed" in message) {
@@ -202,18 +211,15 @@ function receive(w, message) {
 
 /**
  * Send one request; resolves with the worker's answer. ``timed``: a calculation, which
- * replaces the worker when it takes longer than the hang limit.
+ * replaces the worker when it runs longer than the hang limit (timed from the moment the
+ * worker begins it: waiting behind other calculations on a slow device never counts).
  * @param {Worker} w @param {ToWorker} message @param {boolean} timed
  */
 function request(w, message, timed) {
   const id = ++seq;
   return new Promise((resolve, reject) => {
     /** @type {Pending} */
-    const entry = { resolve, reject };
-    if (timed) {
-      entry.timer = window.setTimeout(
-        () => replace(w, new RuntimeFailure("hung", "a calculation did not finish")), limits().hang);
-    }
+    const entry = { resolve, reject, timed };
     pending.set(id, entry);
     w.postMessage({ ...message, id });
   });

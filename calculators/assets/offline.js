@@ -42,7 +42,21 @@ function saveData() {
   return Boolean(/** @type {any} */ (navigator).connection?.saveData);
 }
 
-/** @param {string[]} messages sent to the active service worker, in order */
+/** This page and every file of the site it loaded, with the two Material reads on every
+ * page load (the search index, the sitemap): what the page needs to open offline. */
+function visited() {
+  const here = new URL(location.href);
+  here.hash = "";
+  const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
+  return {
+    type: "keep-visited",
+    urls: [here.href, new URL("search/search_index.json", SITE_ROOT).href,
+      new URL("sitemap.xml", SITE_ROOT).href, ...loaded]
+      .filter((url) => url.startsWith(SITE_ROOT.href)),
+  };
+}
+
+/** @param {(string | object)[]} messages sent to the active service worker, in order */
 function tell(messages) {
   return registerServiceWorker()
     .then(() => navigator.serviceWorker.ready)
@@ -62,7 +76,7 @@ export function afterRuntimeStarted() {
     /* storage blocked: the pages are simply not saved by themselves */
   }
   // a runtime that came through the service worker is kept already; otherwise keep it now
-  const keep = navigator.serviceWorker.controller ? [] : ["keep-runtime"];
+  const keep = [visited(), ...(navigator.serviceWorker.controller ? [] : ["keep-runtime"])];
   tell(saveData() ? keep : [...keep, "precache"]).catch(() => {});
 }
 
@@ -76,7 +90,7 @@ export function onQuietPage() {
   } catch {
     kept = false;
   }
-  tell(kept && !saveData() ? ["precache"] : []).catch(() => {});
+  tell(kept && !saveData() ? [visited(), "precache"] : [visited()]).catch(() => {});
 }
 
 /** The footer's "Save for offline" button (added once per page). */

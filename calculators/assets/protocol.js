@@ -84,7 +84,14 @@
  * "crashed": Python failed fatally mid-computation (the worker must be replaced).
  * @typedef {"offline" | "http" | "truncated" | "broken" | "crashed"} FailureKind
  */
-/** @typedef {ProgressEvent | StartedReply | ResultReply | SavedReply | FailedReply} FromWorker */
+/**
+ * The worker has begun a calculation (its answer follows): the page times the calculation
+ * from here, not from when it was sent, so time spent waiting behind others never counts.
+ * @typedef {object} BegunEvent
+ * @property {number} id
+ * @property {true} begun
+ */
+/** @typedef {ProgressEvent | BegunEvent | StartedReply | ResultReply | SavedReply | FailedReply} FromWorker */
 
 /**
  * What Python answers (calculators/runtime.py): the api response plus its HTML.

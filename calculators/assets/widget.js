@@ -49,7 +49,7 @@ function loadingText() {
 }
 
 /** Show the loading state (and progress bar) on a widget or app. */
-function showLoading(/** @type {HTMLElement} */ root) {
+export function showLoading(/** @type {HTMLElement} */ root) {
   const pct = runtime.total > 0 ? Math.min(100, Math.floor((100 * runtime.loaded) / runtime.total)) : 0;
   root.dataset.progress = String(runtime.phase === "start" ? 100 : pct);
   let bar = /** @type {HTMLProgressElement | null} */ (root.querySelector(".calc-progress"));
@@ -65,7 +65,7 @@ function showLoading(/** @type {HTMLElement} */ root) {
   setStatus(root, "loading", waiting + loadingText());
 }
 
-function hideProgress(/** @type {HTMLElement} */ root) {
+export function hideProgress(/** @type {HTMLElement} */ root) {
   root.querySelector(".calc-progress")?.remove();
   delete root.dataset.progress;
 }

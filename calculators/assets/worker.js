@@ -321,6 +321,7 @@ scope.onmessage = async (/** @type {MessageEvent<ToWorker>} */ event) => {
     return;
   }
   let out;
+  post({ id: message.id, begun: true });
   try {
     const request = { op: message.op, name: message.name, inputs: message.inputs, uid: message.uid };
     out = /** @type {(r: string) => string} */ (handle)(JSON.stringify(request));

@@ -4,9 +4,11 @@ calculators still compute with the network off, an unknown address gets the site
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tests.browser.support import wait_offline_copy, wait_settled, widget
+from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_offline_copy, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -36,5 +38,46 @@ def test_site_and_calculators_work_offline_after_first_visit(browser, site) -> N
     response = page.goto(site.url + "no/such/page/")
     assert response is not None and response.status == 404
     assert "404" in page.locator("article, .md-content").first.inner_text()
+    assert errors == []
+    context.close()
+
+
+def test_a_page_visited_once_works_offline_though_the_site_was_not_saved(browser, site) -> None:  # type: ignore[no-untyped-def]
+    """On a Save-Data connection the whole site is never fetched ahead: the page read, what
+    it loaded and the runtime are kept all the same, and the page opens offline with no
+    error (Material reads the search index and the sitemap on every load)."""
+    context = browser.new_context()
+    context.add_init_script("Object.defineProperty(navigator, 'connection', { value: { saveData: true } });")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site.url + "gunplay/difficulty/")
+    assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
+    held_js = """async () => {
+      const urls = [];
+      for (const name of await caches.keys())
+        for (const r of await (await caches.open(name)).keys()) urls.push(r.url);
+      return urls;
+    }"""
+    wanted = [site.url + "gunplay/difficulty/", site.url + "search/search_index.json", site.url + "sitemap.xml"]
+    # polled from here: a predicate that returns a promise would count as true at once
+    deadline = time.monotonic() + RUNTIME_TIMEOUT_MS / 1000
+    held = page.evaluate(held_js)
+    while not (all(u in held for u in wanted) and any(u.endswith(".wasm") for u in held)) \
+            and time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+        held = page.evaluate(held_js)
+    assert all(u in held for u in wanted), held
+    assert site.url + "rulings/" not in held  # nothing fetched ahead over Save-Data
+    context.set_offline(True)
+    page.reload()
+    root = widget(page, "gunplay.difficulty")
+    assert wait_settled(page, root) == "ready"
+    # the site's search answers offline (its index was kept with the page)
+    search = page.locator("input.md-search__input")
+    search.click()
+    search.press_sequentially("morale")
+    page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0",
+                           timeout=RUNTIME_TIMEOUT_MS)
     assert errors == []
     context.close()

@@ -74,10 +74,14 @@ LIVE = """async (timeout) => {""" + _WAIT + """
       }
       input.dispatchEvent(new Event("input", { bubbles: true }));
       input.dispatchEvent(new Event("change", { bubbles: true }));
-      await until(() => reply && settled(el), `${name} to recompute`, timeout);
+      // the answer, or a failure shown without one (the runtime stopped): never wait on
+      await until(() => (reply || el.classList.contains("calc-offline")
+                         || /restarted|cancelled/.test(el.querySelector(".calc-status").textContent))
+                        && settled(el), `${name} to recompute`, timeout);
       // a result, or a message naming the field (a changed choice can make a pair invalid)
-      entry.recomputed = { answered: Boolean(reply.ok || (reply.error && reply.error.message)),
-                           ok: Boolean(reply.ok), status: el.dataset.status };
+      entry.recomputed = reply ? { answered: Boolean(reply.ok || (reply.error && reply.error.message)),
+                                   ok: Boolean(reply.ok), status: el.dataset.status }
+        : { answered: false, ok: false, status: el.querySelector(".calc-status").textContent };
     }
     out.push(entry);
   }
@@ -128,8 +132,10 @@ OFFLINE_READY = """async (timeout) => {""" + _WAIT + """
       for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
     }
     const page = location.href.split("#")[0].split("?")[0];
-    return urls.includes(page) && urls.some((u) => u.endsWith(".wasm"))
-      && urls.some((u) => u.endsWith(".zip"));
+    // the page, what Material reads on every load, and the runtime
+    return urls.includes(page) && urls.some((u) => u.endsWith("/search/search_index.json"))
+      && urls.some((u) => u.endsWith("/sitemap.xml"))
+      && urls.some((u) => u.endsWith(".wasm")) && urls.some((u) => u.endsWith(".zip"));
   };
   let ok = false;
   const end = Date.now() + timeout;
