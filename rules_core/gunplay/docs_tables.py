@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
-from rules_core.explain import signed
+from rules_core.explain import Table, signed
 from rules_core.gunplay.presets import EXAMPLES
 from rules_core.gunplay.tables import (
     AIM_PER_ACTION,
@@ -23,8 +22,6 @@ from rules_core.gunplay.tables import (
     RangeBand,
     Size,
 )
-
-Table = dict[str, Any]
 
 
 def size_range() -> Table:
