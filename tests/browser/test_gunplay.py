@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from rules_core import api
-from tests.browser.support import instant_goto, wait_result, wait_settled, widget
+from tests.browser.support import instant_goto, live_run, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -64,17 +64,6 @@ def settled(page: Page, name: str) -> Locator:
     root = widget(page, name)
     assert wait_settled(page, root) in ("ready", "error")
     return root
-
-
-def live_run(page: Page, name: str, inputs: dict) -> dict:
-    return page.evaluate(
-        """async ([name, inputs]) => {
-             const url = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
-             const bridge = (await import(url)).bridge;
-             return bridge.run(document.querySelector('.calc[data-calculator]'), name, inputs);
-           }""",
-        [name, inputs],
-    )
 
 
 def error_text(root: Locator, field: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from rules_core import api
-from tests.browser.support import RUNTIME_TIMEOUT_MS, live_run, wait_settled, widget
+from tests.browser.support import RUNTIME_TIMEOUT_MS, bridge_call, live_run, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -59,22 +59,16 @@ def snapshot_keys(page: Page) -> list[str]:
 
 def rolls(page: Page, n: int = 6) -> list[str]:
     """Roll a 10-dice burst ``n`` times in the page's worker; the rolls' summaries."""
-    return page.evaluate(
-        """async (n) => {
-             const url = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
-             const { bridge } = await import(url);
+    return bridge_call(page, """
              const root = document.querySelector('.calc[data-calculator]');
              const out = [];
-             for (let i = 0; i < n; i++) {
+             for (let i = 0; i < arg; i++) {
                const reply = await bridge.roll(root, 'gunplay.hit_odds',
                                                { dc: 16, bonus: 3, rounds: 10, recoil: 1 });
                if (!reply.ok) throw new Error(JSON.stringify(reply.error));
                out.push(JSON.stringify(reply.result));
              }
-             return out;
-           }""",
-        n,
-    )
+             return out;""", n)
 
 
 def test_first_visit_starts_normally_and_keeps_a_snapshot(page: Page) -> None:
