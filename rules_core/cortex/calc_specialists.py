@@ -22,6 +22,7 @@ from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import BoolField, IntField
+from rules_core.messages import count
 
 ENEMIES = "cortex/enemies"
 FIREFIGHTS = "cortex/firefights"
@@ -291,8 +292,7 @@ def _burn_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
             lines.append(f"Turn {turn}: no try; burns for {name(inputs['fire'])}.")
         burns += 1
     return {"dice": dice, "burns": burns, "log": lines,
-            "summary": f"Took the {name(inputs['fire'])} fire damage {burns} time"
-                       f"{'s' if burns != 1 else ''}."}
+            "summary": f"Took the {name(inputs['fire'])} fire damage {count(burns, 'time')}."}
 
 
 ON_FIRE = Calculator(

@@ -19,6 +19,7 @@ from rules_core.gunplay.burst import (
     total_distribution,
 )
 from rules_core.gunplay.inputs import plus
+from rules_core.messages import count
 
 PAGE = "gunplay/difficulty"
 BURST_PAGE = "gunplay/bursts"
@@ -122,7 +123,7 @@ def _hit_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     out, summary = d10_roll(inputs["bonus"], rng)
     hits = burst_hits(out["total"], inputs["dc"], inputs["rounds"], inputs["recoil"])
     return {**out, "hits": hits,
-            "summary": f"{summary} vs DC {inputs['dc']}: {hits} hit{'s' if hits != 1 else ''}"}
+            "summary": f"{summary} vs DC {inputs['dc']}: {count(hits, 'hit')}"}
 
 
 HIT_ODDS = Calculator(

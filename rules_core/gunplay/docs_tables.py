@@ -22,6 +22,7 @@ from rules_core.gunplay.tables import (
     RangeBand,
     Size,
 )
+from rules_core.messages import count
 
 
 def size_range() -> Table:
@@ -68,7 +69,7 @@ def example_weapons() -> Table:
 
 
 def _actions(n: int) -> str:
-    return f"{n} action{'s' if n != 1 else ''}"
+    return count(n, "action")
 
 
 def actions() -> Table:

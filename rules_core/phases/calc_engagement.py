@@ -14,6 +14,7 @@ from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.fields import ChoiceField, Field, IntField
+from rules_core.messages import count
 from rules_core.phases.engagement import (
     ENDINGS,
     GOAL,
@@ -145,7 +146,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     second = PHASE_LABELS[fight.first_phase.other].lower()
     text = (
         f"Between rounds the fight is the number of marks on a tracker of "
-        f"{fight.goal_spaces} space{'s' if fight.goal_spaces != 1 else ''}"
+        f"{count(fight.goal_spaces, 'space')}"
         + (f" and the number of full-damage results the players' side has taken (at most "
            f"{limit})" if limit is not None else "")
         + f". Each round is {_article(first)} {first} phase with {fight.pool(fight.first_phase)} dice, then a "
@@ -201,7 +202,7 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     final, outcome, rounds, log = eng.play((0, 0), sampler(fight, faces), fight.outcome,
                                            max_rounds=inputs["max_rounds"], rng=rng)
     marks, taken = final
-    summary = (f"{outcome} after {rounds} round{'s' if rounds != 1 else ''}: momentum "
+    summary = (f"{outcome} after {count(rounds, 'round')}: momentum "
                f"{marks}/{fight.goal_spaces}")
     if fight.damage_limit is not None:
         summary += f", full damage taken {taken}/{fight.damage_limit}"

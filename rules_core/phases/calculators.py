@@ -12,6 +12,7 @@ from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.fields import ChoiceField, TextField, describe
+from rules_core.messages import count
 from rules_core.phases import expectations as ex
 from rules_core.phases.action import outcome_distribution, resolve
 from rules_core.phases.calc_engagement import ENGAGEMENT, side_fields
@@ -76,7 +77,7 @@ def _odds_check(inputs: dict[str, Any]) -> None:
     faces = inputs["faces"]
     if faces is not None and len(faces) != inputs["dice"]:
         raise InputError("faces", f"{inputs['dice']} dice are rolled, received "
-                                  f"{len(faces)} face{'s' if len(faces) != 1 else ''}.")
+                                  f"{count(len(faces), 'face')}.")
 
 
 def _odds_compute(inputs: dict[str, Any]) -> Result:
