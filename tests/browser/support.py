@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -153,6 +153,28 @@ def guarded_page(browser: Browser, site, path: str, app: str,  # type: ignore[no
         page.goto(site.url + path)
         wait_app_ready(page, app)
         yield page, errors
+    finally:
+        context.close()
+
+
+@contextmanager
+def two_tabs_at(browser: Browser, site, path: str, app: str,  # type: ignore[no-untyped-def]
+                prepare: Callable[[Page], None] | None = None
+                ) -> Iterator[tuple[Page, Page, list[str]]]:
+    """Two tabs of one fresh :func:`guarded_context` (so one localStorage), both open at
+    ``path`` with the app ``app`` ready, and the list :func:`errors_of` fills for both;
+    ``prepare`` runs on the first tab before either opens the page."""
+    context = guarded_context(browser, site)
+    try:
+        first, second = context.new_page(), context.new_page()
+        errors = errors_of(first, second)
+        if prepare:
+            prepare(first)
+        for page in (first, second):
+            page.goto(site.url + path)
+        for page in (first, second):
+            wait_app_ready(page, app)
+        yield first, second, errors
     finally:
         context.close()
 

@@ -18,10 +18,9 @@ from rules_core import api
 from tests.browser.support import (
     FULL_STORAGE,
     download,
-    errors_of,
-    guarded_context,
     guarded_page,
     put_storage,
+    two_tabs_at,
     wait_app_ready,
 )
 
@@ -192,15 +191,8 @@ def test_full_storage_warns_and_saves_every_step_once_there_is_room(
 
 @pytest.fixture(scope="module")
 def two_tabs(browser: Browser, site) -> Iterator[tuple[Page, Page, list[str]]]:  # type: ignore[no-untyped-def]
-    context = guarded_context(browser, site)
-    first, second = context.new_page(), context.new_page()
-    errors = errors_of(first, second)
-    for page in (first, second):
-        page.goto(site.url + "phases/tracker/")
-    for page in (first, second):
-        settle(page)
-    yield first, second, errors
-    context.close()
+    with two_tabs_at(browser, site, "phases/tracker/", APP) as tabs:
+        yield tabs
 
 
 def test_steps_in_one_tab_reach_the_other(two_tabs) -> None:  # type: ignore[no-untyped-def]

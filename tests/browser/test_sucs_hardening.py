@@ -40,10 +40,9 @@ from tests.browser.roster_storage import (  # noqa: F401 (the two fixtures)
 from tests.browser.support import (
     FULL_STORAGE,
     download,
-    errors_of,
-    guarded_context,
     guarded_page,
     instant_goto,
+    two_tabs_at,
 )
 
 pytestmark = pytest.mark.browser
@@ -323,17 +322,12 @@ def test_refused_files_leave_storage_byte_for_byte_unchanged(builder: Page, tmp_
 
 @pytest.fixture(scope="module")
 def two_tabs(browser: Browser, site) -> Iterator[tuple[Page, Page, list[str]]]:  # type: ignore[no-untyped-def]
-    context = guarded_context(browser, site)
-    first, second = context.new_page(), context.new_page()
-    errors = errors_of(first, second)
-    first.goto(site.url)
-    put_entries(first, roster("Shared"), roster("Other"), ids=("shared", "other"))
-    for page in (first, second):
-        page.goto(site.url + "sucs/roster/")
-    for page in (first, second):
-        settle(page)
-    yield first, second, errors
-    context.close()
+    def saved(first: Page) -> None:
+        first.goto(site.url)
+        put_entries(first, roster("Shared"), roster("Other"), ids=("shared", "other"))
+
+    with two_tabs_at(browser, site, "sucs/roster/", APP, saved) as tabs:
+        yield tabs
 
 
 def shown(page: Page) -> dict:
