@@ -7,6 +7,11 @@ them at the site's real root, whether built locally or served under a project su
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
+
+#: A rules table the pages draw with the ``rules-table`` fence, generated from the core's
+#: data: ``{"caption": str, "header": [str, ...], "rows": [[str, ...], ...]}``.
+Table = dict[str, Any]
 
 
 def rule(text: str, page: str, anchor: str = "") -> str:

@@ -106,6 +106,12 @@ def plural(noun: str) -> str:
     return "dice" if noun == "die" else noun + "s"
 
 
+def count(n: int, noun: str) -> str:
+    """A number and its noun, plural unless the number is one: "1 hit", "0 rounds",
+    "3 dice"."""
+    return f"{n} {noun if n == 1 else plural(noun)}"
+
+
 def position(index: str, noun: str) -> str:
     """A 1-based list position in words: ("2", "die") -> "the 2nd die"."""
     return f"the {ordinal(int(index))} {noun}"

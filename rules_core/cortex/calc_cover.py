@@ -10,7 +10,8 @@ from typing import Any
 
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.cortex.calc_dice import pool_field
-from rules_core.cortex.calc_specialists import RULINGS, _contest_roll, at_least
+from rules_core.cortex.calc_specialists import RULINGS, at_least, reach_roll
+from rules_core.cortex.contest import contest_roll
 from rules_core.cortex.dice import SIZES, DieField, name, names
 from rules_core.cortex.odds import contest_odds
 from rules_core.dice.distribution import percent, to_json
@@ -44,8 +45,8 @@ def _cover_compute(inputs: dict[str, Any]) -> Result:
 
 
 def _cover_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
-    die, dice, text = _contest_roll(inputs["pool"], inputs["difficulty"], rng, "Taking cover",
-                                    "difficulty")
+    die, dice, text = contest_roll(inputs["pool"], inputs["difficulty"], rng, "Taking cover",
+                                   "difficulty")
     if die:
         got = capped(die, inputs["rating"])
         text += (f": In Cover {name(got)}"
@@ -98,11 +99,10 @@ def _flank_compute(inputs: dict[str, Any]) -> Result:
 
 
 def _flank_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
-    die, dice, text = _contest_roll(inputs["pool"], inputs["defence"], rng, "Flanker", "target")
-    done = die >= needed(inputs)
-    if die:
-        text += (f", {'enough' if done else 'not enough'} against the {name(inputs['cover'])} "
-                 f"cover: {'flanked, the cover is gone' if done else 'the cover holds'}.")
+    cover = f"against the {name(inputs['cover'])} cover"
+    done, dice, text = reach_roll(inputs["pool"], inputs["defence"], rng, "Flanker", "target",
+                                  needed(inputs), f"enough {cover}: flanked, the cover is gone",
+                                  f"not enough {cover}: the cover holds")
     return {"dice": dice, "flanked": done, "summary": text}
 
 

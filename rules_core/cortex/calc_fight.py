@@ -18,6 +18,7 @@ from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.fields import ChoiceField, TextField
+from rules_core.messages import count
 
 FIREFIGHTS = "cortex/firefights"
 HARM = "cortex/harm"
@@ -193,7 +194,7 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     lost = F.losses(final)
     return {"outcome": outcome, "rounds": rounds, "lost_a": lost["a"], "lost_b": lost["b"],
             "log": log + lines, "dice": tape.dice,
-            "summary": f"{outcome} after {rounds} round{'s' if rounds != 1 else ''}: Side A lost "
+            "summary": f"{outcome} after {count(rounds, 'round')}: Side A lost "
                        f"{lost['a']}, Side B lost {lost['b']}."}
 
 

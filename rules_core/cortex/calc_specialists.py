@@ -14,7 +14,7 @@ from typing import Any
 
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.cortex.calc_dice import DICE_HELP, pool_field
-from rules_core.cortex.contest import effect_dice, roll_pool
+from rules_core.cortex.contest import contest_roll, effect_dice, roll_pool
 from rules_core.cortex.dice import MAX_POOL, DieField, name, names
 from rules_core.cortex.odds import contest_odds
 from rules_core.cortex.tables import MEDIC_DIFFICULTY
@@ -22,6 +22,7 @@ from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import BoolField, IntField
+from rules_core.messages import count
 
 ENEMIES = "cortex/enemies"
 FIREFIGHTS = "cortex/firefights"
@@ -35,19 +36,6 @@ def at_least(attacker: list[int], defender: list[int], size: int) -> Fraction:
     return sum((p for s, p in dist.items() if s >= size), Fraction(0))
 
 
-def _contest_roll(attacker: list[int], defender: list[int], rng: random.Random, who: str,
-                  against: str) -> tuple[int, list[dict[str, Any]], str]:
-    """Roll a contest; (effect die or 0 for a failure, dice, a sentence)."""
-    att, dfn = roll_pool(attacker, rng), roll_pool(defender, rng)
-    dice = [{"die": f"{who} {name(s)}", "face": f} for s, f in att.dice]
-    dice += [{"die": f"{against} {name(s)}", "face": f} for s, f in dfn.dice]
-    won = effect_dice(att.remaining, att.total - dfn.total)
-    text = f"{who} {att.total} against {against} {dfn.total}"
-    if not won:
-        return 0, dice, text + ": fails (ties go to the defence)."
-    return won[0], dice, text + f": wins with a {name(won[0])} effect die"
-
-
 # --- medic ------------------------------------------------------------------------------
 
 def _medic_compute(inputs: dict[str, Any]) -> Result:
@@ -58,13 +46,25 @@ def _medic_compute(inputs: dict[str, Any]) -> Result:
             **to_json("effect_die", odds.effect_die)}
 
 
-def _medic_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
-    die, dice, text = _contest_roll(inputs["pool"], list(MEDIC_DIFFICULTY), rng, "Medic",
-                                    "difficulty")
-    back = die >= inputs["fallen"]
+def reach_roll(attacker: list[int], defender: list[int], rng: random.Random, who: str,
+               against: str, needed: int, reached: str, short: str
+               ) -> tuple[bool, list[dict[str, Any]], str]:
+    """Roll a contest that must win with an effect die of ``needed`` or larger (Part II:
+    the medic's test, flanking): whether it did, the dice, and a sentence ending with
+    ``reached`` or ``short`` when the contest is won."""
+    die, dice, text = contest_roll(attacker, defender, rng, who, against)
+    done = die >= needed
     if die:
-        text += (f", {'at least' if back else 'smaller than'} the fallen member's "
-                 f"{name(inputs['fallen'])}: {'back in the unit' if back else 'still down'}.")
+        text += f", {reached if done else short}."
+    return done, dice, text
+
+
+def _medic_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
+    fallen = f"the fallen member's {name(inputs['fallen'])}"
+    back, dice, text = reach_roll(inputs["pool"], list(MEDIC_DIFFICULTY), rng, "Medic",
+                                  "difficulty", inputs["fallen"],
+                                  f"at least {fallen}: back in the unit",
+                                  f"smaller than {fallen}: still down")
     return {"dice": dice, "revived": back, "summary": text}
 
 
@@ -231,7 +231,7 @@ def _suppressed_explain(inputs: dict[str, Any], r: Result) -> str:
 
 def _suppressed_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     pool = sorted(inputs["ally"] + [inputs["gunner"]], reverse=True)
-    die, dice, text = _contest_roll(pool, inputs["defence"], rng, "Ally", "suppressed target")
+    die, dice, text = contest_roll(pool, inputs["defence"], rng, "Ally", "suppressed target")
     return {"dice": dice, "hit": bool(die), "summary": text + ("." if die else "")}
 
 
@@ -280,7 +280,7 @@ def _burn_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
         burns = 1
     for turn in range(1 + burns, inputs["turns"] + 1):
         if inputs["tries"]:
-            die, rolled, text = _contest_roll(inputs["pool"], inputs["difficulty"], rng,
+            die, rolled, text = contest_roll(inputs["pool"], inputs["difficulty"], rng,
                                               f"T{turn} target", "fire")
             dice += rolled
             if die >= inputs["fire"]:
@@ -292,8 +292,7 @@ def _burn_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
             lines.append(f"Turn {turn}: no try; burns for {name(inputs['fire'])}.")
         burns += 1
     return {"dice": dice, "burns": burns, "log": lines,
-            "summary": f"Took the {name(inputs['fire'])} fire damage {burns} time"
-                       f"{'s' if burns != 1 else ''}."}
+            "summary": f"Took the {name(inputs['fire'])} fire damage {count(burns, 'time')}."}
 
 
 ON_FIRE = Calculator(

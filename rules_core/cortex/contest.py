@@ -20,6 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from math import factorial
+from typing import Any
+
+from rules_core.cortex.dice import name
 
 #: The most effect dice one roll can yield: 1 + 24 // 3 extra + 1 for a plot point.
 MAX_EFFECT_DICE = 10
@@ -54,6 +57,25 @@ def resolve(dice: Sequence[tuple[int, int]]) -> Roll:
 def roll_pool(sizes: Sequence[int], rng: random.Random) -> Roll:
     """Roll real dice and resolve them with :func:`resolve`."""
     return resolve([(size, rng.randint(1, size)) for size in sizes])
+
+
+def contest_roll(attacker: Sequence[int], defender: Sequence[int], rng: random.Random,
+                 who: str, against: str) -> tuple[int, list[dict[str, Any]], str]:
+    """Roll one contest with real dice (Cortex Prime: the defender wins ties; the winner's
+    effect die is the largest die left over, a d4 when none is).
+
+    Returns the attacker's effect die (0 for a failure), the dice rolled labelled
+    ``"<who> d8"`` / ``"<against> d6"``, and a sentence saying who rolled what and who won.
+    Every Cortex helper that rolls a contest (medic, flanking, cover, fire) uses it.
+    """
+    att, dfn = roll_pool(attacker, rng), roll_pool(defender, rng)
+    dice: list[dict[str, Any]] = [{"die": f"{who} {name(s)}", "face": f} for s, f in att.dice]
+    dice += [{"die": f"{against} {name(s)}", "face": f} for s, f in dfn.dice]
+    won = effect_dice(att.remaining, att.total - dfn.total)
+    text = f"{who} {att.total} against {against} {dfn.total}"
+    if not won:
+        return 0, dice, text + ": fails (ties go to the defence)."
+    return won[0], dice, text + f": wins with a {name(won[0])} effect die"
 
 
 class EffectLimit(str, Enum):

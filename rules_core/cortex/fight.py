@@ -29,7 +29,7 @@ from rules_core import engagement
 from rules_core.cortex.contest import MAX_EFFECT_DICE, EffectLimit, effect_dice, roll_pool
 from rules_core.cortex.dice import names
 from rules_core.cortex.effect import Rules, after_attack, assign
-from rules_core.cortex.odds import _defence, effect_dice_weights
+from rules_core.cortex.odds import effect_dice_weights, pool_totals
 from rules_core.cortex.pools import InjuryRule, Side, attack_terms, defence_terms
 from rules_core.cortex.tables import Range
 
@@ -183,8 +183,8 @@ def losses(state: State) -> dict[str, int]:
 def first_chance(fight: Fight) -> Fraction:
     """Chance that side A wins the initiative roll-off (ties rolled again): each unit
     rolls its quality dice and assets (source: Part II, Initiative)."""
-    a = _defence(tuple(sorted(fight.a.quality + fight.a.assets, reverse=True)))
-    b = _defence(tuple(sorted(fight.b.quality + fight.b.assets, reverse=True)))
+    a = pool_totals(tuple(sorted(fight.a.quality + fight.a.assets, reverse=True)))
+    b = pool_totals(tuple(sorted(fight.b.quality + fight.b.assets, reverse=True)))
     wins = sum(wa * wb for ta, wa in a.items() for tb, wb in b.items() if ta > tb)
     ties = sum(wa * b.get(ta, 0) for ta, wa in a.items())
     total = sum(a.values()) * sum(b.values())

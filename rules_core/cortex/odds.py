@@ -75,8 +75,11 @@ def _attack(attacker: tuple[int, ...], keep: int) -> dict[Key, int]:
 
 
 @lru_cache(maxsize=512)
-def _defence(defender: tuple[int, ...]) -> dict[int, int]:
-    return total_weights(defender)
+def pool_totals(pool: tuple[int, ...]) -> dict[int, int]:
+    """How many of the pool's equally likely rolls give each total (the best two dice
+    that are not hitches; Cortex Prime), cached: the defender's side of every contest and
+    each side of an initiative roll-off (Part II, Initiative)."""
+    return total_weights(pool)
 
 
 def effect_weights(attacker: Sequence[int], defender: Sequence[int], keep: int,
@@ -90,7 +93,7 @@ def effect_weights(attacker: Sequence[int], defender: Sequence[int], keep: int,
     (a d4 when none is left). Losing rolls are not listed.
     """
     att = _attack(tuple(attacker), keep)
-    dfn = _defence(tuple(defender))
+    dfn = pool_totals(tuple(defender))
     # Everything but the margin depends on the defender only through how many effect
     # dice the margin asks for, so group the defender's totals that way per attacker total.
     wanted: dict[int, dict[int, int]] = {}
@@ -124,7 +127,7 @@ def _prefixes(attacker: tuple[int, ...], keep: int, total: int, count: int
 @lru_cache(maxsize=512)
 def _at_most(defender: tuple[int, ...]) -> list[int]:
     """Cumulative counts of the defender's totals: ``[x]`` = rolls totalling x or less."""
-    dfn = _defence(defender)
+    dfn = pool_totals(defender)
     out, running = [], 0
     for x in range(max(dfn) + 1):
         running += dfn.get(x, 0)
@@ -180,7 +183,7 @@ def contest_odds(attacker: Sequence[int], defender: Sequence[int], plot_point: b
     wins, denominator = effect_weights(attacker, defender, _kept(target), plot_point, limit)
     margin: dict[int, int] = {}
     for total, weight in _totals(tuple(attacker)).items():
-        for d_total, d_weight in _defence(tuple(defender)).items():
+        for d_total, d_weight in pool_totals(tuple(defender)).items():
             margin[total - d_total] = margin.get(total - d_total, 0) + weight * d_weight
     effect: dict[int, int] = {s: 0 for s in SIZES}
     extra: dict[int, int] = {}

@@ -16,6 +16,7 @@ from rules_core.gunplay.burst import bullet_needs
 from rules_core.gunplay.calc_hits import BONUS, BURST_PAGE, PAGE
 from rules_core.gunplay.engagement import OUT_OF_AMMO, TARGET_DOWN, Fire, sampler, solve
 from rules_core.gunplay.inputs import plus
+from rules_core.messages import count
 
 ANCHOR = "sustained-fire"
 SIDES = (("a", "Rounds fired"), ("b", "Hits on the target"))
@@ -89,17 +90,15 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         f"([ruling](/rulings/#sustained-fire-over-several-rounds)).\n\n"
         f"From each state, every face of the d10 moves the chain to a new state with its "
         f"exact chance. The fight stops at **{TARGET_DOWN.lower()}** once the target has "
-        f"taken {fire.hits_needed} hit{'s' if fire.hits_needed != 1 else ''}, or at "
+        f"taken {count(fire.hits_needed, 'hit')}, or at "
         f"**{OUT_OF_AMMO.lower()}** when the weapon cannot fire another burst. "
     )
     if fire.ammo % fire.burst:
-        text += (f"The last {fire.ammo % fire.burst} round{'s' if fire.ammo % fire.burst != 1 else ''} "
+        text += (f"The last {count(fire.ammo % fire.burst, 'round')} "
                  + ("go out as a short burst. " if fire.short_burst
                     else "are never fired, since only full bursts are. "))
-    text += (f"The weapon holds {result['bursts_in_weapon']} burst"
-             f"{'s' if result['bursts_in_weapon'] != 1 else ''}, so it is empty after "
-             f"{result['rounds_to_empty']} combat round"
-             f"{'s' if result['rounds_to_empty'] != 1 else ''} at the latest.")
+    text += (f"The weapon holds {count(result['bursts_in_weapon'], 'burst')}, so it is empty "
+             f"after {count(result['rounds_to_empty'], 'combat round')} at the latest.")
     if result["rounds_to_empty"] > inputs["max_rounds"]:
         text += (f" That is past the round cap of {inputs['max_rounds']}, so fire still going "
                  f"then counts as *{eng.STILL_FIGHTING}*.")
@@ -129,8 +128,8 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
         "hits": hits,
         "dice": [{"die": "d10", "face": f} for f in faces],
         "log": log,
-        "summary": f"{outcome} after {rounds} combat round{'s' if rounds != 1 else ''}: "
-                   f"{hits} hit{'s' if hits != 1 else ''} for {spent} rounds fired.",
+        "summary": f"{outcome} after {count(rounds, 'combat round')}: "
+                   f"{count(hits, 'hit')} for {spent} rounds fired.",
     }
 
 

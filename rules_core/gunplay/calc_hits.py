@@ -19,6 +19,7 @@ from rules_core.gunplay.burst import (
     total_distribution,
 )
 from rules_core.gunplay.inputs import plus
+from rules_core.messages import count
 
 PAGE = "gunplay/difficulty"
 BURST_PAGE = "gunplay/bursts"
@@ -109,17 +110,20 @@ def _hit_headline(result: Result) -> list[tuple[str, str]]:
     return out
 
 
-def _hit_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
+def d10_roll(bonus: int, rng: random.Random) -> tuple[Result, str]:
+    """Roll the attack's d10 and add the modifier (source: "How a shot is resolved"): the
+    roll's ``dice`` and ``total``, and the start of its summary, "d10 7 + 3 = 10"."""
     face = rng.randint(1, 10)
-    total = face + inputs["bonus"]
-    hits = burst_hits(total, inputs["dc"], inputs["rounds"], inputs["recoil"])
-    return {
-        "dice": [{"die": "d10", "face": face}],
-        "total": total,
-        "hits": hits,
-        "summary": f"d10 {face} {plus(inputs['bonus'])} = {total} vs DC {inputs['dc']}: "
-                   f"{hits} hit{'s' if hits != 1 else ''}",
-    }
+    total = face + bonus
+    return {"dice": [{"die": "d10", "face": face}], "total": total}, \
+        f"d10 {face} {plus(bonus)} = {total}"
+
+
+def _hit_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
+    out, summary = d10_roll(inputs["bonus"], rng)
+    hits = burst_hits(out["total"], inputs["dc"], inputs["rounds"], inputs["recoil"])
+    return {**out, "hits": hits,
+            "summary": f"{summary} vs DC {inputs['dc']}: {count(hits, 'hit')}"}
 
 
 HIT_ODDS = Calculator(
@@ -196,12 +200,9 @@ def _chance_headline(result: Result) -> list[tuple[str, str]]:
 
 
 def _chance_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
-    face = rng.randint(1, 10)
-    total = face + inputs["bonus"]
-    summary = f"d10 {face} {plus(inputs['bonus'])} = {total}"
-    out: Result = {"dice": [{"die": "d10", "face": face}], "total": total}
+    out, summary = d10_roll(inputs["bonus"], rng)
     if inputs["dc"] is not None:
-        out["hit"] = burst_hits(total, inputs["dc"]) == 1
+        out["hit"] = burst_hits(out["total"], inputs["dc"]) == 1
         summary += f" vs DC {inputs['dc']}: {'hit' if out['hit'] else 'miss'}"
     out["summary"] = summary
     return out

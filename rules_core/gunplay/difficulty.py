@@ -22,6 +22,7 @@ from rules_core.gunplay.tables import (
     Size,
     Stance,
 )
+from rules_core.messages import count
 
 PAGE = "gunplay/difficulty"
 
@@ -86,7 +87,7 @@ def difficulty_terms(
         Term(f"Shooter movement: {LABELS[shooter_movement].lower()}",
              MOVEMENT[shooter_movement], "movement"),
         Term(f"Shooter stance: {LABELS[stance].lower()}", STANCE[stance], "stance"),
-        Term(f"Careful aim: {aim_actions} action{'s' if aim_actions != 1 else ''}",
+        Term(f"Careful aim: {count(aim_actions, 'action')}",
              AIM_PER_ACTION * aim_actions, "taking-aim"),
         Term("Environment", environment, "environment"),
         Term("Other modifiers", misc, "determining-the-difficulty"),

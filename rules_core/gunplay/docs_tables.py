@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
-from rules_core.explain import signed
+from rules_core.explain import Table, signed
 from rules_core.gunplay.presets import EXAMPLES
 from rules_core.gunplay.tables import (
     AIM_PER_ACTION,
@@ -23,8 +22,7 @@ from rules_core.gunplay.tables import (
     RangeBand,
     Size,
 )
-
-Table = dict[str, Any]
+from rules_core.messages import count
 
 
 def size_range() -> Table:
@@ -71,7 +69,7 @@ def example_weapons() -> Table:
 
 
 def _actions(n: int) -> str:
-    return f"{n} action{'s' if n != 1 else ''}"
+    return count(n, "action")
 
 
 def actions() -> Table:

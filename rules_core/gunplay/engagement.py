@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from rules_core import engagement as eng
 from rules_core.gunplay.burst import burst_hits, hit_distribution
+from rules_core.messages import count
 
 #: outcome names, in the order the result lists them
 TARGET_DOWN = "Target down"
@@ -120,9 +121,9 @@ def sampler(fire: Fire, faces: list[int]) -> Callable[[State, random.Random], tu
             left, hits = left - shots, min(hits + k, fire.hits_needed)
             what = "shot" if shots == 1 else f"{shots}-round burst"
             parts.append(f"{what}, d10 {face} {'+' if fire.bonus >= 0 else '-'} "
-                         f"{abs(fire.bonus)} = {total}: {k} hit{'s' if k != 1 else ''}")
+                         f"{abs(fire.bonus)} = {total}: {count(k, 'hit')}")
         line = "; ".join(parts) + (f" (target {hits}/{fire.hits_needed} hits, "
-                                   f"{left} round{'s' if left != 1 else ''} left)")
+                                   f"{count(left, 'round')} left)")
         return (left, hits), line
 
     return sample

@@ -16,6 +16,7 @@ from rules_core.heroic import fight as model
 from rules_core.heroic.calc_injury import multiplier_fraction
 from rules_core.heroic.damage import damage_parser
 from rules_core.heroic.tables import DEFAULT_SF, MAX_REACH_PER_DEFENDER, TACTICS
+from rules_core.messages import count
 
 PAGE = "heroic/groups"
 MAX_MEMBERS = 40
@@ -242,7 +243,7 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
         "losses": lost,
         "log": log,
         "dice": [{"die": "d6", "face": x} for x in rec.faces],
-        "summary": f"{ended} after {rounds} round{'s' if rounds != 1 else ''}: "
+        "summary": f"{ended} after {count(rounds, 'round')}: "
                    f"{f.a.name} lost {lost['a']}, {f.b.name} lost {lost['b']}.",
     }
 

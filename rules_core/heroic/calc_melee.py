@@ -21,6 +21,7 @@ from rules_core.heroic.tables import (
     TACTIC_BY_KEY,
     TACTICS,
 )
+from rules_core.messages import count
 
 MELEE_PAGE = "heroic/melee"
 GROUPS_PAGE = "heroic/groups"
@@ -158,8 +159,8 @@ def _melee_check(inputs: dict[str, Any]) -> None:
     scored = max(h for h, p in dist.items() if p)
     known = inputs["attacker_roll"] is not None and inputs["defender_roll"] is not None
     if assigned >= scored:
-        what = (f"these rolls score {scored} hit{'s' if scored != 1 else ''}" if known
-                else f"this contest can score at most {scored} hit{'s' if scored != 1 else ''}")
+        what = (f"these rolls score {count(scored, 'hit')}" if known
+                else f"this contest can score at most {count(scored, 'hit')}")
         allowed = f"from 0 to {scored - 1}" if scored > 0 else "0"
         raise InputError("hits_assigned", f"Hits already given to other targets is {assigned}, "
                                           f"but {what} and a further target needs one left: "
@@ -213,7 +214,7 @@ def contest_sentence(c: dict[str, Any]) -> str:
     """One line describing a resolved contest."""
     if c["winner"] == "attacker":
         return (f"the attacker wins by {c['margin_of_victory']}: "
-                f"**{c['hits']} hit{'s' if c['hits'] != 1 else ''}**")
+                f"**{count(c['hits'], 'hit')}**")
     if c["winner"] == "defender":
         return f"the defender wins by {-c['margin_of_victory']}: no hits"
     return "the margins are equal: nobody wins, no hits"
@@ -252,7 +253,7 @@ def _melee_headline(result: Result) -> list[tuple[str, str]]:
            ("Effective skills", f"{result['attacker_effective']} vs {result['defender_effective']}")]
     if "contest" in result:
         c = result["contest"]
-        out.insert(0, ("This contest", f"{c['hits']} hit{'s' if c['hits'] != 1 else ''}"
+        out.insert(0, ("This contest", f"{count(c['hits'], 'hit')}"
                        if c["hits"] else f"no hits ({c['winner']} ahead)"
                        if c["winner"] != "nobody" else "tie: no hits"))
     return out

@@ -13,7 +13,8 @@ from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule, table
-from rules_core.fields import ChoiceField, IntField
+from rules_core.fields import ChoiceField, Field, IntField
+from rules_core.messages import count
 from rules_core.phases.engagement import (
     ENDINGS,
     GOAL,
@@ -41,17 +42,27 @@ CAP_LABEL = "Round cap"
 #: exact arithmetic in CPython; without a limit the chain is tiny)
 LIMITED_SIZE = 2400
 
+def side_fields(offense_help: str, defence_help: str) -> tuple[Field, ...]:
+    """Each side's action dice and when it rolls a third die (source: "Action dice
+    tracker", "Advantage and disadvantage"): the same four fields for every calculator
+    that sets up both phases; only the help under the pools differs."""
+    return (
+        IntField("offense_dice", "Offense dice", default=5, minimum=MIN_POOL,
+                 maximum=MAX_POOL, help=offense_help),
+        IntField("defence_dice", "Defence dice", default=5, minimum=MIN_POOL,
+                 maximum=MAX_POOL, help=defence_help),
+        ChoiceField("offense_extra", "Players use a third die for advantage", default="auto",
+                    choices=EXTRA_CHOICES),
+        ChoiceField("defence_extra", "Referee uses a third die for disadvantage",
+                    default="auto", choices=EXTRA_CHOICES),
+    )
+
+
 FIELDS = (
     IntField("goal_spaces", GOAL_LABEL, default=6, minimum=1, maximum=MAX_GOAL,
              help="Each success or ultra success, on offense or defence, marks one space."),
-    IntField("offense_dice", "Offense dice", default=5, minimum=MIN_POOL, maximum=MAX_POOL,
-             help="The players' side's pool, set by the referee for every offense phase."),
-    IntField("defence_dice", "Defence dice", default=5, minimum=MIN_POOL, maximum=MAX_POOL,
-             help="The enemy's pool, set by the referee for every defence phase."),
-    ChoiceField("offense_extra", "Players use a third die for advantage", default="auto",
-                choices=EXTRA_CHOICES),
-    ChoiceField("defence_extra", "Referee uses a third die for disadvantage", default="auto",
-                choices=EXTRA_CHOICES),
+    *side_fields("The players' side's pool, set by the referee for every offense phase.",
+                 "The enemy's pool, set by the referee for every defence phase."),
     ChoiceField("first_phase", "Each round opens with", default="offense",
                 choices=((Phase.OFFENSE.value, "Offense (the usual order)"),
                          (Phase.DEFENCE.value, "Defence (the players were ambushed)"))),
@@ -135,7 +146,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     second = PHASE_LABELS[fight.first_phase.other].lower()
     text = (
         f"Between rounds the fight is the number of marks on a tracker of "
-        f"{fight.goal_spaces} space{'s' if fight.goal_spaces != 1 else ''}"
+        f"{count(fight.goal_spaces, 'space')}"
         + (f" and the number of full-damage results the players' side has taken (at most "
            f"{limit})" if limit is not None else "")
         + f". Each round is {_article(first)} {first} phase with {fight.pool(fight.first_phase)} dice, then a "
@@ -191,7 +202,7 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     final, outcome, rounds, log = eng.play((0, 0), sampler(fight, faces), fight.outcome,
                                            max_rounds=inputs["max_rounds"], rng=rng)
     marks, taken = final
-    summary = (f"{outcome} after {rounds} round{'s' if rounds != 1 else ''}: momentum "
+    summary = (f"{outcome} after {count(rounds, 'round')}: momentum "
                f"{marks}/{fight.goal_spaces}")
     if fight.damage_limit is not None:
         summary += f", full damage taken {taken}/{fight.damage_limit}"

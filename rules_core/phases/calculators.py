@@ -11,10 +11,11 @@ from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule, table
-from rules_core.fields import ChoiceField, IntField, TextField, describe
+from rules_core.fields import ChoiceField, TextField, describe
+from rules_core.messages import count
 from rules_core.phases import expectations as ex
 from rules_core.phases.action import outcome_distribution, resolve
-from rules_core.phases.calc_engagement import ENGAGEMENT
+from rules_core.phases.calc_engagement import ENGAGEMENT, side_fields
 from rules_core.phases.tables import (
     EXAMPLE_TABLE_LABELS,
     EXAMPLE_TABLES,
@@ -76,7 +77,7 @@ def _odds_check(inputs: dict[str, Any]) -> None:
     faces = inputs["faces"]
     if faces is not None and len(faces) != inputs["dice"]:
         raise InputError("faces", f"{inputs['dice']} dice are rolled, received "
-                                  f"{len(faces)} face{'s' if len(faces) != 1 else ''}.")
+                                  f"{count(len(faces), 'face')}.")
 
 
 def _odds_compute(inputs: dict[str, Any]) -> Result:
@@ -160,18 +161,9 @@ ACTION_ODDS = Calculator(
 
 # --- what a threat level means ------------------------------------------------------
 
-EXTRA_CHOICES = ex.EXTRA_CHOICES
-
-PHASE_ODDS_FIELDS = (
-    IntField("offense_dice", "Offense dice", default=5, minimum=MIN_POOL, maximum=MAX_POOL,
-             help="The players' side: more dice, more actions in the offense phase."),
-    IntField("defence_dice", "Defence dice", default=5, minimum=MIN_POOL, maximum=MAX_POOL,
-             help="The enemy's side: more dice, more attacks in the defence phase."),
-    ChoiceField("offense_extra", "Players use a third die for advantage", default="auto",
-                choices=EXTRA_CHOICES),
-    ChoiceField("defence_extra", "Referee uses a third die for disadvantage", default="auto",
-                choices=EXTRA_CHOICES),
-)
+PHASE_ODDS_FIELDS = side_fields(
+    "The players' side: more dice, more actions in the offense phase.",
+    "The enemy's side: more dice, more attacks in the defence phase.")
 
 
 def _phase_figures(odds: ex.PhaseOdds, groups: dict[str, tuple[Outcome, ...] | None]) -> Result:

@@ -5,9 +5,9 @@ the tech-level unit tables)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from rules_core.dice.distribution import percent
+from rules_core.explain import Table
 from rules_core.sucs.attack import two_d6_at_least
 from rules_core.sucs.cost import altitude_cost, altitude_text, points_text
 from rules_core.sucs.presets import list_titles, presets
@@ -22,8 +22,6 @@ from rules_core.sucs.tables import (
     QUALITY_NAMES,
     TERRAIN,
 )
-
-Table = dict[str, Any]
 
 
 def quality_table() -> Table:

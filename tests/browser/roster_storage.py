@@ -5,16 +5,30 @@ at ``/``), holding ``{id, rev, order, roster}``."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
+import pytest
 from playwright.sync_api import Page
+
+from rules_core.sucs.calc_units import preset_json
+from rules_core.sucs.presets import by_id
+from tests.browser.support import put_storage, wait_app_ready
 
 SCOPE = "tcr:/:"
 ENTRY = SCOPE + "sucs-roster:"
 ACTIVE = SCOPE + "sucs-rosters:active"
 KEPT = SCOPE + "sucs-rosters:kept:"
 LEGACY = "sucs-rosters:v1"  # the single-key store of earlier versions
+APP = '.calc-app[data-app="sucs_roster"]'
 SNAPSHOT = ("() => JSON.stringify(Object.keys(localStorage).sort()"
             ".map(k => [k, localStorage.getItem(k)]))")
+
+
+def unit(preset_id: str, count: int = 1, **changes: object) -> dict:
+    """A roster line of ``count`` models of a preset, with ``changes`` to its stats."""
+    data = preset_json(by_id()[preset_id])
+    return {"name": data["name"], "count": count, "preset": preset_id,
+            "stats": {**data["stats"], **changes}}
 
 
 def entries(page: Page) -> list[dict]:
@@ -59,5 +73,29 @@ def put_entries(page: Page, *rosters: dict, ids: tuple[str, ...] = ()) -> None:
              for n, (i, r) in enumerate(zip(ids, rosters))}
     if ids:
         items[ACTIVE] = ids[0]
-    page.evaluate("items => { localStorage.clear(); for (const [k, v] of Object.entries(items))"
-                  " localStorage.setItem(k, v); }", items)
+    put_storage(page, items)
+
+
+def settle(page: Page) -> None:
+    """Until the army builder is ready and idle."""
+    wait_app_ready(page, APP)
+
+
+@pytest.fixture(scope="module", name="builder")
+def builder_fixture(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
+    """The module's page on the army builder; a dialog is an error (it asks in the page)."""
+    module_page.on("dialog", lambda d: (module_page.log.page_errors.append(  # type: ignore[attr-defined]
+        f"unexpected dialog: {d.message}"), d.dismiss()))
+    module_page.goto(site.url + "sucs/roster/")
+    settle(module_page)
+    return module_page
+
+
+@pytest.fixture(autouse=True, name="no_page_errors")
+def no_page_errors_fixture(request) -> Iterator[None]:  # type: ignore[no-untyped-def]
+    """After each test on ``builder``: no page error and no request off the site."""
+    yield
+    if "builder" in request.fixturenames:
+        page = request.getfixturevalue("builder")
+        assert not page.log.page_errors, page.log.page_errors
+        assert not page.log.external_requests, page.log.external_requests

@@ -3,11 +3,34 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Browser, BrowserContext, Dialog, Locator, Page
 
 RUNTIME_TIMEOUT_MS = 120_000  # Pyodide's first start on a busy 2-core machine
+
+#: where browser tests keep screenshots and printed PDFs to look at
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+
+#: JavaScript for the URL of the calculators' entry module the page loaded (its name is
+#: content-hashed at build time)
+ENTRY_MODULE_URL = ("[...document.scripts].find("
+                    "s => s.src.includes('/assets/calculators/calculators.')).src")
+
+#: an init script that makes every localStorage write fail as a full store does, until
+#: the page sets ``window.__storageFull = false``
+FULL_STORAGE = """(() => {
+  const real = Storage.prototype.setItem;
+  window.__storageFull = true;
+  Storage.prototype.setItem = function (key, value) {
+    if (window.__storageFull) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    return real.call(this, key, value);
+  };
+})()"""
 
 
 def site_pages(site, widgets_only: bool = False) -> list[str]:  # type: ignore[no-untyped-def]
@@ -26,6 +49,21 @@ def site_pages(site, widgets_only: bool = False) -> list[str]:  # type: ignore[n
     return pages
 
 
+def opened(page: Page, site, rel: str) -> Page:  # type: ignore[no-untyped-def]
+    """``page`` loaded afresh at the site page ``rel``."""
+    page.goto(site.url + rel)
+    return page
+
+
+def prerendered(site, rel: str, calculator: str) -> str:  # type: ignore[no-untyped-def]
+    """The built HTML of the site page ``rel``, which must hold the widget ``calculator``
+    with the result the build computed."""
+    html = (site.dir / rel / "index.html").read_text()
+    assert f'data-calculator="{calculator}"' in html
+    assert 'data-status="prerendered"' in html
+    return html
+
+
 def widget(page: Page, calculator: str, index: int = 0) -> Locator:
     return page.locator(f'.calc[data-calculator="{calculator}"]').nth(index)
 
@@ -38,6 +76,14 @@ def wait_settled(page: Page, root: Locator, timeout: int = RUNTIME_TIMEOUT_MS) -
         arg=handle, timeout=timeout,
     )
     return root.get_attribute("data-status") or ""
+
+
+def goes_live_unchanged(page: Page, root: Locator) -> None:
+    """The prerendered widget ``root`` goes live and shows the same headline the build
+    wrote into the page."""
+    before = root.locator(".calc-headline").inner_text()
+    assert wait_settled(page, root) == "ready"
+    assert root.locator(".calc-headline").inner_text() == before
 
 
 def wait_result(page: Page, root: Locator, change: Any) -> dict:
@@ -54,17 +100,121 @@ def wait_result(page: Page, root: Locator, change: Any) -> dict:
     return page.evaluate("el => el._lastReply", handle)
 
 
+def bridge_call(page: Page, body: str, arg: Any) -> Any:
+    """Run ``body`` (JavaScript statements that see ``bridge``, the calculator bridge of
+    the module the site loaded, and ``arg``) in the page and return what it returns."""
+    return page.evaluate(
+        f"async (arg) => {{ const {{ bridge }} = await import({ENTRY_MODULE_URL});\n{body}\n}}",
+        arg)
+
+
 def live_run(page: Page, name: str, inputs: dict) -> dict:
     """``api.run`` in the page's own worker, through the module the site loaded."""
-    return page.evaluate(
-        """async ([name, inputs]) => {
-             const url = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
-             const bridge = (await import(url)).bridge;
-             const root = document.querySelector('.calc[data-calculator], .calc-app');
-             return bridge.run(root, name, inputs);
-           }""",
-        [name, inputs],
-    )
+    return bridge_call(page, """const root = document.querySelector('.calc[data-calculator], .calc-app');
+             return bridge.run(root, arg[0], arg[1]);""", [name, inputs])
+
+
+def wait_app_ready(page: Page, app: str) -> None:
+    """Until the app matched by the selector ``app`` is ready and idle."""
+    page.wait_for_function(
+        f"() => {{ const el = document.querySelector('{app}');"
+        " return el && el.dataset.status === 'ready' && !el._busy; }",
+        timeout=RUNTIME_TIMEOUT_MS)
+
+
+def put_storage(page: Page, items: dict[str, str]) -> None:
+    """Clear the page's localStorage and write ``items`` into it."""
+    page.evaluate("items => { localStorage.clear(); for (const [k, v] of Object.entries(items))"
+                  " localStorage.setItem(k, v); }", items)
+
+
+def guarded_context(browser: Browser, site) -> BrowserContext:  # type: ignore[no-untyped-def]
+    """A fresh browser profile (its own localStorage) that may not leave the site."""
+    context = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900},
+                                  service_workers="block")
+    host = urlparse(site.url).netloc
+    context.route("**/*", lambda route: route.abort() if urlparse(route.request.url).netloc
+                  not in (host, "") else route.continue_())
+    return context
+
+
+@contextmanager
+def guarded_page(browser: Browser, site, path: str, app: str,  # type: ignore[no-untyped-def]
+                 init_script: str = "") -> Iterator[tuple[Page, list[str]]]:
+    """A page of a fresh :func:`guarded_context` with ``init_script`` run before the page's
+    own, opened at ``path`` with the app ``app`` ready, and the list :func:`errors_of` fills
+    for it; the context is closed afterwards."""
+    context = guarded_context(browser, site)
+    try:
+        page = context.new_page()
+        errors = errors_of(page)
+        if init_script:
+            page.add_init_script(init_script)
+        page.goto(site.url + path)
+        wait_app_ready(page, app)
+        yield page, errors
+    finally:
+        context.close()
+
+
+@contextmanager
+def two_tabs_at(browser: Browser, site, path: str, app: str,  # type: ignore[no-untyped-def]
+                prepare: Callable[[Page], None] | None = None
+                ) -> Iterator[tuple[Page, Page, list[str]]]:
+    """Two tabs of one fresh :func:`guarded_context` (so one localStorage), both open at
+    ``path`` with the app ``app`` ready, and the list :func:`errors_of` fills for both;
+    ``prepare`` runs on the first tab before either opens the page."""
+    context = guarded_context(browser, site)
+    try:
+        first, second = context.new_page(), context.new_page()
+        errors = errors_of(first, second)
+        if prepare:
+            prepare(first)
+        for page in (first, second):
+            page.goto(site.url + path)
+        for page in (first, second):
+            wait_app_ready(page, app)
+        yield first, second, errors
+    finally:
+        context.close()
+
+
+def download(page: Page, button: Locator, path: Path) -> Path:
+    """Click ``button`` and save the file it downloads as ``path``."""
+    with page.expect_download() as info:
+        button.click()
+    info.value.save_as(path)
+    return path
+
+
+def errors_of(*pages: Page) -> list[str]:
+    """One list that collects every page error (with its stack) and every dialog (each
+    dismissed) of ``pages`` from now on."""
+    found: list[str] = []
+
+    def dialog(d: Dialog) -> None:
+        found.append(f"dialog: {d.message}")
+        d.dismiss()
+
+    for page in pages:
+        page.on("pageerror", lambda e: found.append(f"{e}\n{e.stack or ''}"))
+        page.on("dialog", dialog)
+    return found
+
+
+def shot_path(rel: str, suffix: str, folder: str = "") -> Path:
+    """The screenshot file for the site page ``rel`` (``home`` for the front page) under
+    :data:`SHOTS` (in ``folder`` if given), its directory made."""
+    where = SHOTS / folder if folder else SHOTS
+    where.mkdir(parents=True, exist_ok=True)
+    return where / f"{(rel.strip('/').replace('/', '_') or 'home')}-{suffix}.png"
+
+
+def goto_once(page: Page, site, rel: str) -> None:  # type: ignore[no-untyped-def]
+    """Instant navigation to the site page ``rel``, unless it is already open (Material
+    does not reload the page for a link to itself)."""
+    if page.url.split("#")[0].split("?")[0] != site.url + rel:
+        instant_goto(page, site.url + rel)
 
 
 def instant_goto(page: Page, path: str) -> None:

@@ -9,30 +9,34 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from tests.browser.support import instant_goto, live_run, wait_result, wait_settled, widget
+from tests.browser.support import (
+    goes_live_unchanged,
+    instant_goto,
+    live_run,
+    opened,
+    prerendered,
+    wait_result,
+    wait_settled,
+    widget,
+)
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def rolls_page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
-    module_page.goto(site.url + "cortex/rolls/")
-    return module_page
+    return opened(module_page, site, "cortex/rolls/")
 
 
 def test_prerendered_source_example_on_the_harm_page(site) -> None:  # type: ignore[no-untyped-def]
-    html = (site.dir / "cortex" / "harm" / "index.html").read_text()
-    assert 'data-calculator="cortex.effect_dice"' in html
+    html = prerendered(site, "cortex/harm", "cortex.effect_dice")
     assert "<dt>Taken out</dt><dd>1 (d8)</dd>" in html
     assert "<dt>Injury left on the unit</dt><dd>d6</dd>" in html
 
 
 def test_rolls_widgets_go_live_and_match_the_build(rolls_page: Page) -> None:
     for name in ("cortex.pool", "cortex.odds"):
-        root = widget(rolls_page, name)
-        before = root.locator(".calc-headline").inner_text()
-        assert wait_settled(rolls_page, root) == "ready"
-        assert root.locator(".calc-headline").inner_text() == before
+        goes_live_unchanged(rolls_page, widget(rolls_page, name))
 
 
 @pytest.mark.parametrize("name, inputs", [

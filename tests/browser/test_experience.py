@@ -10,16 +10,14 @@ pages are visited with Material's instant navigation.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.support import instant_goto, site_pages, wait_settled, widget
+from tests.browser.support import SHOTS, goto_once, shot_path, site_pages, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
 DESKTOP, PHONE = 1280, 360
 TOUCH_PX = 40
 
@@ -45,18 +43,6 @@ SMALL_TARGETS = """() => {
 }""" % TOUCH_PX  # noqa: UP031 - JS source, braces everywhere
 
 
-def _shot_name(rel: str, suffix: str) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return SHOTS / f"{(rel.strip('/').replace('/', '_') or 'home')}-{suffix}.png"
-
-
-def _goto(page: Page, site, rel: str) -> None:  # type: ignore[no-untyped-def]
-    """Instant navigation to a page, unless the page is already open (Material does not
-    reload the page for a link to itself)."""
-    if page.url.split("#")[0].split("?")[0] != site.url + rel:
-        instant_goto(page, site.url + rel)
-
-
 @pytest.fixture(scope="module")
 def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
     module_page.goto(site.url)
@@ -68,7 +54,7 @@ def test_every_page_fits_a_desktop_and_a_phone_with_touch_sized_controls(page: P
     assert len(rels) >= 40
     problems: list[str] = []
     for rel in rels:
-        _goto(page, site, rel)
+        goto_once(page, site, rel)
         for width in (DESKTOP, PHONE):
             page.set_viewport_size({"width": width, "height": 900})
             overflow = page.evaluate(
@@ -77,7 +63,7 @@ def test_every_page_fits_a_desktop_and_a_phone_with_touch_sized_controls(page: P
                 problems.append(f"{rel or 'home'} at {width}px scrolls sideways by {overflow}px")
             if width == PHONE:
                 problems += [f"{rel or 'home'} at {width}px: {s}" for s in page.evaluate(SMALL_TARGETS)]
-            page.screenshot(path=_shot_name(rel, f"{width}"), full_page=True)
+            page.screenshot(path=shot_path(rel, f"{width}"), full_page=True)
         page.set_viewport_size({"width": DESKTOP, "height": 900})
     assert problems == []
 
@@ -134,7 +120,7 @@ def _set_scheme(page: Page, scheme: str) -> None:
                                       ("phases/momentum/", "phases.table_pick")])
 def test_charts_are_visible_and_readable_in_both_schemes(page: Page, site, rel: str, name: str,  # type: ignore[no-untyped-def]
                                                          scheme: str) -> None:
-    _goto(page, site, rel)
+    goto_once(page, site, rel)
     try:
         _set_scheme(page, scheme)
         root = widget(page, name)
@@ -147,14 +133,14 @@ def test_charts_are_visible_and_readable_in_both_schemes(page: Page, site, rel: 
             assert _contrast(info["fill"], info["background"]) >= 3, info  # graphics: 3:1
             assert _contrast(info["label"], info["background"]) >= 4.5, info  # text: 4.5:1
             assert not info["labelsOverlap"], info
-            root.screenshot(path=_shot_name(rel, f"{name}-{scheme}-{width}"))
+            root.screenshot(path=shot_path(rel, f"{name}-{scheme}-{width}"))
     finally:
         page.set_viewport_size({"width": DESKTOP, "height": 900})
         _set_scheme(page, "light")
 
 
 def test_chart_views_switch_between_exactly_at_least_and_at_most(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "gunplay/bursts/")
+    goto_once(page, site, "gunplay/bursts/")
     chart = widget(page, "gunplay.hit_odds").locator(".calc-chart").first
     assert chart.locator(".calc-view-at_least").is_visible()  # a threshold chart opens on it
     chart.locator("label", has_text="Exactly").click()
@@ -181,7 +167,7 @@ def _print_visibility(page: Page) -> dict[str, bool]:
 
 
 def test_a_rules_page_prints_without_navigation_or_widget_controls(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "sucs/attacks/")
+    goto_once(page, site, "sucs/attacks/")
     page.emulate_media(media="print")
     try:
         shown = _print_visibility(page)
@@ -200,7 +186,7 @@ def test_a_rules_page_prints_without_navigation_or_widget_controls(page: Page, s
 
 
 def test_the_sucs_roster_prints_its_cards_and_nothing_else(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "sucs/roster/")
+    goto_once(page, site, "sucs/roster/")
     app = page.locator('.calc-app[data-app="sucs_roster"]')
     wait_settled(page, app)
     page.emulate_media(media="print")
@@ -218,7 +204,7 @@ def test_the_sucs_roster_prints_its_cards_and_nothing_else(page: Page, site) -> 
 
 @pytest.mark.parametrize("system", ["gunplay", "cortex", "heroic", "sucs", "phases"])
 def test_each_quick_reference_card_prints_on_one_sheet(page: Page, site, system: str) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, f"quick-reference/{system}/")
+    goto_once(page, site, f"quick-reference/{system}/")
     page.emulate_media(media="print")
     try:
         assert not any(_print_visibility(page).values())
@@ -231,12 +217,12 @@ def test_each_quick_reference_card_prints_on_one_sheet(page: Page, site, system:
 
 
 def test_glossary_links_and_tooltips_work_in_the_browser(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "cortex/")
+    goto_once(page, site, "cortex/")
     page.locator('article a[href$="glossary/#effect-die"]').first.click()
     page.wait_for_function("() => location.hash === '#effect-die' && "
                            "document.querySelector('article h2#effect-die')")
     assert page.locator("h2#effect-die").is_visible()
-    _goto(page, site, "cortex/rolls/")
+    goto_once(page, site, "cortex/rolls/")
     term = page.locator("article abbr", has_text="effect die").first
     term.scroll_into_view_if_needed()
     term.hover()  # Material turns the abbreviation's title into a tooltip

@@ -11,8 +11,11 @@ from playwright.sync_api import Page
 from rules_core import api
 from tests.browser.support import (
     RUNTIME_TIMEOUT_MS,
+    goes_live_unchanged,
     instant_goto,
     live_run,
+    opened,
+    prerendered,
     wait_result,
     wait_settled,
     widget,
@@ -34,22 +37,17 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def difficulty_page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
-    module_page.goto(site.url + "gunplay/difficulty/")
-    return module_page
+    return opened(module_page, site, "gunplay/difficulty/")
 
 
 def test_prerendered_result_is_on_the_page_before_the_runtime(site) -> None:  # type: ignore[no-untyped-def]
-    html = (site.dir / "gunplay" / "difficulty" / "index.html").read_text()
-    assert 'data-calculator="gunplay.difficulty"' in html
-    assert 'data-status="prerendered"' in html
+    html = prerendered(site, "gunplay/difficulty", DIFFICULTY)
     assert "<dt>Difficulty</dt><dd>14</dd>" in html
 
 
 def test_widget_goes_live_and_matches_the_build(difficulty_page: Page) -> None:
     root = widget(difficulty_page, DIFFICULTY)
-    before = root.locator(".calc-headline").inner_text()
-    assert wait_settled(difficulty_page, root) == "ready"
-    assert root.locator(".calc-headline").inner_text() == before
+    goes_live_unchanged(difficulty_page, root)
     assert "live" in root.locator(".calc-status").inner_text()
 
 

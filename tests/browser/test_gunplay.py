@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from rules_core import api
-from tests.browser.support import instant_goto, wait_result, wait_settled, widget
+from tests.browser.support import instant_goto, live_run, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -66,15 +66,28 @@ def settled(page: Page, name: str) -> Locator:
     return root
 
 
-def live_run(page: Page, name: str, inputs: dict) -> dict:
-    return page.evaluate(
-        """async ([name, inputs]) => {
-             const url = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
-             const bridge = (await import(url)).bridge;
-             return bridge.run(document.querySelector('.calc[data-calculator]'), name, inputs);
-           }""",
-        [name, inputs],
-    )
+def from_link(page: Page, slug: str, query: str, name: str) -> Locator:
+    """Open a d10 page with a share-link query the widget ``name`` must refuse."""
+    visit(page, slug, query)
+    root = widget(page, name)
+    assert wait_settled(page, root) == "error"
+    return root
+
+
+def fixed(page: Page, root: Locator, selector: str, value: str) -> dict:
+    """Type a good ``value`` into the input ``selector``: the widget is back to ready."""
+    reply = wait_result(page, root, lambda: page.fill(selector, value))
+    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+    return reply
+
+
+def roll_once(page: Page, root: Locator) -> None:
+    """Press the widget's roll button and wait until the history counts the roll."""
+    count = root.locator(".calc-history-count")
+    before = int(count.inner_text())
+    root.locator('button[data-action="roll"]').click()
+    page.wait_for_function("([el, n]) => Number(el.textContent) === n",
+                           arg=[count.element_handle(), min(before + 1, 50)])
 
 
 def error_text(root: Locator, field: str) -> str:
@@ -148,33 +161,26 @@ def test_range_band_finder_with_an_example_weapon_and_bad_ranges(page: Page) -> 
                             lambda bad=bad: page.fill("#calc-range-band-effective_range_m", bad))
         assert not reply["ok"]
         assert f"more than 0 and at most 100000 m; received {bad}" in error_text(root, "effective_range_m")
-    reply = wait_result(page, root, lambda: page.fill("#calc-range-band-effective_range_m", "300"))
-    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+    fixed(page, root, "#calc-range-band-effective_range_m", "300")
 
 
 def test_distance_that_is_not_a_number_from_a_share_link(page: Page) -> None:
-    visit(page, "size-and-range", "?range-band.distance_m=far")
-    root = widget(page, "gunplay.range_band")
-    assert wait_settled(page, root) == "error"
+    root = from_link(page, "size-and-range", "?range-band.distance_m=far", "gunplay.range_band")
     # a number input cannot hold "far": the bridge sends what the link said, and the core
     # names it and says what it wants
     assert ('is not a number: received the text "far"; enter a number at least 0 and at most '
             "1000000 m" in error_text(root, "distance_m"))
-    reply = wait_result(page, root, lambda: page.fill("#calc-range-band-distance_m", "10"))
-    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+    fixed(page, root, "#calc-range-band-distance_m", "10")
 
 
 def test_unknown_size_and_stance_from_a_share_link(page: Page) -> None:
-    visit(page, "difficulty", "?difficulty.size=giant&hit-chance.bonus=x")
-    root = widget(page, "gunplay.difficulty")
-    assert wait_settled(page, root) == "error"
+    root = from_link(page, "difficulty", "?difficulty.size=giant&hit-chance.bonus=x",
+                     "gunplay.difficulty")
     assert "must be one of: Tiny; Small; Medium; Large; Huge" in error_text(root, "size")
     chance = widget(page, "gunplay.hit_chance")
     assert wait_settled(page, chance) == "error"
     assert "enter a whole number from -30 to 50" in error_text(chance, "bonus")
-    visit(page, "difficulty", "?difficulty.stance=crouching")
-    root = widget(page, "gunplay.difficulty")
-    assert wait_settled(page, root) == "error"
+    root = from_link(page, "difficulty", "?difficulty.stance=crouching", "gunplay.difficulty")
     assert "Prone firing" in error_text(root, "stance")  # the choices by their labels
 
 
@@ -199,8 +205,7 @@ def test_hit_odds_refuses_bursts_of_zero_or_ten_thousand(page: Page, rounds: str
     assert not reply["ok"]
     assert f"must be a whole number from 1 to 100; received {rounds}" in error_text(root, "rounds")
     assert root.get_attribute("data-status") == "error"
-    reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-rounds", "3"))
-    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+    fixed(page, root, "#calc-hit-odds-rounds", "3")
 
 
 def test_hit_odds_source_example_and_chart(page: Page) -> None:
@@ -218,11 +223,7 @@ def test_hit_odds_source_example_and_chart(page: Page) -> None:
 @pytest.mark.parametrize("name", ["gunplay.hit_odds", "gunplay.hit_chance", "gunplay.weapon_search"])
 def test_roll_button_adds_to_the_history(page: Page, name: str) -> None:
     root = settled(page, name)
-    count = root.locator(".calc-history-count")
-    before = int(count.inner_text())
-    root.locator('button[data-action="roll"]').click()
-    page.wait_for_function("([el, n]) => Number(el.textContent) === n",
-                           arg=[count.element_handle(), min(before + 1, 50)])
+    roll_once(page, root)
     faces = root.locator(".calc-roll-current .calc-die")
     assert faces.count() == (2 if name == "gunplay.weapon_search" else 1)
     for face in faces.all():
@@ -237,17 +238,12 @@ def test_hit_odds_refuses_a_total_the_modifier_cannot_make(page: Page) -> None:
     reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "60"))
     assert not reply["ok"] and reply["error"]["field"] == "roll_total"
     assert "from 5 to 14" in error_text(root, "roll_total")
-    reply = wait_result(page, root, lambda: page.fill("#calc-hit-odds-roll_total", "14"))
-    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+    fixed(page, root, "#calc-hit-odds-roll_total", "14")
 
 
 def test_engagement_plays_a_whole_fight(page: Page) -> None:
     root = settled(page, "gunplay.engagement")
-    count = root.locator(".calc-history-count")
-    before = int(count.inner_text())
-    root.locator('button[data-action="roll"]').click()
-    page.wait_for_function("([el, n]) => Number(el.textContent) === n",
-                           arg=[count.element_handle(), min(before + 1, 50)])
+    roll_once(page, root)
     summary = root.locator(".calc-roll-summary").inner_text()
     assert summary.split(" after ")[0] in ("Target down", "Out of ammunition", "Still fighting")
     assert root.locator(".calc-roll-current .calc-die").count() >= 1

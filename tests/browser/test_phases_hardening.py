@@ -10,34 +10,27 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, Page
 
 from rules_core import api
-from tests.browser.support import RUNTIME_TIMEOUT_MS
+from tests.browser.support import (
+    FULL_STORAGE,
+    download,
+    guarded_page,
+    put_storage,
+    two_tabs_at,
+    wait_app_ready,
+)
 
 pytestmark = pytest.mark.browser
 
 APP = '.calc-app[data-app="phases_tracker"]'
 KEY = "tcr:/:phases-tracker:v1"
 KEPT = "tcr:/:phases-tracker:kept:"
-FULL = """(() => {
-  const real = Storage.prototype.setItem;
-  window.__storageFull = true;
-  Storage.prototype.setItem = function (key, value) {
-    if (window.__storageFull) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-    return real.call(this, key, value);
-  };
-})()"""
-
-
 def settle(page: Page) -> None:
-    page.wait_for_function(
-        f"() => {{ const el = document.querySelector('{APP}');"
-        " return el && el.dataset.status === 'ready' && !el._busy; }",
-        timeout=RUNTIME_TIMEOUT_MS)
+    wait_app_ready(page, APP)
 
 
 def act(page: Page, action: str) -> None:
@@ -74,21 +67,6 @@ def fight(steps: int) -> list[dict]:
     return history
 
 
-def guarded_context(browser: Browser, site) -> BrowserContext:  # type: ignore[no-untyped-def]
-    context = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900},
-                                  service_workers="block")
-    host = urlparse(site.url).netloc
-    context.route("**/*", lambda route: route.abort() if urlparse(route.request.url).netloc
-                  not in (host, "") else route.continue_())
-    return context
-
-
-def errors_of(page: Page) -> list[str]:
-    found: list[str] = []
-    page.on("pageerror", lambda e: found.append(str(e)))
-    return found
-
-
 @pytest.fixture(scope="module")
 def tracker(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
     module_page.goto(site.url + "phases/tracker/")
@@ -97,8 +75,7 @@ def tracker(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
 
 
 def reopen(page: Page, items: dict[str, str]) -> None:
-    page.evaluate("items => { localStorage.clear(); for (const [k, v] of Object.entries(items))"
-                  " localStorage.setItem(k, v); }", items)
+    put_storage(page, items)
     page.reload()
     settle(page)
 
@@ -174,10 +151,8 @@ def test_the_unscoped_key_of_earlier_versions_is_moved(tracker: Page) -> None:
 def test_new_fight_keeps_the_old_one_aside_and_a_file_brings_it_back(tracker: Page, tmp_path: Path) -> None:
     page = tracker
     reopen(page, {KEY: json.dumps({"version": 1, "history": fight(3)})})
-    with page.expect_download() as info:
-        page.locator(f'{APP} .pt-controls [data-pt="export"]').click()
-    path = tmp_path / "fight.json"
-    info.value.save_as(path)
+    path = download(page, page.locator(f'{APP} .pt-controls [data-pt="export"]'),
+                    tmp_path / "fight.json")
     act(page, "new")
     assert page.locator(f"{APP} .pt-board").is_hidden() and len(kept(page)) == 1
     page.set_input_files(f"{APP} .pt-import", str(path))
@@ -190,13 +165,7 @@ def test_new_fight_keeps_the_old_one_aside_and_a_file_brings_it_back(tracker: Pa
 
 def test_full_storage_warns_and_saves_every_step_once_there_is_room(
         browser: Browser, site, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    context = guarded_context(browser, site)
-    try:
-        page = context.new_page()
-        errors = errors_of(page)
-        page.add_init_script(FULL)
-        page.goto(site.url + "phases/tracker/")
-        settle(page)
+    with guarded_page(browser, site, "phases/tracker/", APP, FULL_STORAGE) as (page, errors):
         act(page, "start")
         problem = page.locator(f"{APP} .pt-save-problem")
         assert problem.is_visible() and "NOT saved" in problem.inner_text()
@@ -204,10 +173,8 @@ def test_full_storage_warns_and_saves_every_step_once_there_is_room(
         for _ in range(4):
             act(page, "roll")
         assert log_count(page) == 5 and stored(page) is None
-        with page.expect_download() as info:
-            page.locator(f'{APP} .pt-controls [data-pt="export"]').click()
-        path = tmp_path / "fight.json"
-        info.value.save_as(path)
+        path = download(page, page.locator(f'{APP} .pt-controls [data-pt="export"]'),
+                        tmp_path / "fight.json")
         assert len(json.loads(path.read_text())["history"]) == 5
         page.evaluate("() => { window.__storageFull = false; }")
         act(page, "roll")
@@ -218,25 +185,14 @@ def test_full_storage_warns_and_saves_every_step_once_there_is_room(
         settle(page)
         assert log_count(page) == 6
         assert not errors
-    finally:
-        context.close()
 
 
 # ---- two tabs ---------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def two_tabs(browser: Browser, site) -> Iterator[tuple[Page, Page, list[str]]]:  # type: ignore[no-untyped-def]
-    context = guarded_context(browser, site)
-    first = context.new_page()
-    errors = errors_of(first)
-    second = context.new_page()
-    errors += errors_of(second)
-    for page in (first, second):
-        page.goto(site.url + "phases/tracker/")
-    for page in (first, second):
-        settle(page)
-    yield first, second, errors
-    context.close()
+    with two_tabs_at(browser, site, "phases/tracker/", APP) as tabs:
+        yield tabs
 
 
 def test_steps_in_one_tab_reach_the_other(two_tabs) -> None:  # type: ignore[no-untyped-def]

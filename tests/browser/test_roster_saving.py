@@ -16,21 +16,25 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from rules_core.sucs.calc_units import preset_json
-from rules_core.sucs.presets import by_id
-from tests.browser.roster_storage import ENTRY, LEGACY, SNAPSHOT, entries, kept, names
-from tests.browser.support import RUNTIME_TIMEOUT_MS, instant_goto
+from tests.browser.roster_storage import (  # noqa: F401 (the two fixtures)
+    APP,
+    ENTRY,
+    LEGACY,
+    SNAPSHOT,
+    builder_fixture,
+    entries,
+    kept,
+    names,
+    no_page_errors_fixture,
+    settle,
+    unit,
+)
+from tests.browser.support import RUNTIME_TIMEOUT_MS, download, instant_goto, put_storage
 
 pytestmark = pytest.mark.browser
 
-APP = '.calc-app[data-app="sucs_roster"]'
 PRESETS = ["tl5-7/officer", "tl5-7/light-tank", "tl5-7/machine-gun", "tl12-15/grav-tank",
            "tl0-2/crossbowman", "tl8-11/air-raft"]
-
-
-def unit(preset_id: str, count: int = 1) -> dict:
-    data = preset_json(by_id()[preset_id])
-    return {"name": data["name"], "count": count, "preset": preset_id, "stats": data["stats"]}
 
 
 def army(i: int, size: int = 3) -> dict:
@@ -41,18 +45,10 @@ def army(i: int, size: int = 3) -> dict:
     return api.run("sucs.roster_import", {"file": json.dumps(roster)})["result"]["rosters"][0]
 
 
-def settle(page: Page) -> None:
-    page.wait_for_function(
-        f"() => {{ const el = document.querySelector('{APP}');"
-        " return el && el.dataset.status === 'ready' && !el._busy; }",
-        timeout=RUNTIME_TIMEOUT_MS)
-
-
 def reopen(page: Page, items: dict[str, str]) -> None:
     """Clear storage, write `items`, and mount the builder afresh (instant navigation
     keeps the rules engine loaded)."""
-    page.evaluate("items => { localStorage.clear(); for (const [k, v] of Object.entries(items))"
-                  " localStorage.setItem(k, v); }", items)
+    put_storage(page, items)
     instant_goto(page, "../")
     instant_goto(page, "roster/")
     settle(page)
@@ -84,24 +80,6 @@ def picker(page: Page) -> list[str]:
     return page.locator(f"{APP} .sucs-pick option").all_inner_texts()
 
 
-@pytest.fixture(scope="module")
-def builder(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
-    module_page.on("dialog", lambda d: (module_page.log.page_errors.append(  # type: ignore[attr-defined]
-        f"unexpected dialog: {d.message}"), d.dismiss()))
-    module_page.goto(site.url + "sucs/roster/")
-    settle(module_page)
-    return module_page
-
-
-@pytest.fixture(autouse=True)
-def no_page_errors(request) -> None:  # type: ignore[no-untyped-def]
-    yield
-    if "builder" in request.fixturenames:
-        page = request.getfixturevalue("builder")
-        assert not page.log.page_errors, page.log.page_errors
-        assert not page.log.external_requests, page.log.external_requests
-
-
 # ---- backups ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("count", [3, 50])
@@ -112,10 +90,8 @@ def test_export_all_then_import_restores_every_roster(builder: Page, tmp_path: P
              for i, r in enumerate(rosters)}
     reopen(page, items)
     assert picker(page) == [r["name"] for r in rosters]
-    with page.expect_download() as info:
-        page.locator(f"{APP} .sucs-files").get_by_role("button", name="Export all rosters").click()
-    path = tmp_path / "all.json"
-    info.value.save_as(path)
+    path = download(page, page.locator(f"{APP} .sucs-files").get_by_role("button", name="Export all rosters"),
+                    tmp_path / "all.json")
     exported = json.loads(path.read_text())
     assert exported["rosters"] == rosters
     reopen(page, {})  # everything gone: the builder starts a first army

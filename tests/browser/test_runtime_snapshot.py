@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from rules_core import api
-from tests.browser.support import RUNTIME_TIMEOUT_MS, live_run, wait_settled, widget
+from tests.browser.support import RUNTIME_TIMEOUT_MS, bridge_call, live_run, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -59,22 +59,33 @@ def snapshot_keys(page: Page) -> list[str]:
 
 def rolls(page: Page, n: int = 6) -> list[str]:
     """Roll a 10-dice burst ``n`` times in the page's worker; the rolls' summaries."""
-    return page.evaluate(
-        """async (n) => {
-             const url = [...document.scripts].find(s => s.src.includes('/assets/calculators/calculators.')).src;
-             const { bridge } = await import(url);
+    return bridge_call(page, """
              const root = document.querySelector('.calc[data-calculator]');
              const out = [];
-             for (let i = 0; i < n; i++) {
+             for (let i = 0; i < arg; i++) {
                const reply = await bridge.roll(root, 'gunplay.hit_odds',
                                                { dc: 16, bonus: 3, rounds: 10, recoil: 1 });
                if (!reply.ok) throw new Error(JSON.stringify(reply.error));
                out.push(JSON.stringify(reply.result));
              }
-             return out;
-           }""",
-        n,
-    )
+             return out;""", n)
+
+
+def damage_snapshot(page: Page, body: str) -> None:
+    """Run ``body`` (JavaScript that sees ``cache``, the snapshot cache, and ``request``,
+    its one entry) to damage the kept snapshot."""
+    page.evaluate(f"""async () => {{
+        const cache = await caches.open({SNAPSHOT_CACHE});
+        const [request] = await cache.keys();
+        {body}
+    }}""")
+
+
+def falls_back_then_snapshots(page: Page) -> None:
+    """The next start is cold, keeps a good snapshot, and the one after starts from it."""
+    assert start(page) == "cold"
+    wait_saved(page)
+    assert start(page) == "snapshot"
 
 
 def test_first_visit_starts_normally_and_keeps_a_snapshot(page: Page) -> None:
@@ -104,44 +115,34 @@ def test_reloads_start_from_the_snapshot_compute_right_and_roll_fresh_dice(page:
 
 def test_a_damaged_snapshot_falls_back_and_is_replaced(page: Page) -> None:
     # flip bytes in the middle, keep the stored digest: the check must catch it
-    page.evaluate(f"""async () => {{
-        const cache = await caches.open({SNAPSHOT_CACHE});
-        const [request] = await cache.keys();
+    damage_snapshot(page, """
         const response = await cache.match(request);
         const bytes = new Uint8Array(await response.arrayBuffer());
         for (let i = 0; i < 64; i++) bytes[(bytes.length >> 1) + i] ^= 0xff;
-        await cache.put(request, new Response(bytes, {{ headers: response.headers }}));
-    }}""")
-    assert start(page) == "cold"
-    wait_saved(page)
-    assert start(page) == "snapshot"
+        await cache.put(request, new Response(bytes, { headers: response.headers }));
+    """)
+    falls_back_then_snapshots(page)
 
 
 def test_a_snapshot_python_refuses_falls_back_and_is_replaced(page: Page) -> None:
     # bytes that pass the digest but are no snapshot of this build: Pyodide refuses them
-    page.evaluate(f"""async () => {{
-        const cache = await caches.open({SNAPSHOT_CACHE});
-        const [request] = await cache.keys();
+    damage_snapshot(page, """
         const bytes = new Uint8Array(1 << 16).fill(7);
         const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
         const hex = Array.from(digest, b => b.toString(16).padStart(2, '0')).join('');
-        await cache.put(request, new Response(bytes, {{ headers: {{ 'x-tcr-sha256': hex }} }}));
-    }}""")
-    assert start(page) == "cold"
-    wait_saved(page)
-    assert start(page) == "snapshot"
+        await cache.put(request, new Response(bytes, { headers: { 'x-tcr-sha256': hex } }));
+    """)
+    falls_back_then_snapshots(page)
 
 
 def test_a_stale_snapshot_is_dropped_and_replaced(page: Page) -> None:
     # another build's snapshot (an older bundle) is all there is
-    page.evaluate(f"""async () => {{
-        const cache = await caches.open({SNAPSHOT_CACHE});
-        const [request] = await cache.keys();
+    damage_snapshot(page, """
         const response = await cache.match(request);
         await cache.delete(request);
         const stale = request.url.replace(/python-[0-9a-f]+\\.zip$/, 'python-000000000000.zip');
         await cache.put(stale, response);
-    }}""")
+    """)
     assert any(k.endswith("python-000000000000.zip") for k in snapshot_keys(page))
     assert start(page) == "cold"
     wait_saved(page)

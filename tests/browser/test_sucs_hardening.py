@@ -18,49 +18,43 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, Page
 
-from rules_core.sucs.calc_units import preset_json
-from rules_core.sucs.presets import by_id
-from tests.browser.roster_storage import (
+from tests.browser.roster_storage import (  # noqa: F401 (the two fixtures)
+    APP,
     ENTRY,
     LEGACY,
     SNAPSHOT,
+    builder_fixture,
     entries,
     kept,
     legacy_text,
     names,
+    no_page_errors_fixture,
     put_entries,
+    settle,
+    unit,
 )
-from tests.browser.support import RUNTIME_TIMEOUT_MS, instant_goto
+from tests.browser.support import (
+    FULL_STORAGE,
+    download,
+    guarded_page,
+    instant_goto,
+    two_tabs_at,
+)
 
 pytestmark = pytest.mark.browser
 
-APP = '.calc-app[data-app="sucs_roster"]'
 store_text = legacy_text
 
 
 # ---- helpers ----------------------------------------------------------------------------
 
-def unit(preset_id: str, count: int = 1, **changes: object) -> dict:
-    data = preset_json(by_id()[preset_id])
-    return {"name": data["name"], "count": count, "preset": preset_id,
-            "stats": {**data["stats"], **changes}}
-
-
 def roster(name: str, units: list[dict] | None = None, limit: int = 100) -> dict:
     return {"format": "sucs-roster", "version": 1, "name": name, "points_limit": limit,
             "units": units if units is not None else [unit("tl5-7/officer")]}
-
-
-def settle(page: Page) -> None:
-    page.wait_for_function(
-        f"() => {{ const el = document.querySelector('{APP}');"
-        " return el && el.dataset.status === 'ready' && !el._busy; }",
-        timeout=RUNTIME_TIMEOUT_MS)
 
 
 saved_names = names
@@ -85,41 +79,6 @@ def reopen(page: Page, raw: str | None) -> None:
     settle(page)
 
 
-def guarded_context(browser: Browser, site) -> BrowserContext:  # type: ignore[no-untyped-def]
-    """A fresh browser profile (its own localStorage) that may not leave the site."""
-    context = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900},
-                                  service_workers="block")
-    host = urlparse(site.url).netloc
-    context.route("**/*", lambda route: route.abort() if urlparse(route.request.url).netloc
-                  not in (host, "") else route.continue_())
-    return context
-
-
-def errors_of(page: Page) -> list[str]:
-    found: list[str] = []
-    page.on("pageerror", lambda e: found.append(f"{e}\n{e.stack or ''}"))
-    page.on("dialog", lambda d: (found.append(f"dialog: {d.message}"), d.dismiss()))
-    return found
-
-
-@pytest.fixture(scope="module")
-def builder(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
-    module_page.on("dialog", lambda d: (module_page.log.page_errors.append(  # type: ignore[attr-defined]
-        f"unexpected dialog: {d.message}"), d.dismiss()))
-    module_page.goto(site.url + "sucs/roster/")
-    settle(module_page)
-    return module_page
-
-
-@pytest.fixture(autouse=True)
-def no_page_errors(request) -> Iterator[None]:  # type: ignore[no-untyped-def]
-    yield
-    if "builder" in request.fixturenames:
-        page = request.getfixturevalue("builder")
-        assert not page.log.page_errors, page.log.page_errors
-        assert not page.log.external_requests, page.log.external_requests
-
-
 # ---- 1. damaged storage -------------------------------------------------------------------
 
 def test_unreadable_store_is_kept_aside_and_can_be_downloaded(builder: Page, tmp_path: Path) -> None:
@@ -133,10 +92,8 @@ def test_unreadable_store_is_kept_aside_and_can_be_downloaded(builder: Page, tmp
     assert list(kept(page).values()) == [raw]  # byte for byte
     assert legacy(page) is None and saved_names(page) == ["My first army"]  # usable again
     assert page.locator(f"{APP} img").count() == 0
-    with page.expect_download() as info:
-        page.locator(f"{APP} .sucs-kept li").first.get_by_role("button", name="Download").click()
-    path = tmp_path / "kept.json"
-    info.value.save_as(path)
+    path = download(page, page.locator(f"{APP} .sucs-kept li").first.get_by_role("button", name="Download"),
+                    tmp_path / "kept.json")
     assert path.read_text() == raw
     # the report stays with the kept copy on later visits, until the GM deletes it
     reopen_keep = page.evaluate(SNAPSHOT)
@@ -175,10 +132,8 @@ def test_roster_refused_by_the_core_is_kept_aside_and_can_be_fixed(builder: Page
     (value,) = kept(page).values()
     assert json.loads(value) == bad  # kept as a roster file
     # how to get it back: download, fix, import
-    with page.expect_download() as info:
-        page.locator(f"{APP} .sucs-kept li").first.get_by_role("button", name="Download").click()
-    path = tmp_path / "bravo.json"
-    info.value.save_as(path)
+    path = download(page, page.locator(f"{APP} .sucs-kept li").first.get_by_role("button", name="Download"),
+                    tmp_path / "bravo.json")
     fixed = json.loads(path.read_text())
     fixed["units"][0]["stats"]["armor"] = 2
     path.write_text(json.dumps(fixed))
@@ -238,10 +193,7 @@ def test_damaged_store_too_big_to_copy_is_left_in_place(builder: Page, tmp_path:
     assert len(entries(page)[0]["roster"]["units"]) == 1  # saving goes on beside it
     item = page.locator(f"{APP} .sucs-kept li").first
     assert "left in place" in item.inner_text()
-    with page.expect_download() as info:
-        item.get_by_role("button", name="Download").click()
-    path = tmp_path / "big.json"
-    info.value.save_as(path)
+    path = download(page, item.get_by_role("button", name="Download"), tmp_path / "big.json")
     assert path.read_text() == raw
     item.get_by_role("button", name="Delete").click()
     page.locator(".sucs-ask[open]").get_by_role("button", name="Delete").click()
@@ -370,19 +322,12 @@ def test_refused_files_leave_storage_byte_for_byte_unchanged(builder: Page, tmp_
 
 @pytest.fixture(scope="module")
 def two_tabs(browser: Browser, site) -> Iterator[tuple[Page, Page, list[str]]]:  # type: ignore[no-untyped-def]
-    context = guarded_context(browser, site)
-    first = context.new_page()
-    errors = errors_of(first)
-    first.goto(site.url)
-    put_entries(first, roster("Shared"), roster("Other"), ids=("shared", "other"))
-    second = context.new_page()
-    errors += errors_of(second)
-    for page in (first, second):
-        page.goto(site.url + "sucs/roster/")
-    for page in (first, second):
-        settle(page)
-    yield first, second, errors
-    context.close()
+    def saved(first: Page) -> None:
+        first.goto(site.url)
+        put_entries(first, roster("Shared"), roster("Other"), ids=("shared", "other"))
+
+    with two_tabs_at(browser, site, "sucs/roster/", APP, saved) as tabs:
+        yield tabs
 
 
 def shown(page: Page) -> dict:
@@ -487,64 +432,36 @@ def test_a_roster_deleted_in_another_tab_while_edited_here_is_kept(two_tabs) -> 
 
 # ---- 4. storage full ------------------------------------------------------------------------
 
-FULL = """(() => {
-  const real = Storage.prototype.setItem;
-  window.__storageFull = true;
-  Storage.prototype.setItem = function (key, value) {
-    if (window.__storageFull) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-    return real.call(this, key, value);
-  };
-})()"""
-
-
 BLOCKED = """Object.defineProperty(window, 'localStorage', {
   get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });"""
 
 
 def test_blocked_storage_says_nothing_is_saved(browser: Browser, site, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    context = guarded_context(browser, site)
-    try:
-        page = context.new_page()
-        errors = errors_of(page)
-        page.add_init_script(BLOCKED)
-        page.goto(site.url + "sucs/roster/")
-        settle(page)
+    with guarded_page(browser, site, "sucs/roster/", APP, BLOCKED) as (page, errors):
         problem = page.locator(f"{APP} .sucs-save-problem")
         assert "Nothing is being saved" in problem.inner_text()
         page.click('[data-sucs="add"]')
         settle(page)
         assert page.locator(".sucs-line").count() == 1 and problem.is_visible()
-        with page.expect_download() as info:
-            page.locator(f"{APP} .sucs-storage").get_by_role("button", name="Export all rosters").click()
-        path = tmp_path / "all.json"
-        info.value.save_as(path)
+        path = download(page, page.locator(f"{APP} .sucs-storage")
+                        .get_by_role("button", name="Export all rosters"), tmp_path / "all.json")
         assert len(json.loads(path.read_text())["rosters"][0]["units"]) == 1
         # Material's own inline scripts throw the blocked-storage error (no stack); the
         # builder and the calculator bridge throw nothing
         assert all(e == "The operation is insecure.\n" for e in errors), errors
-    finally:
-        context.close()
 
 
 def test_full_storage_says_changes_are_not_saved_and_export_still_works(
         browser: Browser, site, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    context = guarded_context(browser, site)
-    try:
-        page = context.new_page()
-        errors = errors_of(page)
-        page.add_init_script(FULL)
-        page.goto(site.url + "sucs/roster/")
-        settle(page)
+    with guarded_page(browser, site, "sucs/roster/", APP, FULL_STORAGE) as (page, errors):
         problem = page.locator(f"{APP} .sucs-save-problem")
         assert problem.is_visible()
         assert "NOT saved" in problem.inner_text() and "Export all rosters" in problem.inner_text()
         page.click('[data-sucs="add"]')
         settle(page)
         assert problem.is_visible() and page.locator(".sucs-line").count() == 1
-        with page.expect_download() as info:
-            page.locator(f"{APP} .sucs-storage").get_by_role("button", name="Export all rosters").click()
-        path = tmp_path / "all.json"
-        info.value.save_as(path)
+        path = download(page, page.locator(f"{APP} .sucs-storage")
+                        .get_by_role("button", name="Export all rosters"), tmp_path / "all.json")
         exported = json.loads(path.read_text())
         assert [len(r["units"]) for r in exported["rosters"]] == [1]
         assert entries(page) == []
@@ -558,5 +475,3 @@ def test_full_storage_says_changes_are_not_saved_and_export_still_works(
         assert entries(page)[0]["roster"]["name"] == "Saved at last"
         assert len(entries(page)[0]["roster"]["units"]) == 1
         assert not errors
-    finally:
-        context.close()

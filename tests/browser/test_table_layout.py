@@ -10,18 +10,18 @@ calculators. Screenshots of both layouts go to test-results/screenshots/layout/.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from tests.browser.support import instant_goto, site_pages, wait_settled, widget
+from tests.browser import support
+from tests.browser.support import goto_once, shot_path, site_pages, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots" / "layout"
+SHOTS = support.SHOTS / "layout"
 #: pages whose whole phone and desktop layout (every details open) is kept as a screenshot
 SHOWN = ("cortex/rolls/", "heroic/melee/", "gunplay/bursts/", "heroic/morale/", "sucs/attacks/")
 
@@ -59,20 +59,10 @@ TABLE_PROBLEMS = """() => {
 }"""
 
 
-def _goto(page: Page, site, rel: str) -> None:  # type: ignore[no-untyped-def]
-    if page.url.split("#")[0].split("?")[0] != site.url + rel:
-        instant_goto(page, site.url + rel)
-
-
 @pytest.fixture(scope="module")
 def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
     module_page.goto(site.url)
     return module_page
-
-
-def _shot(rel: str, size: str) -> str:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return str(SHOTS / f"{rel.strip('/').replace('/', '_') or 'home'}-{size}.png")
 
 
 def test_tables_keep_to_their_box_and_no_page_scrolls_sideways(page: Page, site) -> None:  # type: ignore[no-untyped-def]
@@ -80,7 +70,7 @@ def test_tables_keep_to_their_box_and_no_page_scrolls_sideways(page: Page, site)
     rels = site_pages(site, widgets_only=True)
     assert len(rels) >= 20
     for rel in rels:
-        _goto(page, site, rel)
+        goto_once(page, site, rel)
         # as built: only the first table of exact odds of a widget starts open
         opened = page.evaluate("""() => [...document.querySelectorAll('.calc-result')].map(r =>
             [...r.querySelectorAll('.calc-charts > .calc-chart > details.calc-table')].map(d => d.open))""")
@@ -96,13 +86,13 @@ def test_tables_keep_to_their_box_and_no_page_scrolls_sideways(page: Page, site)
             if overflow > 0:
                 problems.append(f"{rel} at {size} scrolls sideways by {overflow}px")
             if rel in SHOWN:
-                page.screenshot(path=_shot(rel, size), full_page=True, timeout=120_000)
+                page.screenshot(path=str(shot_path(rel, size, "layout")), full_page=True, timeout=120_000)
         page.set_viewport_size({"width": 1366, "height": 900})
     assert problems == []
 
 
 def test_long_fractions_fold_away_on_a_phone(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "cortex/rolls/")
+    goto_once(page, site, "cortex/rolls/")
     root = widget(page, "cortex.odds")
     table = root.locator("table.calc-long-exact").first
     assert table.count() == 1
@@ -125,7 +115,7 @@ def test_long_fractions_fold_away_on_a_phone(page: Page, site) -> None:  # type:
 
 
 def test_a_compact_summary_stays_in_view_while_editing_on_a_phone(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "heroic/melee/")
+    goto_once(page, site, "heroic/melee/")
     root = widget(page, "heroic.melee")
     assert wait_settled(page, root) == "ready"
     page.set_viewport_size({"width": 390, "height": 844})
@@ -141,7 +131,7 @@ def test_a_compact_summary_stays_in_view_while_editing_on_a_phone(page: Page, si
         headline = root.locator(".calc-result > .calc-headline dd").first.inner_text()
         assert headline in sticky.inner_text()
         assert sticky.get_attribute("aria-hidden") == "true"
-        page.screenshot(path=_shot("heroic/melee/editing", "phone"))
+        page.screenshot(path=str(shot_path("heroic/melee/editing", "phone", "layout")))
         # on a wide screen the result is beside the inputs: no summary
         page.set_viewport_size({"width": 1366, "height": 900})
         assert not sticky.is_visible()
@@ -164,7 +154,7 @@ def _contrast(a: str, b: str) -> float:
 
 
 def test_focus_ring_has_contrast_and_differs_from_the_error_outline(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "gunplay/bursts/")
+    goto_once(page, site, "gunplay/bursts/")
     root = widget(page, "gunplay.hit_odds")
     assert wait_settled(page, root) == "ready"
     page.locator("#calc-hit-odds-dc").focus()
@@ -181,7 +171,7 @@ def test_focus_ring_has_contrast_and_differs_from_the_error_outline(page: Page, 
 
 
 def test_threshold_charts_open_on_at_least(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "heroic/morale/")
+    goto_once(page, site, "heroic/morale/")
     chart = widget(page, "heroic.morale").locator(".calc-chart").first
     assert chart.locator(".calc-view-at_least").is_visible()
     assert not chart.locator(".calc-view-exactly").is_visible()
@@ -195,7 +185,7 @@ def test_threshold_charts_open_on_at_least(page: Page, site) -> None:  # type: i
 
 
 def test_a_calculator_page_prints_with_its_inputs(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "gunplay/bursts/")
+    goto_once(page, site, "gunplay/bursts/")
     root = widget(page, "gunplay.hit_odds")
     page.emulate_media(media="print")
     try:
@@ -210,7 +200,7 @@ def test_a_calculator_page_prints_with_its_inputs(page: Page, site) -> None:  # 
 
 
 def test_copy_link_has_no_section_anchor(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    _goto(page, site, "gunplay/bursts/")
+    goto_once(page, site, "gunplay/bursts/")
     page.evaluate("() => { location.hash = 'hit-odds'; }")
     root = widget(page, "gunplay.hit_odds")
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])

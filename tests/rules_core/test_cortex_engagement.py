@@ -15,6 +15,7 @@ from rules_core.cortex import fight as F
 from rules_core.cortex.contest import EffectLimit, effect_dice, resolve
 from rules_core.cortex.effect import Rules, assign
 from rules_core.cortex.tables import Range
+from tests.rules_core.support import refused
 
 NAME = "cortex.engagement"
 
@@ -215,9 +216,7 @@ def test_pools_rebuilt_from_the_members_still_standing() -> None:
     ({"effect_limit": "all"}, "effect_limit", "Every die left over"),
 ])
 def test_bad_inputs_name_the_field(over: dict, field: str, words: str) -> None:
-    reply = api.run(NAME, inputs(**over))
-    assert not reply["ok"]
-    assert reply["error"]["field"] == field and words in reply["error"]["message"]
+    refused(NAME, inputs(**over), field, words)
 
 
 def test_too_much_work_is_refused_naming_the_round_cap(monkeypatch: pytest.MonkeyPatch) -> None:

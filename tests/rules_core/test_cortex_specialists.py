@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -12,8 +13,10 @@ from rules_core import api
 from rules_core.cortex.contest import effect_dice, resolve, ways
 
 
-def brute(attacker: list[int], defender: list[int]) -> dict[int, Fraction]:
-    """Effect die of the contest (0: the attacker fails), every face enumerated."""
+def brute_by(attacker: list[int], defender: list[int],
+             key: Callable[[tuple[int, ...]], int]) -> dict[int, Fraction]:
+    """The contest with every face of both pools enumerated, grouped by ``key`` of the
+    effect dice the attacker earns (an empty tuple when it fails)."""
     d_totals: dict[int, int] = {}
     for faces in itertools.product(*[range(1, s + 1) for s in defender]):
         t = resolve(list(zip(defender, faces))).total
@@ -23,26 +26,19 @@ def brute(attacker: list[int], defender: list[int]) -> dict[int, Fraction]:
     for faces in itertools.product(*[range(1, s + 1) for s in attacker]):
         roll = resolve(list(zip(attacker, faces)))
         for d_total, count in d_totals.items():
-            dice = effect_dice(roll.remaining, roll.total - d_total)
-            key = dice[0] if dice else 0
-            out[key] = out.get(key, 0) + Fraction(count, n)
+            k = key(effect_dice(roll.remaining, roll.total - d_total))
+            out[k] = out.get(k, 0) + Fraction(count, n)
     return out
+
+
+def brute(attacker: list[int], defender: list[int]) -> dict[int, Fraction]:
+    """Effect die of the contest (0: the attacker fails), every face enumerated."""
+    return brute_by(attacker, defender, lambda dice: dice[0] if dice else 0)
 
 
 def brute_count(attacker: list[int], defender: list[int]) -> dict[int, Fraction]:
     """How many effect dice the attacker gets (0: fails)."""
-    d_totals: dict[int, int] = {}
-    for faces in itertools.product(*[range(1, s + 1) for s in defender]):
-        t = resolve(list(zip(defender, faces))).total
-        d_totals[t] = d_totals.get(t, 0) + 1
-    n = ways(attacker) * ways(defender)
-    out: dict[int, Fraction] = {}
-    for faces in itertools.product(*[range(1, s + 1) for s in attacker]):
-        roll = resolve(list(zip(attacker, faces)))
-        for d_total, count in d_totals.items():
-            k = len(effect_dice(roll.remaining, roll.total - d_total))
-            out[k] = out.get(k, 0) + Fraction(count, n)
-    return out
+    return brute_by(attacker, defender, len)
 
 
 def at_least(dist: dict[int, Fraction], size: int) -> Fraction:

@@ -12,6 +12,7 @@ from rules_core import api
 from rules_core.gunplay.difficulty import difficulty, range_band
 from rules_core.gunplay.tables import SIZE_RANGE, Movement, RangeBand, Size, Stance
 from tests.rules_core.gunplay_source import BANDS, SOURCE_TABLE
+from tests.rules_core.support import refused
 
 
 @pytest.mark.parametrize("size,band", list(itertools.product(SOURCE_TABLE, BANDS)))
@@ -122,10 +123,7 @@ def test_bad_difficulty_inputs_name_the_field(inputs: dict, field: str) -> None:
         merged.pop("effective_range_m")
         merged.pop("distance_m")
         merged.update(inputs)
-    response = api.run("gunplay.difficulty", merged)
-    assert not response["ok"]
-    assert response["error"]["field"] == field
-    assert response["error"]["message"]
+    assert refused("gunplay.difficulty", merged, field)
 
 
 def test_missing_required_field() -> None:

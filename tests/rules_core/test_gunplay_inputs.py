@@ -11,18 +11,10 @@ from hypothesis import strategies as st
 
 from rules_core import api
 from rules_core.gunplay.calculators import CALCULATORS
+from tests.rules_core.support import refused
 
 NAMES = [c.name for c in CALCULATORS]
 MOVES = {"target_movement": "subtle", "shooter_movement": "subtle", "stance": "standing"}
-
-
-def refused(name: str, inputs: dict, field: str, *fragments: str) -> str:
-    reply = api.run(name, inputs)
-    assert not reply["ok"], reply
-    assert reply["error"]["field"] == field, reply
-    for fragment in fragments:
-        assert fragment in reply["error"]["message"], reply["error"]["message"]
-    return reply["error"]["message"]
 
 
 @pytest.mark.parametrize("rounds", [0, 10_000, -3])

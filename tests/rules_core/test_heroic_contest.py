@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from rules_core import api
 from rules_core.heroic import contest
+from tests.rules_core.support import refused
 
 FACES = range(1, 7)
 TOTALS = Counter(sum(d) for d in itertools.product(FACES, repeat=3))
@@ -164,9 +165,7 @@ def test_tactics_dodge_unwieldy_and_free_attack() -> None:
     ({"attacker_skill": 14, "defender_skill": 11, "dodge": 8}, "dodge", 'applies only when "Defender resists with"'),
 ])
 def test_bad_melee_input(inputs, field, words) -> None:
-    reply = api.run("heroic.melee", inputs)
-    assert not reply["ok"]
-    assert reply["error"]["field"] == field and words in reply["error"]["message"]
+    refused("heroic.melee", inputs, field, words)
 
 
 def test_roll_uses_the_same_resolution() -> None:

@@ -16,6 +16,7 @@ from rules_core.heroic import contest
 from rules_core.heroic import fight as model
 from rules_core.heroic.calc_engagement import ENGAGEMENT, build
 from rules_core.heroic.damage import Damage, damage_sum, pooled_injury
+from tests.rules_core.support import refused
 
 
 def inputs(**over):
@@ -149,10 +150,7 @@ def test_the_roll_plays_to_an_outcome_of_the_exact_answer():
     ({"a_tactic": "retreat"}, "a_tactic", "retreat"),
 ])
 def test_bad_inputs_name_the_field(over, field, words):
-    out = api.run("heroic.engagement", inputs(**over))
-    assert not out["ok"]
-    assert out["error"]["field"] == field
-    assert words in out["error"]["message"]
+    refused("heroic.engagement", inputs(**over), field, words)
 
 
 def pct(result, name):

@@ -26,22 +26,10 @@ from rules_core.phases.engagement import (
 )
 from rules_core.phases.tables import Outcome, Phase
 from rules_core.phases.tracker import Action, Start, advance, dice_for_action
+from tests.rules_core.phases_oracle import counts, dice_after, spent
 
 NAME = "phases.engagement"
 ALWAYS, AUTO = ex.ExtraDie.ALWAYS, ex.ExtraDie.AUTO
-
-
-@cache
-def counts(phase: Phase, dice: int) -> dict[Outcome, Fraction]:
-    """Every ordered roll classified from the rules text (best two on offense, worst two
-    on defence; two sixes ultra; 6- failure, 7-9 partial, 10+ success)."""
-    tally = dict.fromkeys(Outcome, 0)
-    for faces in itertools.product(range(1, 7), repeat=dice):
-        a, b = sorted(faces, reverse=phase is Phase.OFFENSE)[:2]
-        key = (Outcome.ULTRA if a == b == 6 else Outcome.FAILURE if a + b <= 6
-               else Outcome.PARTIAL if a + b <= 9 else Outcome.SUCCESS)
-        tally[key] += 1
-    return {o: Fraction(n, 6 ** dice) for o, n in tally.items() if n}
 
 
 def oracle_round(fight: Fight, marks: int, taken: int) -> dict[tuple[int, int], Fraction]:
@@ -61,13 +49,10 @@ def oracle_round(fight: Fight, marks: int, taken: int) -> dict[tuple[int, int], 
             nxt = index + 1
             return go(nxt, fight.pool(order[nxt]) if nxt < 2 else 0, m, t)
         always = fight.extra(phase) == ALWAYS
-        spend = 3 if left == 3 or (always and left >= 3) else 2
+        spend = spent(left, always)
         out: dict[tuple[int, int], Fraction] = {}
         for outcome, p in counts(phase, spend).items():
-            rest = left - spend
-            if (phase is Phase.OFFENSE and outcome is Outcome.FAILURE) or \
-                    (phase is Phase.DEFENCE and outcome is Outcome.SUCCESS):
-                rest = max(0, rest - 1)
+            rest = dice_after(phase, outcome, left, spend)
             m2 = m + (outcome in (Outcome.SUCCESS, Outcome.ULTRA))
             t2 = t + (fight.damage_limit is not None and phase is Phase.DEFENCE
                       and outcome is Outcome.FAILURE)

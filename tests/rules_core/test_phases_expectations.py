@@ -14,18 +14,7 @@ from rules_core import api
 from rules_core.phases import expectations as ex
 from rules_core.phases.tables import Outcome, Phase
 from rules_core.phases.tracker import Action, advance, dice_for_action
-
-
-@cache
-def counts(phase: Phase, dice: int) -> dict[Outcome, Fraction]:
-    """Brute force over every ordered roll, classified from the rules text."""
-    tally = dict.fromkeys(Outcome, 0)
-    for faces in itertools.product(range(1, 7), repeat=dice):
-        a, b = sorted(faces, reverse=phase is Phase.OFFENSE)[:2]
-        key = (Outcome.ULTRA if a == b == 6 else Outcome.FAILURE if a + b <= 6
-               else Outcome.PARTIAL if a + b <= 9 else Outcome.SUCCESS)
-        tally[key] += 1
-    return {o: Fraction(n, 6 ** dice) for o, n in tally.items()}
+from tests.rules_core.phases_oracle import counts, dice_after, spent
 
 
 @cache
@@ -34,13 +23,10 @@ def oracle(phase: Phase, left: int, always: bool) -> dict[tuple[int, ...], Fract
     page: spend 2 (3 when exactly 3 are left, or when the side always takes the extra die),
     remove 1 on a failed offense / successful defence if any is left, a defence ultra ends
     the phase, fewer than 2 dice end it."""
-    spend = 3 if left == 3 or (always and left >= 3) else 2
+    spend = spent(left, always)
     out: dict[tuple[int, ...], Fraction] = {}
     for outcome, p in counts(phase, spend).items():
-        rest = left - spend
-        if (phase is Phase.OFFENSE and outcome is Outcome.FAILURE) or \
-                (phase is Phase.DEFENCE and outcome is Outcome.SUCCESS):
-            rest = max(0, rest - 1)
+        rest = dice_after(phase, outcome, left, spend)
         here = tuple(int(o is outcome) for o in Outcome)
         ends = rest < 2 or (phase is Phase.DEFENCE and outcome is Outcome.ULTRA)
         tail = {(0, 0, 0, 0): Fraction(1)} if ends else oracle(phase, rest, always)

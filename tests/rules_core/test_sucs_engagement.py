@@ -24,6 +24,7 @@ from rules_core.sucs.engage import (
     round_outcome,
 )
 from rules_core.sucs.engage_round import fraction_step, make_step
+from tests.rules_core.support import refused
 
 FACES = range(1, 7)
 TN = {1: 10, 2: 9, 3: 8, 4: 7, 5: 6}
@@ -303,10 +304,7 @@ def test_result_shape_and_log() -> None:
     ({"max_rounds": 0}, "max_rounds", "from 1 to 100"),
 ])
 def test_bad_inputs_name_the_field(inputs, field, words) -> None:
-    response = api.run("sucs.engagement", inputs)
-    assert not response["ok"]
-    assert response["error"]["field"] == field
-    assert words in response["error"]["message"]
+    refused("sucs.engagement", inputs, field, words)
 
 
 def test_the_spec_sizes_are_answered_exactly() -> None:

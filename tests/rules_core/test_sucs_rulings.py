@@ -12,6 +12,7 @@ import pytest
 from rules_core import api
 from rules_core.sucs.attack import AttackSpec, outcome_distribution
 from rules_core.sucs.engage import Rules, initiative
+from tests.rules_core.support import refused
 
 FACES = range(1, 7)
 
@@ -97,10 +98,7 @@ def test_engagement_readings_quoted_on_the_rulings_page() -> None:
     ({"terrain": "swamp", "cover": 0}, "terrain", "must be one of"),
 ])
 def test_attack_refuses_impossible_states(inputs, field, words) -> None:
-    response = api.run("sucs.attack", inputs)
-    assert not response["ok"]
-    assert response["error"]["field"] == field
-    assert words in response["error"]["message"]
+    refused("sucs.attack", inputs, field, words)
 
 
 def test_attack_terrain_sets_cover_or_altitude() -> None:
