@@ -47,9 +47,10 @@ def army(i: int, size: int = 3) -> dict:
 
 def reopen(page: Page, items: dict[str, str]) -> None:
     """Clear storage, write `items`, and mount the builder afresh (instant navigation
-    keeps the rules engine loaded)."""
-    put_storage(page, items)
+    keeps the rules engine loaded). The builder is left first: a save it still had
+    pending would otherwise land after the clear and bring back the last test's rosters."""
     instant_goto(page, "../")
+    put_storage(page, items)
     instant_goto(page, "roster/")
     settle(page)
 
