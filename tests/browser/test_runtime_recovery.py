@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 from rules_core import api
-from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
+from tests.browser.support import ENTRY_MODULE_URL, RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -178,8 +178,7 @@ def test_a_hung_or_failed_worker_is_replaced_and_the_reader_told(fresh) -> None:
     page.goto("cortex/rolls/")
     root = widget(page, "cortex.odds")
     assert wait_settled(page, root) == "ready"
-    first = page.evaluate("async () => { const m = await import([...document.scripts]"
-                          ".find(s => s.src.includes('/assets/calculators/calculators.')).src);"
+    first = page.evaluate(f"async () => {{ const m = await import({ENTRY_MODULE_URL});"
                           " window.__bridge = m.bridge; return !!m.bridge.worker(); }")
     assert first
     # A calculation that outlives the hang limit: the worker is ended and replaced.

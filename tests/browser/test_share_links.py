@@ -8,7 +8,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.support import instant_goto, wait_settled
+from tests.browser.support import ENTRY_MODULE_URL, instant_goto, wait_settled
 
 pytestmark = pytest.mark.browser
 
@@ -105,8 +105,7 @@ def test_roll_history_shows_at_most_its_kept_length(browser: Browser, site) -> N
     context = browser.new_context(service_workers="block")
     page = context.new_page()
     page.goto(site.url + "cortex/rolls/")
-    key = page.evaluate("() => `tcr:${new URL('../../', [...document.scripts].find("
-                        "s => s.src.includes('/assets/calculators/calculators.')).src).pathname}:calc-history:cortex.pool`")
+    key = page.evaluate(f"() => `tcr:${{new URL('../../', {ENTRY_MODULE_URL}).pathname}}:calc-history:cortex.pool`")
     page.evaluate("key => localStorage.setItem(key, JSON.stringify("
                   "Array.from({ length: 100000 }, (_, i) => `roll ${i}`)))", key)
     page.reload()
