@@ -72,7 +72,7 @@ browser: setup
 # builds in Chromium, and Firefox ESR and WebKitGTK run the smoke tests), then the
 # rules_core tests again inside Pyodide (the browser's Python).
 test: setup browser
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=15
 	$(MAKE) --no-print-directory test-pyodide
 
 test-fast: setup
