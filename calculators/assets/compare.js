@@ -4,6 +4,7 @@
 // The pinned inputs live in the page address as `setup-a.<uid>=<JSON>`, so a copied link
 // reopens the comparison. The address is text: it is parsed as JSON, never run.
 import { MAX_LINK_LENGTH, collect } from "./form.js";
+import { replaceAddress } from "./site.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
 
@@ -27,7 +28,7 @@ function writePin(/** @type {Widget} */ root) {
   const url = new URL(window.location.href);
   if (root._pinned) url.searchParams.set(param(root), JSON.stringify(root._pinned));
   else url.searchParams.delete(param(root));
-  history.replaceState(history.state, "", url);
+  replaceAddress(url);
 }
 
 /** Show the Pin button's state: pressed while setup A is kept. */

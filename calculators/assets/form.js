@@ -2,6 +2,7 @@
 // Form and address state of a calculator widget: read the inputs, apply values, and keep
 // them in the page address (`?<uid>.<field>=value`) so a link reopens the same inputs.
 // Every value from the address or the user is treated as text, never as markup.
+import { replaceAddress } from "./site.js";
 
 /**
  * A widget's root element with the state the page keeps on it.
@@ -91,7 +92,7 @@ export function writeUrl(/** @type {Widget} */ root) {
   for (const [name, value] of Object.entries(collect(root))) {
     url.searchParams.set(prefix(root) + name, String(value));
   }
-  history.replaceState(history.state, "", url);
+  replaceAddress(url);
   url.hash = "";
   return url;
 }

@@ -11,3 +11,17 @@ export const SITE_ROOT = new URL("../../", import.meta.url);
 export function scopedKey(name) {
   return `tcr:${SITE_ROOT.pathname}:${name}`;
 }
+
+/** Put ``url`` in the address bar in place of the current entry, when it differs. Never
+ * throws: WebKit refuses more than about 100 history changes in a short time (a
+ * SecurityError), and an address not updated must never stop a calculation.
+ * @param {URL | string} url */
+export function replaceAddress(url) {
+  const href = new URL(String(url), location.href).href;
+  if (href === location.href) return;
+  try {
+    history.replaceState(history.state, "", href);
+  } catch {
+    /* too many changes for now: the next edit writes the address again */
+  }
+}

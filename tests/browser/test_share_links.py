@@ -8,7 +8,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.support import ENTRY_MODULE_URL, instant_goto, wait_settled
+from tests.browser.support import ENTRY_MODULE_URL, instant_goto, wait_result, wait_settled
 
 pytestmark = pytest.mark.browser
 
@@ -114,4 +114,30 @@ def test_roll_history_shows_at_most_its_kept_length(browser: Browser, site) -> N
     assert root.locator(".calc-history ol li").count() == 50
     assert root.locator(".calc-history-count").inner_text() == "50"
     assert root.locator(".calc-history ol li").first.text_content() == "roll 0"
+    context.close()
+
+
+def test_a_refused_address_change_never_stops_a_calculation(browser: Browser, site) -> None:  # type: ignore[no-untyped-def]
+    """WebKit refuses more than about 100 history changes in a short time (a SecurityError
+    from history.replaceState). The inputs then stay out of the address for a moment, but
+    the widget still computes and nothing reaches the page as an error."""
+    context = browser.new_context(service_workers="block")
+    # refuse the widgets' own address writes (their inputs in the query), as WebKit does
+    context.add_init_script("""(() => {
+      const replace = History.prototype.replaceState;
+      History.prototype.replaceState = function (state, title, url) {
+        if (String(url || "").includes("difficulty.")) throw new DOMException("too many", "SecurityError");
+        return replace.call(this, state, title, url);
+      };
+    })();""")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site.url + "gunplay/difficulty/")
+    root = page.locator('.calc[data-calculator="gunplay.difficulty"]')
+    assert wait_settled(page, root) == "ready"
+    reply = wait_result(page, root, lambda: page.fill("#calc-difficulty-misc", "3"))
+    assert reply["ok"] and root.get_attribute("data-status") == "ready"
+    assert "difficulty.misc" not in page.url
+    assert errors == []
     context.close()

@@ -4,6 +4,7 @@
 // taken by a different roster is asked about (each in turn), and one already saved
 // exactly is opened instead of being added twice.
 import { HASH_KEY, QUESTIONS, suffixed, textProblem, decodeShare } from "./sucs_roster_lib.js";
+import { replaceAddress } from "../site.js";
 
 /**
  * @typedef {import("./sucs_roster_store.js").Roster} Roster
@@ -80,7 +81,7 @@ export function importer({ store, checkFile, question, notice, showProblems, swi
   async function openSharedLink() {
     const hash = window.location.hash.slice(1);
     if (!hash.startsWith(HASH_KEY)) return;
-    history.replaceState(history.state, "", window.location.pathname + window.location.search);
+    replaceAddress(window.location.pathname + window.location.search);
     /** @type {string} */
     let text;
     try {
