@@ -13,8 +13,8 @@ export function scopedKey(name) {
 }
 
 /** Put ``url`` in the address bar in place of the current entry, when it differs. Never
- * throws: WebKit refuses more than about 100 history changes in a short time (a
- * SecurityError), and an address not updated must never stop a calculation.
+ * throws: WebKit refuses a burst of history changes ("more than N times per T seconds",
+ * a SecurityError), and an address not updated must never stop a calculation.
  * @param {URL | string} url */
 export function replaceAddress(url) {
   const href = new URL(String(url), location.href).href;

@@ -118,8 +118,8 @@ def test_roll_history_shows_at_most_its_kept_length(browser: Browser, site) -> N
 
 
 def test_a_refused_address_change_never_stops_a_calculation(browser: Browser, site) -> None:  # type: ignore[no-untyped-def]
-    """WebKit refuses more than about 100 history changes in a short time (a SecurityError
-    from history.replaceState). The inputs then stay out of the address for a moment, but
+    """WebKit refuses a burst of history changes (a SecurityError from
+    history.replaceState). The inputs then stay out of the address for a moment, but
     the widget still computes and nothing reaches the page as an error."""
     context = browser.new_context(service_workers="block")
     # refuse the widgets' own address writes (their inputs in the query), as WebKit does
