@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,20 @@ def hand_on(name: str, spec_of: Any) -> dict[str, Any] | None:
     return {"key": key, "label": label, "targets": out}
 
 
+#: the army builder, and the calculators whose result is a unit it can take ("Add to
+#: roster": the unit's stats, the result key ``stats``); the published units' tables
+#: (rules tables with ``unit_ids``) link each row to it too
+ROSTER_APP = "sucs.roster"
+ADDS_TO_ROSTER = frozenset({"sucs.unit_cost"})
+
+
+def roster_adds() -> str:
+    """The address (relative to the site root) that opens the army builder with a unit
+    added, but for the unit: ``sucs/roster/?add=`` and a published unit's id, or a unit
+    packed as a share link packs a roster (the builder's sucs_roster_import.js)."""
+    return app_pages()[ROSTER_APP] + "?add="
+
+
 
 def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
     """The widget's HTML with its prerendered result."""
@@ -117,6 +132,7 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
         runtime_bytes=build.runtime_bytes(),
         initial_json=json.dumps(start, separators=(",", ":")),
         hand_on=hand_on(name, api.spec),
+        roster_adds=roster_adds() if name in ADDS_TO_ROSTER else None,
     )
 
 
@@ -144,7 +160,8 @@ def format_rules_table(source: str, language: str, css_class: str, options: dict
     tables = rules_tables()
     if name not in tables:
         raise FenceError(f"unknown rules table {name!r}; known: {', '.join(tables)}")
-    return _ENV.get_template("rules_table.html.j2").render(name=name, table=tables[name]())
+    return _ENV.get_template("rules_table.html.j2").render(
+        name=name, table=tables[name](), root=ROOT_PLACEHOLDER, roster_adds=roster_adds())
 
 
 _APP_NAME = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
@@ -187,7 +204,24 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
 
 
 _DOCS = Path(__file__).resolve().parents[1] / "docs"
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)```calculator[ \t]*\n(?P<body>.*?)^(?P=indent)```", re.M | re.S)
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<kind>calculator|app)[ \t]*\n(?P<body>.*?)^(?P=indent)```",
+                    re.M | re.S)
+
+
+def _page_fences(docs: Path) -> Iterator[tuple[str, re.Match[str]]]:
+    """(page address relative to the site root, fence match) of every calculator and app
+    fence in the pages, in order."""
+    for path in sorted(docs.rglob("*.md")):
+        rel = path.relative_to(docs).with_suffix("").as_posix()
+        page = "" if rel == "index" else (rel[:-len("index")] if rel.endswith("/index") else rel + "/")
+        for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
+            yield page, match
+
+
+def app_pages(docs: Path = _DOCS) -> dict[str, str]:
+    """{app name: the address of the page that holds it, relative to the site root}."""
+    return {parse_block(m.group("body"))[0]: page for page, m in _page_fences(docs)
+            if m.group("kind") == "app"}
 
 
 def placements(docs: Path = _DOCS) -> dict[str, tuple[str, str]]:
@@ -195,15 +229,14 @@ def placements(docs: Path = _DOCS) -> dict[str, tuple[str, str]]:
     first widget of each calculator in the pages, ids given as ``format_calculator``
     gives them."""
     found: dict[str, tuple[str, str]] = {}
-    for path in sorted(docs.rglob("*.md")):
-        rel = path.relative_to(docs).with_suffix("").as_posix()
-        page = "" if rel == "index" else (rel[:-len("index")] if rel.endswith("/index") else rel + "/")
-        used: dict[str, int] = {}
-        for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
-            name, uid, _ = parse_block(match.group("body"))
-            base = uid or default_uid(name)
-            used[base] = used.get(base, 0) + 1
-            found.setdefault(name, (page, base if used[base] == 1 else f"{base}-{used[base]}"))
+    used: dict[tuple[str, str], int] = {}
+    for page, match in _page_fences(docs):
+        if match.group("kind") != "calculator":
+            continue
+        name, uid, _ = parse_block(match.group("body"))
+        base = uid or default_uid(name)
+        used[page, base] = used.get((page, base), 0) + 1
+        found.setdefault(name, (page, base if used[page, base] == 1 else f"{base}-{used[page, base]}"))
     return found
 
 

@@ -54,6 +54,10 @@ function appModuleUrl(/** @type {HTMLElement} */ root) {
 async function mountApp(/** @type {HTMLElement & {_bound?: boolean}} */ root) {
   if (root._bound) return;
   root._bound = true;
+  // the address the app was opened with: a link's data in it (a shared roster) is read
+  // from here, since Material's anchor tracking may rewrite the "#" part before the app
+  // reads it (scrolling while the runtime loads clears it)
+  root.dataset.openedAt = window.location.href;
   configure(root);
   apps.add(root);
   try {

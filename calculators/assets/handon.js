@@ -2,8 +2,10 @@
 // Hand a result on: a calculator whose result another one takes as an input (the d10
 // difficulty's DC goes to the hit calculators) fills the receiving widgets on this page
 // and links to those on other pages with the value in the link's address. What to hand
-// on is declared in Python (calculators/render.py HAND_ON) and put on the button.
+// on is declared in Python (calculators/fence.py HAND_ON) and put on the button. A unit
+// from the cost builder goes to the army builder ("Add to roster": fence.py ADDS_TO_ROSTER).
 import { SITE_ROOT } from "./site.js";
+import { pack } from "./sharelink.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
 /** @typedef {{calculator: string, title: string, page: string, uid: string, field: string}} Target */
@@ -20,18 +22,37 @@ function fill(/** @type {HTMLElement} */ widget, /** @type {string} */ field, /*
   return true;
 }
 
-/** The "use this result" action of ``root``'s button. */
-export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ button) {
-  const spec = JSON.parse(/** @type {string} */ (button.dataset.handOn));
+/** The note under ``root``'s buttons, and the result value ``key`` when the shown result
+ * is current (else the note says ``wait`` and the value is undefined). */
+function current(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ button, /** @type {string} */ key,
+  /** @type {string} */ wait) {
   const note = root.querySelector(".calc-hand-on") || document.createElement("p");
   note.className = "calc-hand-on";
   note.setAttribute("role", "status");
   button.closest(".calc-actions")?.after(note);
-  const value = root._result?.[spec.key];
+  const value = root._result?.[key];
   if (value === undefined || root.dataset.pending || root.dataset.errorField) {
-    note.textContent = "Wait for a result for these inputs, then hand it on.";
-    return;
+    note.textContent = wait;
+    return { note, value: undefined };
   }
+  return { note, value };
+}
+
+/** "Add to roster": open the army builder with this unit added to the open roster. */
+export async function addToRoster(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ button) {
+  const { note, value } = current(root, button, "stats", "Wait for the cost of these inputs, then add the unit.");
+  if (value === undefined) return;
+  const unit = await pack({ name: "Custom unit", count: 1, preset: null, stats: value });
+  const url = new URL(button.dataset.rosterAdds + encodeURIComponent(unit), SITE_ROOT);
+  note.textContent = "Opening the army builder…";
+  window.location.assign(url.href);
+}
+
+/** The "use this result" action of ``root``'s button. */
+export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ button) {
+  const spec = JSON.parse(/** @type {string} */ (button.dataset.handOn));
+  const { note, value } = current(root, button, spec.key, "Wait for a result for these inputs, then hand it on.");
+  if (value === undefined) return;
   const text = String(value);
   /** @type {(string | Node)[]} */
   const parts = [];

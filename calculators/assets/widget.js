@@ -4,7 +4,7 @@ import { Cancelled, RuntimeFailure, call, cancel, configure, onRuntime, retry, r
 import { MAX_LINK_LENGTH, applyValues, collect, editInProgress, urlValues, writeUrl } from "./form.js";
 import { scopedKey } from "./site.js";
 import { pinnedFromUrl, showPin, togglePin } from "./compare.js";
-import { handOn } from "./handon.js";
+import { handOn, addToRoster } from "./handon.js";
 import { showSummary } from "./summary.js";
 import { openLog, record } from "./sessionlog.js";
 
@@ -379,6 +379,7 @@ export function bind(/** @type {Widget} */ root) {
     }
     if (action === "session-log") openLog(button);
     if (action === "hand-on") handOn(root, button);
+    if (action === "add-to-roster") await addToRoster(root, button);
     if (action === "clear-history") {
       localStorage.removeItem(historyKey(root));
       showHistory(root);

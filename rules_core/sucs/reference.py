@@ -91,7 +91,7 @@ def eras_table() -> Table:
 
 def units_table(list_id: str) -> Callable[[], Table]:
     def build() -> Table:
-        rows = []
+        rows, ids = [], []
         for p in presets():
             if p.list_id != list_id:
                 continue
@@ -102,9 +102,11 @@ def units_table(list_id: str) -> Callable[[], Table]:
                          c["speed"], c["range"], c["transport"],
                          "yes" if c["stealth"] == "yes" else "-",
                          "reorganize" if c["support"].startswith("reorganiz") else "-"])
+            ids.append(p.id)
         return {"caption": f"{list_titles()[list_id]}: extra cost above the quality base",
                 "header": ["Unit", "Published", "Computed", "Attack", "Armor", "Speed",
-                           "Range", "Transport", "Stealth", "Support"], "rows": rows}
+                           "Range", "Transport", "Stealth", "Support"], "rows": rows,
+                "unit_ids": ids}
     return build
 
 

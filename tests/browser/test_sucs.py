@@ -1,17 +1,20 @@
 """The SUCS army builder in Chromium: a five-unit roster survives a reload, export and
 import round-trip, hostile files change nothing, share links and the print view work,
-and the costs match CPython."""
+the costs match CPython, and units arrive from the cost builder and the published lists
+("Add to roster")."""
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
 from tests.browser.roster_storage import SNAPSHOT, active_roster, entries
-from tests.browser.support import RUNTIME_TIMEOUT_MS
+from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -157,6 +160,21 @@ def test_share_link_adds_a_copy(builder: Page, site) -> None:  # type: ignore[no
     assert "#roster" not in page.url
 
 
+def test_share_link_survives_the_address_being_rewritten_while_loading(builder: Page, site) -> None:  # type: ignore[no-untyped-def]
+    """Material's anchor tracking clears the "#" part of the address when the reader
+    scrolls; the builder reads the link from the address it was opened with."""
+    page = builder
+    roster = {**active_roster(page), "name": "Scrolled army"}
+    packed = base64.urlsafe_b64encode(json.dumps(roster).encode()).decode().rstrip("=")  # first format
+    before = len(entries(page))
+    page.goto(site.url + "sucs/roster/#roster=" + packed)
+    page.reload(wait_until="domcontentloaded")
+    page.wait_for_function(f"() => document.querySelector('{APP}')?.dataset.openedAt")
+    page.evaluate("() => history.replaceState({}, '', location.pathname)")  # as the tracking does
+    settle(page)
+    assert len(entries(page)) == before + 1 and active_roster(page)["name"] == "Scrolled army"
+
+
 def test_print_view_shows_compact_cards(builder: Page) -> None:
     page = builder
     settle(page)
@@ -182,3 +200,72 @@ def test_phone_width(builder: Page) -> None:
         assert page.locator('[data-sucs="add"]').is_visible()
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def _roster_line_costs(page: Page) -> list[str]:
+    return [t.strip() for t in page.locator(".sucs-line-cost").all_inner_texts()]
+
+
+def test_a_published_units_row_adds_it_to_the_open_roster(builder: Page, site) -> None:  # type: ignore[no-untyped-def]
+    page = builder
+    before = active_roster(page)
+    rosters = len(entries(page))
+    page.goto(site.url + "sucs/tech-levels/")
+    link = page.locator('a.add-to-roster[href$="?add=tl5-7/light-tank"]')
+    assert link.get_attribute("aria-label") == "Add light tank to the army builder"
+    link.click()
+    page.wait_for_url("**/sucs/roster/**")
+    settle(page)  # ready only once the unit is added and priced
+    after = active_roster(page)
+    assert len(entries(page)) == rosters and after["name"] == before["name"]
+    assert after["units"][:-1] == before["units"]
+    added = after["units"][-1]
+    assert (added["preset"], added["count"], added["name"]) == ("tl5-7/light-tank", 1, "light tank")
+    expected = api.run("sucs.roster_check", {"roster": after})["result"]
+    assert page.locator(".sucs-total").inner_text() == str(expected["total"])
+    assert _roster_line_costs(page)[-1].startswith(f"{expected['units'][-1]['cost']} pts each")
+    assert f"Added light tank to “{before['name']}”" in page.locator(".sucs-notice").inner_text()
+    assert "add=" not in page.url
+    page.reload()  # the link was dropped from the address: a reload adds nothing
+    settle(page)
+    assert len(active_roster(page)["units"]) == len(after["units"])
+    assert not page.log.page_errors, page.log.page_errors  # type: ignore[attr-defined]
+
+
+def test_the_cost_builder_adds_its_unit_and_undo_takes_it_back(builder: Page, site) -> None:  # type: ignore[no-untyped-def]
+    page = builder
+    before = active_roster(page)
+    page.goto(site.url + "sucs/costs/")
+    root = widget(page, "sucs.unit_cost")
+    wait_settled(page, root)
+    armor = root.locator('.calc-field[data-field="armor"] input')
+    reply = wait_result(page, root, lambda: (armor.fill("4"), armor.dispatch_event("change")))
+    stats = reply["result"]["stats"]
+    assert stats["armor"] == 4  # not the page's starting unit
+    root.locator('[data-action="add-to-roster"]').click()
+    page.wait_for_url("**/sucs/roster/**")
+    settle(page)
+    after = active_roster(page)
+    assert after["units"][:-1] == before["units"]
+    assert after["units"][-1] == {"name": "Custom unit", "count": 1, "preset": None, "stats": stats}
+    expected = api.run("sucs.roster_check", {"roster": after})["result"]
+    assert page.locator(".sucs-total").inner_text() == str(expected["total"])
+    assert expected["units"][-1]["cost"] == api.run("sucs.unit_cost", stats)["result"]["cost"]
+    assert _roster_line_costs(page)[-1].startswith(f"{expected['units'][-1]['cost']} pts each")
+    page.click('[data-sucs="undo"]')
+    settle(page)
+    assert active_roster(page)["units"] == before["units"]
+    assert not page.log.page_errors, page.log.page_errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("link", ["z.AAAA", "no-such/unit", "eyJuYW1lIjogMX0"])
+def test_a_damaged_add_link_adds_nothing_and_says_so(builder: Page, site, link: str) -> None:  # type: ignore[no-untyped-def]
+    page = builder
+    before = entries(page)
+    page.goto(site.url + "sucs/roster/?add=" + link)
+    settle(page)
+    assert entries(page) == before
+    message = page.locator(".sucs-problems, [role=alert]").all_inner_texts()
+    assert any("nothing was added" in m.lower() for m in message), message
+    assert not any(re.search(r"\b[a-z]+_[a-z_]+\b|Error|undefined", m) for m in message), message
+    assert not page.log.page_errors, page.log.page_errors  # type: ignore[attr-defined]

@@ -8,7 +8,16 @@ import re
 from html import escape
 
 from calculators import runtime
-from calculators.fence import format_calculator_list, hand_on, placements
+from calculators.fence import (
+    ADDS_TO_ROSTER,
+    ROSTER_APP,
+    app_pages,
+    format_calculator_list,
+    format_rules_table,
+    hand_on,
+    placements,
+    roster_adds,
+)
 from calculators.render import compare_html, headline_change, inputs_in_words, roll_record
 from rules_core import api
 
@@ -99,6 +108,25 @@ def test_hand_on_targets_are_where_the_pages_put_them() -> None:
         assert where[target["calculator"]] == (target["page"], target["uid"])
         assert target["field"] in [f["name"] for f in api.spec(target["calculator"])["fields"]]
     assert hand_on("gunplay.hit_odds", api.spec) is None
+
+
+def test_units_go_to_the_army_builder_from_the_cost_builder_and_every_published_row() -> None:
+    from rules_core.catalog import rules_tables
+    from rules_core.sucs.presets import presets
+
+    assert app_pages()[ROSTER_APP] == "sucs/roster/" and roster_adds() == "sucs/roster/?add="
+    # the cost builder's result is a unit the roster takes (its stats)
+    for name in ADDS_TO_ROSTER:
+        stats = api.run(name, api.spec(name)["initial"])["result"]["stats"]
+        assert set(stats) == {f["name"] for f in api.spec("sucs.unit_cost")["fields"]}
+    links: list[str] = []
+    for name in rules_tables():
+        if name.startswith("sucs.units_"):
+            html = format_rules_table(name, "", "", {}, None)
+            links += re.findall(r'href="@@calc-root@@/sucs/roster/\?add=([^"]+)"', html)
+            assert html.count("<tr>") - 1 == html.count('class="add-to-roster"')
+    # every published unit, each once, by its id
+    assert sorted(links) == sorted(p.id for p in presets())
 
 
 def test_calculator_list_links_every_placed_calculator_of_a_system() -> None:

@@ -220,6 +220,8 @@ export async function mount(root, bridge) {
     }
   }
 
+  /** The last check started at once (the start waits for it before saying ready). */
+  let checking = Promise.resolve();
   /** Save and show again; `changed` also marks the shown roster as edited. */
   function refresh({ now = false } = {}) {
     save();
@@ -228,7 +230,7 @@ export async function mount(root, bridge) {
     if (now) {
       clearTimeout(timers.get("check"));
       timers.delete("check");
-      recheck();
+      checking = recheck();
     } else schedule("check", recheck, 120);
   }
   /** @param {{now?: boolean}} [options] */
@@ -329,9 +331,10 @@ export async function mount(root, bridge) {
     refresh({ now: true });
   }
 
-  const { importText, openSharedLink } = importer({
+  const { importText, openSharedLink, openAddLink } = importer({
     store, checkFile: (/** @type {string} */ file) => run(ENGINES.file, { file }), question, notice, showProblems, switchTo,
     setUndo: (/** @type {typeof undo} */ value) => { undo = value; },
+    openedAt: root.dataset.openedAt || window.location.href, presetById, addLine,
   });
 
   const actions = {
@@ -458,12 +461,14 @@ export async function mount(root, bridge) {
       save();
       await recheck();
       await openSharedLink();
+      await openAddLink();
+      await checking;
     } catch (err) {
       setStarting(false);
       bridge.startUpFailed(root, err, startUp);
       return;
     }
-    // ready only now: everything the start began (the share link's import too) is done
+    // ready only now: everything the start began (a share or add link's import too) is done
     live = true;
     bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
     setStarting(false);

@@ -2,8 +2,9 @@
 // The army builder's imports: files and share links are size- and depth-checked here,
 // checked by the rules core, then every roster they hold is added; one whose name is
 // taken by a different roster is asked about (each in turn), and one already saved
-// exactly is opened instead of being added twice.
-import { HASH_KEY, QUESTIONS, suffixed, textProblem, decodeShare } from "./sucs_roster_lib.js";
+// exactly is opened instead of being added twice. An "?add=" link (from the unit cost
+// builder or a published unit's row) adds one unit to the open roster.
+import { HASH_KEY, ADD_PARAM, FORMAT, VERSION, QUESTIONS, suffixed, textProblem, decodeShare, clone } from "./sucs_roster_lib.js";
 import { replaceAddress } from "../site.js";
 
 /**
@@ -14,11 +15,14 @@ import { replaceAddress } from "../site.js";
  *   notice: (text: string, withUndo?: boolean) => void,
  *   showProblems: (title: string, problems: Array<{field: string, message: string}>) => void,
  *   switchTo: (id: string) => void,
- *   setUndo: (undo: {restore: () => void, id: string | null} | null) => void}} View
+ *   setUndo: (undo: {restore: () => void, id: string | null} | null) => void,
+ *   openedAt: string,
+ *   presetById: Map<string, any>,
+ *   addLine: (line: Roster["units"][number]) => void}} View
  */
 
 /** The import functions of one builder. @param {View} view */
-export function importer({ store, checkFile, question, notice, showProblems, switchTo, setUndo }) {
+export function importer({ store, checkFile, question, notice, showProblems, switchTo, setUndo, openedAt, presetById, addLine }) {
   /** Add every checked roster. One whose name is taken by a different roster is asked
    *  about (each in turn); one already saved exactly is not added twice (it is opened).
    *  @param {Roster[]} rosters @param {string} source */
@@ -76,27 +80,95 @@ export function importer({ store, checkFile, question, notice, showProblems, swi
   }
 
 
-  /** A shared link: unpack it, have the core check it, add it (or open the same roster
-   *  already saved, or ask when the name is taken), then drop it from the address. */
-  async function openSharedLink() {
-    const hash = window.location.hash.slice(1);
-    if (!hash.startsWith(HASH_KEY)) return;
-    replaceAddress(window.location.pathname + window.location.search);
+  // Links are read from the address the page was opened with (``openedAt``), once (a
+  // start-up run again after a failure does not add twice), and dropped from the current
+  // address, so a reload does not add again.
+  const taken = new Set();
+
+  /** The share link's text after "#roster=", or null. */
+  function takeSharedLink() {
+    const hash = new URL(openedAt).hash.slice(1);
+    if (!hash.startsWith(HASH_KEY) || taken.has(HASH_KEY)) return null;
+    taken.add(HASH_KEY);
+    if (window.location.hash.startsWith(`#${HASH_KEY}`)) replaceAddress(window.location.pathname + window.location.search);
+    return hash.slice(HASH_KEY.length);
+  }
+
+  /** The unit in the address's "?add=", or null. It is in the query, not after "#":
+   *  after a link is followed by Material's instant navigation, the page that linked here
+   *  may still rewrite the "#" part (its anchor tracking). */
+  function takeAddLink() {
+    const value = new URL(openedAt).searchParams.get(ADD_PARAM);
+    if (value === null || taken.has(ADD_PARAM)) return null;
+    taken.add(ADD_PARAM);
+    const url = new URL(window.location.href);
+    url.searchParams.delete(ADD_PARAM);
+    replaceAddress(url.pathname + url.search + url.hash);
+    return value;
+  }
+
+  /** The JSON text a link carries, or null after saying plainly why it cannot be read.
+   *  @param {string} packed @param {string} what */
+  async function unpackLink(packed, what) {
     /** @type {string} */
     let text;
     try {
-      text = await decodeShare(hash.slice(HASH_KEY.length));
+      text = await decodeShare(packed);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      showProblems(`The shared link could not be opened: ${why}. Nothing was added; ask for the link again.`, []);
-      return;
+      showProblems(`The ${what} could not be opened: ${why}. Nothing was added; ask for the link again.`, []);
+      return null;
     }
     if (textProblem(text)) {
-      showProblems("The shared link could not be opened: it is cut off or damaged. Nothing was added; ask for the link again.", []);
-      return;
+      showProblems(`The ${what} could not be opened: it is cut off or damaged. Nothing was added; ask for the link again.`, []);
+      return null;
     }
-    await importText(text, "The shared link");
+    return text;
   }
 
-  return { importText, openSharedLink };
+  /** A shared link: unpack it, have the core check it, add it (or open the same roster
+   *  already saved, or ask when the name is taken), then drop it from the address. */
+  async function openSharedLink() {
+    const packed = takeSharedLink();
+    if (packed === null) return;
+    const text = await unpackLink(packed, "shared link");
+    if (text !== null) await importText(text, "The shared link");
+  }
+
+  /** An "Add to roster" link: a published unit by its id, or a unit packed like a share
+   *  link (checked by the core as a one-unit roster), added to the open roster. */
+  async function openAddLink() {
+    const packed = takeAddLink();
+    if (packed === null) return;
+    const preset = presetById.get(packed);
+    /** @type {Roster["units"][number] | null} */
+    let line = preset ? { name: preset.name, count: 1, preset: preset.id, stats: clone(preset.stats) } : null;
+    if (!line) {
+      const text = await unpackLink(packed, "unit's link");
+      if (text === null) return;
+      let unit;
+      try {
+        unit = JSON.parse(text);
+      } catch {
+        unit = null;
+      }
+      const file = JSON.stringify({ format: FORMAT, version: VERSION, name: "Added unit", points_limit: 0, units: [unit] });
+      const reply = await checkFile(file);
+      if (!reply.ok) { showProblems("The unit's link was refused; nothing was added.", [reply.error]); return; }
+      if (!reply.result.accepted) {
+        showProblems("The unit's link was refused; nothing was added. Problems found:", reply.result.problems);
+        return;
+      }
+      line = reply.result.rosters[0].units[0];
+    }
+    const entry = store.get(store.active);
+    if (!entry || !line) return;
+    const before = clone(entry.roster);
+    showProblems("", []);
+    addLine(line);
+    notice(`Added ${line.name} to “${entry.roster.name}”.`, true);
+    setUndo({ restore: () => { if (store.get(entry.id)) Object.assign(entry, { roster: before, dirty: true }); }, id: entry.id });
+  }
+
+  return { importText, openSharedLink, openAddLink };
 }

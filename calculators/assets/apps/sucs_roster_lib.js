@@ -5,14 +5,16 @@
 // counts, the target number of each quality…) are the rules core's, rendered into the
 // page at build time and set here by configure(); none is retyped in this file.
 import { guardedParse, isObj, ask } from "./storage_kit.js";
+import { pack, unpack } from "../sharelink.js";
 
 export { download } from "./storage_kit.js";
 export const FORMAT = "sucs-roster";
 export const COLLECTION = "sucs-rosters";
 export const VERSION = 1;
 export const HASH_KEY = "roster=";
-/** The compressed share-link format's mark (base64url never holds a "."). */
-const PACKED = "z.";
+/** "?add=": a unit to add to the open roster (a published unit's id, or a unit packed
+ *  like a share link), the address the cost builder and the unit lists link to. */
+export const ADD_PARAM = "add";
 
 /**
  * The core's numbers the builder needs (from the page's data block).
@@ -97,76 +99,15 @@ export function suffixed(name, suffix) {
 
 // ---- share links ----------------------------------------------------------------
 
-/** @param {Uint8Array} bytes */
-function toBase64url(bytes) {
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+/** A roster as the text after "#roster=" (see sharelink.js). @param {object} roster */
+export function encodeShare(roster) {
+  return pack(roster);
 }
 
-/** @param {string} text */
-function fromBase64url(text) {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("it holds characters a share link never has");
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
-
-/** Run bytes through a (de)compression stream, stopping past `maxBytes` of output.
- *  @param {Uint8Array} bytes @param {CompressionStream | DecompressionStream} stream @param {number} maxBytes */
-async function pipe(bytes, stream, maxBytes) {
-  const reader = new Blob([/** @type {BlobPart} */ (bytes)]).stream().pipeThrough(stream).getReader();
-  const parts = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new Error("it unpacks to far more than a roster takes");
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) { out.set(part, at); at += part.length; }
-  return out;
-}
-
-/** A roster as the text after "#roster=": raw-deflated JSON in base64url behind "z.",
- *  or, where the browser cannot compress, plain base64url JSON (the first format).
- *  @param {object} roster @returns {Promise<string>} */
-export async function encodeShare(roster) {
-  const bytes = new TextEncoder().encode(JSON.stringify(roster));
-  if (typeof CompressionStream !== "function") return toBase64url(bytes);
-  return PACKED + toBase64url(await pipe(bytes, new CompressionStream("deflate-raw"), Infinity));
-}
-
-/** The JSON text a share link carries (either format). Throws an Error whose message
- *  says plainly what is wrong. @param {string} text @returns {Promise<string>} */
-export async function decodeShare(text) {
-  const packed = text.startsWith(PACKED);
-  let bytes;
-  try {
-    bytes = fromBase64url(packed ? text.slice(PACKED.length) : text);
-  } catch {
-    throw new Error("it holds characters a share link never has");
-  }
-  if (packed) {
-    if (typeof DecompressionStream !== "function") throw new Error("this browser cannot unpack compressed links");
-    try {
-      bytes = await pipe(bytes, new DecompressionStream("deflate-raw"), RULES.max_file_chars * 4);
-    } catch (err) {
-      throw new Error(err instanceof Error && /far more/.test(err.message) ? err.message : "it is cut off or damaged",
-        { cause: err });
-    }
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new Error("it is cut off or damaged");
-  }
+/** The JSON text a share link carries (either format), at most what a roster file may
+ *  hold. Throws an Error whose message says plainly what is wrong. @param {string} text */
+export function decodeShare(text) {
+  return unpack(text, RULES.max_file_chars * 4);
 }
 
 /** Check received JSON's size and depth before the core gets it (a string, unparsed).
