@@ -212,7 +212,7 @@ def test_a_published_units_row_adds_it_to_the_open_roster(builder: Page, site) -
     rosters = len(entries(page))
     page.goto(site.url + "sucs/tech-levels/")
     link = page.locator('a.add-to-roster[href$="?add=tl5-7/light-tank"]')
-    assert link.get_attribute("aria-label") == "Add light tank to the army builder"
+    assert link.get_attribute("aria-label") == "Add to roster: light tank"
     link.click()
     page.wait_for_url("**/sucs/roster/**")
     settle(page)  # ready only once the unit is added and priced
