@@ -68,10 +68,10 @@ function emit(event) {
 
 /** @type {{pyodide: string, bundle: string, bytes: number} | null} */
 let source = null;
-/** @type {() => Promise<unknown>} what to wait for before the worker starts */
+/** @type {() => Promise<unknown>} what a start does before the worker starts */
 let beforeStart = () => Promise.resolve();
 
-/** Set what the first start waits for (the service worker taking control). */
+/** Set what a start does first (registering the service worker). */
 export function startAfter(/** @type {() => Promise<unknown>} */ fn) {
   beforeStart = fn;
 }
@@ -93,25 +93,17 @@ let seq = 0;
 const pending = new Map();
 let snapshotSaved = false;
 
-/** Resolves once the page has loaded and the main thread is idle: the runtime's
- * downloads and start never compete with the page's own first paint and scripts. */
-const pageIdle = new Promise((resolve) => {
-  const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(resolve, { timeout: 2000 }) : setTimeout(resolve, 0));
-  if (document.readyState === "complete") idle();
-  else window.addEventListener("load", idle, { once: true });
-});
-
-/** Start the runtime (once, after the page is idle); resolves when Python is ready.
- * A failure is not kept. */
+/** Start the runtime (once); resolves when Python is ready. A failure is not kept.
+ * The worker starts at once: its downloads and compilation run on other threads while
+ * the page finishes loading. */
 export function start() {
   if (ready) return ready;
-  // shown at once (Retry, back online), though the worker may wait for the service worker
   runtime.status = "loading";
   runtime.phase = "download";
   runtime.loaded = runtime.total = 0;
   runtime.failure = null;
   emit("progress");
-  const attempt = pageIdle.then(() => beforeStart()).then(launch, launch);
+  const attempt = beforeStart().then(launch, launch);
   ready = attempt;
   attempt.catch((err) => {
     if (ready === attempt) ready = null;
@@ -260,6 +252,15 @@ export function retry() {
 }
 
 window.addEventListener("online", () => { if (runtime.status === "failed") retry(); });
+
+// A page with a calculator starts the runtime as soon as its modules have run (the
+// document is parsed: module scripts are deferred), before Material binds the widgets.
+queueMicrotask(() => {
+  const first = /** @type {HTMLElement | null} */ (document.querySelector("[data-pyodide][data-bundle]"));
+  if (!first) return;
+  configure(first);
+  start().catch(() => {});
+});
 
 /**
  * ``api.run`` / ``api.roll`` in the worker, starting it if needed.

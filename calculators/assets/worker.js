@@ -43,6 +43,13 @@ function post(message) {
   scope.postMessage(message);
 }
 
+/** ms from the worker's start to each start-up step (reported with the start) */
+/** @type {Record<string, number>} */
+const timings = {};
+function mark(/** @type {string} */ name) {
+  timings[name] = Math.round(performance.now());
+}
+
 // ---- downloads, with progress ---------------------------------------------------
 
 /** @type {Map<string, {loaded: number, total: number, done: boolean}>} */
@@ -140,6 +147,7 @@ scope.fetch = /** @type {typeof fetch} */ ((input, init) => {
     early.delete(url);
     return ready;
   }
+  if (url === wasmUrl) return Promise.resolve(new Response(null)); // compiled already (precompile)
   if (url.startsWith("blob:") || url.startsWith("data:")) return nativeFetch(input, init);
   return fetchTracked(url);
 });
@@ -151,32 +159,48 @@ async function sha256(/** @type {Uint8Array} */ bytes) {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** A kept snapshot whose bytes do not match the digest stored with them. */
+class Damaged extends Error {}
+
 /**
- * This build's snapshot, checked whole; other builds' snapshots are deleted.
+ * This build's snapshot; other builds' snapshots are deleted. ``bytes`` resolves once the
+ * bytes are checked whole against their stored digest (rejects with {@link Damaged}): the
+ * check runs while Pyodide loads, and the restore waits for it.
  * @param {SnapshotPlace} place
- * @returns {Promise<{bytes: Uint8Array | null, dropped?: string}>}
+ * @returns {Promise<{bytes: Promise<Uint8Array> | null, dropped?: string}>}
  */
 async function readSnapshot(place) {
   try {
     const cache = await caches.open(place.cache);
-    let dropped;
-    for (const request of await cache.keys()) {
-      if (request.url !== place.key) {
-        await cache.delete(request);
-        dropped = "stale";
-      }
-    }
     const response = await cache.match(place.key);
-    if (!response) return { bytes: null, dropped };
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (response.headers.get(DIGEST_HEADER) !== await sha256(bytes)) {
-      await cache.delete(place.key);
-      return { bytes: null, dropped: "damaged" };
-    }
+    if (!response) return { bytes: null, dropped: await dropStale(cache, place.key) ? "stale" : undefined };
+    dropStale(cache, place.key); // another build's snapshot, if any, goes off the start's path
+    const expected = response.headers.get(DIGEST_HEADER);
+    const bytes = response.arrayBuffer().then(async (buffer) => {
+      const view = new Uint8Array(buffer);
+      mark("snapshotRead");
+      if (expected !== await sha256(view)) throw new Damaged("damaged");
+      mark("snapshotChecked");
+      return view;
+    });
+    bytes.catch(() => {});
     return { bytes };
   } catch (err) {
     return { bytes: null, dropped: `unreadable (${err})` };
   }
+}
+
+/** Delete every snapshot in ``cache`` but ``key`` (another build's); true if any was. */
+async function dropStale(/** @type {Cache} */ cache, /** @type {string} */ key) {
+  let dropped = false;
+  try {
+    for (const request of await cache.keys()) {
+      if (request.url !== key) dropped = await cache.delete(request) || dropped;
+    }
+  } catch {
+    /* tried again at the next start */
+  }
+  return dropped;
 }
 
 async function dropSnapshot(/** @type {SnapshotPlace} */ place) {
@@ -187,24 +211,22 @@ async function dropSnapshot(/** @type {SnapshotPlace} */ place) {
   }
 }
 
-/** This start can make a snapshot (a normal start, with Cache Storage to keep it in). */
-let canSnapshot = false;
-/** Python's memory right after its start: a snapshot of a grown memory cannot be restored
- * (pyodide/pyodide#6254), so none is made once a calculation has grown it. */
-let startHeap = 0;
+/** The snapshot made at the end of a normal start (Python idle, every module imported,
+ * memory as it was when Python started: a snapshot of a grown memory cannot be restored,
+ * pyodide/pyodide#6254); kept in Cache Storage when the page asks. */
+/** @type {Uint8Array | null} */
+let made = null;
 /** @type {SnapshotPlace | null} */
 let place = null;
 
-/** Make the snapshot (Python idle, every module imported) and keep it in Cache Storage.
+/** Keep the snapshot made at the start in Cache Storage (the page asks when it is idle:
+ * the digest and the copy run while calculations go on).
  * @returns {Promise<{saved: boolean, reason?: string}>} */
 async function saveSnapshot() {
-  if (!canSnapshot || !place) return { saved: false, reason: "no snapshot for this start" };
-  canSnapshot = false;
-  const heap = py._module?.HEAP8?.length || 0;
-  if (startHeap && heap > startHeap) return { saved: false, reason: "memory grew" };
+  const bytes = made;
+  made = null;
+  if (!bytes || !place) return { saved: false, reason: "no snapshot for this start" };
   try {
-    /** @type {Uint8Array} */
-    const bytes = py.makeMemorySnapshot();
     const estimate = await navigator.storage?.estimate?.();
     if (estimate && estimate.quota !== undefined && estimate.usage !== undefined &&
         estimate.quota - estimate.usage < 2 * bytes.length) {
@@ -219,6 +241,41 @@ async function saveSnapshot() {
   }
 }
 
+// ---- the WebAssembly, compiled as it downloads -----------------------------------
+
+/** Pyodide's WebAssembly module, compiled from the moment the worker starts (while the
+ * snapshot is read and Pyodide's JavaScript loads); Pyodide's own instantiation takes it
+ * (once or, after a refused snapshot, twice: a module is instantiated any number of times). */
+/** @type {Promise<WebAssembly.Module> | null} */
+let wasmModule = null;
+let wasmUrl = "";
+/** Streaming compilation is there (every current engine has it; the fallback fetches ahead). */
+const streaming = typeof WebAssembly.compileStreaming === "function" &&
+  typeof WebAssembly.instantiateStreaming === "function";
+const nativeInstantiateStreaming = streaming ? WebAssembly.instantiateStreaming.bind(WebAssembly) : null;
+if (nativeInstantiateStreaming) {
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    if (!wasmModule) return nativeInstantiateStreaming(source, imports);
+    const module = await wasmModule;
+    mark("wasmCompiled");
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+}
+
+/** Download and compile the WebAssembly (progress counted); Pyodide's request for the
+ * file gets an empty answer, its instantiation the compiled module. */
+function precompile(/** @type {string} */ url) {
+  if (!streaming) {
+    prefetch(url);
+    return;
+  }
+  wasmUrl = url;
+  wasmModule = WebAssembly.compileStreaming(fetchTracked(url));
+  // a download that fails is reported by its own failure; a file that arrives whole but
+  // does not compile would leave Pyodide waiting for ever: it fails the start
+  wasmModule.catch((err) => downloadFailed(new LoadFailure("broken", `${url} did not compile (${err})`)));
+}
+
 // ---- start-up ---------------------------------------------------------------------
 
 /** @type {any} */
@@ -228,19 +285,16 @@ let handle = null;
 
 /** @param {StartConfig} config */
 async function start(config) {
-  /** @type {Record<string, number>} */
-  const timings = {};
-  const mark = (/** @type {string} */ name) => { timings[name] = Math.round(performance.now()); };
   const base = config.pyodide;
   // the files of build.RUNTIME_DOWNLOADS (their decoded sizes give the progress total)
-  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
+  precompile(base + "pyodide.asm.wasm");
+  for (const name of ["python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
   const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
   bundle.catch(() => {});
   place = config.snapshot;
   const module = import(base + "pyodide.mjs");
   module.catch(() => {});
   const stored = place ? await readSnapshot(place) : { bytes: null };
-  mark("snapshotRead");
   let loadPyodide;
   try {
     ({ loadPyodide } = await module);
@@ -256,19 +310,17 @@ async function start(config) {
   let dropped = stored.dropped;
   if (stored.bytes && place) {
     try {
+      // Pyodide loads its JavaScript while the snapshot's bytes are read and checked
       py = await load({ _loadSnapshot: stored.bytes });
       path = "snapshot";
     } catch (err) {
       if (err instanceof LoadFailure) throw err;
-      dropped = `refused (${err})`;
+      dropped = err instanceof Damaged ? "damaged" : `refused (${err})`;
       await dropSnapshot(place);
       py = null;
     }
   }
-  if (!py) {
-    py = await load({ _makeSnapshot: Boolean(place) });
-    canSnapshot = Boolean(place);
-  }
+  if (!py) py = await load({ _makeSnapshot: Boolean(place) });
   mark("pyodide");
   const zip = await Promise.race([bundle, downloadFailure]);
   report(true);
@@ -285,8 +337,15 @@ async function start(config) {
   runtime.configure(config.root);
   handle = runtime.handle;
   mark("rules");
-  startHeap = py._module?.HEAP8?.length || 0;
-  return { path, dropped, snapshotReady: canSnapshot, timings };
+  if (path === "cold" && place) {
+    try {
+      made = py.makeMemorySnapshot();
+    } catch (err) {
+      console.warn(`calculator runtime: no snapshot (${err})`);
+    }
+    mark("snapshotMade");
+  }
+  return { path, dropped, snapshotReady: Boolean(made), timings };
 }
 
 /** @type {Promise<Omit<import("./protocol.js").StartedReply, "id" | "ready">> | null} */
