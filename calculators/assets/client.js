@@ -278,8 +278,8 @@ export async function call(op, name, inputs, uid) {
   return message.reply;
 }
 
-/** @param {() => void} fn */
-function whenIdle(fn) {
+/** Run ``fn`` when the page is idle (at most 5 s from now). @param {() => void} fn */
+export function whenIdle(fn) {
   if ("requestIdleCallback" in window) window.requestIdleCallback(fn, { timeout: 5000 });
   else setTimeout(fn, 1000);
 }
