@@ -268,20 +268,39 @@ queueMicrotask(() => {
  * @returns {Promise<Reply>}
  */
 export async function call(op, name, inputs, uid) {
+  lastCall = performance.now();
   await start();
   const w = /** @type {Worker} */ (worker);
   const message = await request(w, { op, id: 0, name, inputs, uid }, true);
+  lastCall = performance.now();
   if (!snapshotSaved) {
     snapshotSaved = true;
-    whenIdle(() => saveSnapshot(w));
+    whenQuiet(() => saveSnapshot(w));
   }
   return message.reply;
 }
 
-/** Run ``fn`` when the page is idle (at most 5 s from now). @param {() => void} fn */
-export function whenIdle(fn) {
-  if ("requestIdleCallback" in window) window.requestIdleCallback(fn, { timeout: 5000 });
-  else setTimeout(fn, 1000);
+/** Background work waits until no calculation was asked for or answered this long. */
+const QUIET_MS = 1000;
+/** ...but never longer than this (a reader who edits without a pause for a minute). */
+const QUIET_MAX_MS = 60_000;
+let lastCall = 0;
+
+/** Run ``fn`` once the calculators have been quiet for a second and the page is idle:
+ * background work (keeping the snapshot, the offline copy) never slows a reader's edits. */
+export function whenQuiet(/** @type {() => void} */ fn) {
+  const until = performance.now() + QUIET_MAX_MS;
+  const check = () => {
+    const wait = Math.min(lastCall + QUIET_MS, until) - performance.now();
+    if (wait > 0) {
+      setTimeout(check, wait);
+    } else if ("requestIdleCallback" in window) {
+      window.requestIdleCallback(fn, { timeout: 5000 });
+    } else {
+      fn();
+    }
+  };
+  check();
 }
 
 /** Ask the worker to keep its start-up snapshot (the next visit starts from it). */

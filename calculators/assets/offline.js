@@ -3,7 +3,7 @@
 // The whole site is saved only once the runtime is kept anyway (a calculator was used
 // here), or when the reader asks ("Save for offline" in the footer); never by itself
 // over a Save-Data connection. A rules page alone downloads only itself.
-import { whenIdle } from "./client.js";
+import { whenQuiet } from "./client.js";
 import { SITE_ROOT, scopedKey } from "./site.js";
 
 const RUNTIME_KEPT = scopedKey("runtime-kept");
@@ -78,8 +78,8 @@ export function afterRuntimeStarted() {
   }
   // a runtime that came through the service worker is kept already; otherwise keep it now
   const keep = [visited(), ...(runtimeThroughServiceWorker ? [] : ["keep-runtime"])];
-  // once the page is idle: the downloads and hashing never compete with the first results
-  whenIdle(() => { tell(saveData() ? keep : [...keep, "precache"]).catch(() => {}); });
+  // once the calculators are quiet: the downloads and hashing never compete with edits
+  whenQuiet(() => { tell(saveData() ? keep : [...keep, "precache"]).catch(() => {}); });
 }
 
 /** A page without a calculator: register (cheap), and save the site only if the runtime
