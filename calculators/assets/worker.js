@@ -2,12 +2,13 @@
 // One Web Worker hosts Pyodide and the rules core for the whole visit.
 // The messages it takes and sends are declared in protocol.js.
 //
-// Start-up: the runtime's files are fetched at once (progress is reported as they stream).
+// Start-up: the runtime's files are fetched at once (progress is reported as they stream)
+// and the WebAssembly compiles as it arrives.
 // Warm start: a memory snapshot of a previous start (Python with the rules already
 // imported), kept in Cache Storage under this build's Pyodide version and bundle hash,
 // is restored instead of starting Python from scratch. Anything wrong with it (stale,
-// damaged, refused) drops it and the normal start runs; that start makes a new snapshot,
-// which the page asks us to keep once its first result is in.
+// damaged, refused) drops it and the normal start runs; that start makes a new snapshot
+// as it ends, which the page asks us to keep once its calculators are quiet.
 
 /** @typedef {import("./protocol.js").ToWorker} ToWorker */
 /** @typedef {import("./protocol.js").FromWorker} FromWorker */
@@ -20,7 +21,7 @@ const scope = /** @type {{postMessage(m: FromWorker): void, fetch: typeof fetch,
 
 /** The bundle is imported from the zip itself (zipimport): no unpacking. */
 const BUNDLE_ZIP = "/home/pyodide/rules-bundle.zip";
-const DIGEST_HEADER = "x-tcr-checksum";
+const CHECKSUM_HEADER = "x-tcr-checksum";
 /** Imported before a snapshot is made, so a restored runtime has them without files. */
 const WARM_UP = [
   "import importlib, json, random",
@@ -173,13 +174,13 @@ function checksum(/** @type {Uint8Array} */ bytes) {
   return `${hex(a)}${hex(b)}-${bytes.length}`;
 }
 
-/** A kept snapshot whose bytes do not match the digest stored with them. */
+/** A kept snapshot whose bytes do not match the checksum stored with them. */
 class Damaged extends Error {}
 
 /**
  * This build's snapshot; other builds' snapshots are deleted. ``bytes`` resolves once the
- * bytes are checked whole against their stored digest (rejects with {@link Damaged}): the
- * check runs while Pyodide loads, and the restore waits for it.
+ * bytes are checked whole against their stored checksum (rejects with {@link Damaged}):
+ * Pyodide loads its JavaScript meanwhile, and the restore waits for the check.
  * @param {SnapshotPlace} place
  * @returns {Promise<{bytes: Promise<Uint8Array> | null, dropped?: string}>}
  */
@@ -189,7 +190,7 @@ async function readSnapshot(place) {
     const response = await cache.match(place.key);
     if (!response) return { bytes: null, dropped: await dropStale(cache, place.key) ? "stale" : undefined };
     dropStale(cache, place.key); // another build's snapshot, if any, goes off the start's path
-    const expected = response.headers.get(DIGEST_HEADER);
+    const expected = response.headers.get(CHECKSUM_HEADER);
     const bytes = response.arrayBuffer().then(async (buffer) => {
       const view = new Uint8Array(buffer);
       mark("snapshotRead");
@@ -233,8 +234,8 @@ let made = null;
 /** @type {SnapshotPlace | null} */
 let place = null;
 
-/** Keep the snapshot made at the start in Cache Storage (the page asks when it is idle:
- * the digest and the copy run while calculations go on).
+/** Keep the snapshot made at the start in Cache Storage (the page asks once its
+ * calculators are quiet: see client.js whenQuiet).
  * @returns {Promise<{saved: boolean, reason?: string}>} */
 async function saveSnapshot() {
   const bytes = made;
@@ -246,7 +247,7 @@ async function saveSnapshot() {
         estimate.quota - estimate.usage < 2 * bytes.length) {
       return { saved: false, reason: "not enough storage" };
     }
-    const headers = { "content-type": "application/octet-stream", [DIGEST_HEADER]: checksum(bytes) };
+    const headers = { "content-type": "application/octet-stream", [CHECKSUM_HEADER]: checksum(bytes) };
     await (await caches.open(place.cache)).put(place.key, new Response(/** @type {BodyInit} */ (bytes), { headers }));
     return { saved: true };
   } catch (err) {
