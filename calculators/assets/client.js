@@ -68,10 +68,10 @@ function emit(event) {
 
 /** @type {{pyodide: string, bundle: string, bytes: number} | null} */
 let source = null;
-/** @type {() => Promise<unknown>} what to wait for before the worker starts */
+/** @type {() => Promise<unknown>} what a start does before the worker starts */
 let beforeStart = () => Promise.resolve();
 
-/** Set what the first start waits for (the service worker taking control). */
+/** Set what a start does first (registering the service worker). */
 export function startAfter(/** @type {() => Promise<unknown>} */ fn) {
   beforeStart = fn;
 }
@@ -93,25 +93,17 @@ let seq = 0;
 const pending = new Map();
 let snapshotSaved = false;
 
-/** Resolves once the page has loaded and the main thread is idle: the runtime's
- * downloads and start never compete with the page's own first paint and scripts. */
-const pageIdle = new Promise((resolve) => {
-  const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(resolve, { timeout: 2000 }) : setTimeout(resolve, 0));
-  if (document.readyState === "complete") idle();
-  else window.addEventListener("load", idle, { once: true });
-});
-
-/** Start the runtime (once, after the page is idle); resolves when Python is ready.
- * A failure is not kept. */
+/** Start the runtime (once); resolves when Python is ready. A failure is not kept.
+ * The worker starts at once: its downloads and compilation run on other threads while
+ * the page finishes loading. */
 export function start() {
   if (ready) return ready;
-  // shown at once (Retry, back online), though the worker may wait for the service worker
   runtime.status = "loading";
   runtime.phase = "download";
   runtime.loaded = runtime.total = 0;
   runtime.failure = null;
   emit("progress");
-  const attempt = pageIdle.then(() => beforeStart()).then(launch, launch);
+  const attempt = beforeStart().then(launch, launch);
   ready = attempt;
   attempt.catch((err) => {
     if (ready === attempt) ready = null;
@@ -261,26 +253,54 @@ export function retry() {
 
 window.addEventListener("online", () => { if (runtime.status === "failed") retry(); });
 
+// A page with a calculator starts the runtime as soon as its modules have run (the
+// document is parsed: module scripts are deferred), before Material binds the widgets.
+queueMicrotask(() => {
+  const first = /** @type {HTMLElement | null} */ (document.querySelector("[data-pyodide][data-bundle]"));
+  if (!first) return;
+  configure(first);
+  start().catch(() => {});
+});
+
 /**
  * ``api.run`` / ``api.roll`` in the worker, starting it if needed.
  * @param {"run" | "roll" | "compare"} op @param {string} name @param {unknown} inputs @param {string} uid
  * @returns {Promise<Reply>}
  */
 export async function call(op, name, inputs, uid) {
+  lastCall = performance.now();
   await start();
   const w = /** @type {Worker} */ (worker);
   const message = await request(w, { op, id: 0, name, inputs, uid }, true);
+  lastCall = performance.now();
   if (!snapshotSaved) {
     snapshotSaved = true;
-    whenIdle(() => saveSnapshot(w));
+    whenQuiet(() => saveSnapshot(w));
   }
   return message.reply;
 }
 
-/** @param {() => void} fn */
-function whenIdle(fn) {
-  if ("requestIdleCallback" in window) window.requestIdleCallback(fn, { timeout: 5000 });
-  else setTimeout(fn, 1000);
+/** Background work waits until no calculation was asked for or answered this long. */
+const QUIET_MS = 1000;
+/** ...but never longer than this (a reader who edits without a pause for a minute). */
+const QUIET_MAX_MS = 60_000;
+let lastCall = 0;
+
+/** Run ``fn`` once the calculators have been quiet for a second and the page is idle:
+ * background work (keeping the snapshot, the offline copy) never slows a reader's edits. */
+export function whenQuiet(/** @type {() => void} */ fn) {
+  const until = performance.now() + QUIET_MAX_MS;
+  const check = () => {
+    const wait = Math.min(lastCall + QUIET_MS, until) - performance.now();
+    if (wait > 0) {
+      setTimeout(check, wait);
+    } else if ("requestIdleCallback" in window) {
+      window.requestIdleCallback(fn, { timeout: 5000 });
+    } else {
+      fn();
+    }
+  };
+  check();
 }
 
 /** Ask the worker to keep its start-up snapshot (the next visit starts from it). */

@@ -3,6 +3,7 @@
 // The whole site is saved only once the runtime is kept anyway (a calculator was used
 // here), or when the reader asks ("Save for offline" in the footer); never by itself
 // over a Save-Data connection. A rules page alone downloads only itself.
+import { whenQuiet } from "./client.js";
 import { SITE_ROOT, scopedKey } from "./site.js";
 
 const RUNTIME_KEPT = scopedKey("runtime-kept");
@@ -22,21 +23,21 @@ export function registerServiceWorker() {
   return registration;
 }
 
-const CONTROL_WAIT_MS = 1000;
+/** The runtime's last start went through the service worker (which keeps it as it streams). */
+let runtimeThroughServiceWorker = false;
 
-/** Register the service worker and wait (at most a second) until it controls the page,
- * so that the runtime's files pass through it and are kept as they stream: one download
- * serves this visit and every later one. Resolves true when it controls the page. */
+/** Register the service worker; resolves at once with whether it controls the page.
+ * When it does (every visit after the first), the runtime's files pass through it and are
+ * kept as they stream. On a first visit nothing waits for it: the runtime downloads
+ * directly, and once it has started (afterRuntimeStarted) the service worker keeps the
+ * files, which the browser's HTTP cache then answers (one download). */
 export function serviceWorkerControl() {
   if (!canUse()) return Promise.resolve(false);
-  if (navigator.serviceWorker.controller) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const done = (/** @type {boolean} */ value) => { clearTimeout(timer); resolve(value); };
-    const timer = setTimeout(() => done(false), CONTROL_WAIT_MS);
-    navigator.serviceWorker.addEventListener("controllerchange", () => done(true), { once: true });
-    registerServiceWorker().catch(() => done(false));
-  });
+  registerServiceWorker().catch(() => {});
+  runtimeThroughServiceWorker = Boolean(navigator.serviceWorker.controller);
+  return Promise.resolve(runtimeThroughServiceWorker);
 }
+
 
 function saveData() {
   return Boolean(/** @type {any} */ (navigator).connection?.saveData);
@@ -76,8 +77,9 @@ export function afterRuntimeStarted() {
     /* storage blocked: the pages are simply not saved by themselves */
   }
   // a runtime that came through the service worker is kept already; otherwise keep it now
-  const keep = [visited(), ...(navigator.serviceWorker.controller ? [] : ["keep-runtime"])];
-  tell(saveData() ? keep : [...keep, "precache"]).catch(() => {});
+  const keep = [visited(), ...(runtimeThroughServiceWorker ? [] : ["keep-runtime"])];
+  // once the calculators are quiet: the downloads and hashing never compete with edits
+  whenQuiet(() => { tell(saveData() ? keep : [...keep, "precache"]).catch(() => {}); });
 }
 
 /** A page without a calculator: register (cheap), and save the site only if the runtime

@@ -34,8 +34,8 @@
  * @property {string} uid      the widget's id (chart element ids)
  */
 /**
- * Make a memory snapshot of the idle runtime and keep it in Cache Storage (the page sends
- * it when idle after the first result); answered by a {@link SavedReply}.
+ * Keep the memory snapshot the start made in Cache Storage (the page sends it once its
+ * calculators are quiet after the first result); answered by a {@link SavedReply}.
  * @typedef {{op: "save-snapshot", id: number}} SaveSnapshotRequest
  */
 /** @typedef {InitRequest | CallRequest | SaveSnapshotRequest} ToWorker */
@@ -55,7 +55,7 @@
  * @property {number} id
  * @property {true} ready
  * @property {"snapshot" | "cold"} path  which start ran: restored from a snapshot, or normal
- * @property {boolean} snapshotReady  this start can make a snapshot (ask with save-snapshot)
+ * @property {boolean} snapshotReady  this start made a snapshot (keep it with save-snapshot)
  * @property {string} [dropped]  why a stored snapshot was not used (stale, damaged, refused)
  * @property {Record<string, number>} timings  ms since the worker began, per start-up step
  */

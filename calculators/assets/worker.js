@@ -2,12 +2,13 @@
 // One Web Worker hosts Pyodide and the rules core for the whole visit.
 // The messages it takes and sends are declared in protocol.js.
 //
-// Start-up: the runtime's files are fetched at once (progress is reported as they stream).
+// Start-up: the runtime's files are fetched at once (progress is reported as they stream)
+// and the WebAssembly compiles as it arrives.
 // Warm start: a memory snapshot of a previous start (Python with the rules already
 // imported), kept in Cache Storage under this build's Pyodide version and bundle hash,
 // is restored instead of starting Python from scratch. Anything wrong with it (stale,
-// damaged, refused) drops it and the normal start runs; that start makes a new snapshot,
-// which the page asks us to keep once its first result is in.
+// damaged, refused) drops it and the normal start runs; that start makes a new snapshot
+// as it ends, which the page asks us to keep once its calculators are quiet.
 
 /** @typedef {import("./protocol.js").ToWorker} ToWorker */
 /** @typedef {import("./protocol.js").FromWorker} FromWorker */
@@ -20,7 +21,7 @@ const scope = /** @type {{postMessage(m: FromWorker): void, fetch: typeof fetch,
 
 /** The bundle is imported from the zip itself (zipimport): no unpacking. */
 const BUNDLE_ZIP = "/home/pyodide/rules-bundle.zip";
-const DIGEST_HEADER = "x-tcr-sha256";
+const CHECKSUM_HEADER = "x-tcr-checksum";
 /** Imported before a snapshot is made, so a restored runtime has them without files. */
 const WARM_UP = [
   "import importlib, json, random",
@@ -41,6 +42,13 @@ class LoadFailure extends Error {
 /** @param {FromWorker} message */
 function post(message) {
   scope.postMessage(message);
+}
+
+/** ms from the worker's start to each start-up step (reported with the start) */
+/** @type {Record<string, number>} */
+const timings = {};
+function mark(/** @type {string} */ name) {
+  timings[name] = Math.round(performance.now());
 }
 
 // ---- downloads, with progress ---------------------------------------------------
@@ -140,43 +148,74 @@ scope.fetch = /** @type {typeof fetch} */ ((input, init) => {
     early.delete(url);
     return ready;
   }
+  if (url === wasmUrl) return Promise.resolve(new Response(null)); // compiled already (precompile)
   if (url.startsWith("blob:") || url.startsWith("data:")) return nativeFetch(input, init);
   return fetchTracked(url);
 });
 
 // ---- snapshots --------------------------------------------------------------------
 
-async function sha256(/** @type {Uint8Array} */ bytes) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", /** @type {BufferSource} */ (bytes)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+/** A 64-bit checksum of the whole snapshot and its length (two FNV-style lanes over its
+ * 32-bit words): it catches damage to any part of it. Not SHA-256: it is only a check
+ * against accidental damage, and it sits on the warm start's path (about 20 ms for 31 MB
+ * here, against 70-300 ms for crypto.subtle's SHA-256 of the same bytes). */
+function checksum(/** @type {Uint8Array} */ bytes) {
+  if (bytes.byteOffset % 4) bytes = bytes.slice(); // 32-bit words need an aligned start
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+  let a = 0x811c9dc5 | 0;
+  let b = 0x9747b28c | 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    a = Math.imul(a ^ w, 16777619);
+    b = Math.imul(b ^ w, 0x5bd1e995) ^ (b >>> 15);
+  }
+  for (let i = words.length << 2; i < bytes.length; i++) a = Math.imul(a ^ bytes[i], 16777619);
+  const hex = (/** @type {number} */ n) => (n >>> 0).toString(16).padStart(8, "0");
+  return `${hex(a)}${hex(b)}-${bytes.length}`;
 }
 
+/** A kept snapshot whose bytes do not match the checksum stored with them. */
+class Damaged extends Error {}
+
 /**
- * This build's snapshot, checked whole; other builds' snapshots are deleted.
+ * This build's snapshot; other builds' snapshots are deleted. ``bytes`` resolves once the
+ * bytes are checked whole against their stored checksum (rejects with {@link Damaged}):
+ * Pyodide loads its JavaScript meanwhile, and the restore waits for the check.
  * @param {SnapshotPlace} place
- * @returns {Promise<{bytes: Uint8Array | null, dropped?: string}>}
+ * @returns {Promise<{bytes: Promise<Uint8Array> | null, dropped?: string}>}
  */
 async function readSnapshot(place) {
   try {
     const cache = await caches.open(place.cache);
-    let dropped;
-    for (const request of await cache.keys()) {
-      if (request.url !== place.key) {
-        await cache.delete(request);
-        dropped = "stale";
-      }
-    }
     const response = await cache.match(place.key);
-    if (!response) return { bytes: null, dropped };
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (response.headers.get(DIGEST_HEADER) !== await sha256(bytes)) {
-      await cache.delete(place.key);
-      return { bytes: null, dropped: "damaged" };
-    }
+    if (!response) return { bytes: null, dropped: await dropStale(cache, place.key) ? "stale" : undefined };
+    dropStale(cache, place.key); // another build's snapshot, if any, goes off the start's path
+    const expected = response.headers.get(CHECKSUM_HEADER);
+    const bytes = response.arrayBuffer().then(async (buffer) => {
+      const view = new Uint8Array(buffer);
+      mark("snapshotRead");
+      if (expected !== checksum(view)) throw new Damaged("damaged");
+      mark("snapshotChecked");
+      return view;
+    });
+    bytes.catch(() => {});
     return { bytes };
   } catch (err) {
     return { bytes: null, dropped: `unreadable (${err})` };
   }
+}
+
+/** Delete every snapshot in ``cache`` but ``key`` (another build's); true if any was. */
+async function dropStale(/** @type {Cache} */ cache, /** @type {string} */ key) {
+  let dropped = false;
+  try {
+    for (const request of await cache.keys()) {
+      if (request.url !== key) dropped = await cache.delete(request) || dropped;
+    }
+  } catch {
+    /* tried again at the next start */
+  }
+  return dropped;
 }
 
 async function dropSnapshot(/** @type {SnapshotPlace} */ place) {
@@ -187,36 +226,69 @@ async function dropSnapshot(/** @type {SnapshotPlace} */ place) {
   }
 }
 
-/** This start can make a snapshot (a normal start, with Cache Storage to keep it in). */
-let canSnapshot = false;
-/** Python's memory right after its start: a snapshot of a grown memory cannot be restored
- * (pyodide/pyodide#6254), so none is made once a calculation has grown it. */
-let startHeap = 0;
+/** The snapshot made at the end of a normal start (Python idle, every module imported,
+ * memory as it was when Python started: a snapshot of a grown memory cannot be restored,
+ * pyodide/pyodide#6254); kept in Cache Storage when the page asks. */
+/** @type {Uint8Array | null} */
+let made = null;
 /** @type {SnapshotPlace | null} */
 let place = null;
 
-/** Make the snapshot (Python idle, every module imported) and keep it in Cache Storage.
+/** Keep the snapshot made at the start in Cache Storage (the page asks once its
+ * calculators are quiet: see client.js whenQuiet).
  * @returns {Promise<{saved: boolean, reason?: string}>} */
 async function saveSnapshot() {
-  if (!canSnapshot || !place) return { saved: false, reason: "no snapshot for this start" };
-  canSnapshot = false;
-  const heap = py._module?.HEAP8?.length || 0;
-  if (startHeap && heap > startHeap) return { saved: false, reason: "memory grew" };
+  const bytes = made;
+  made = null;
+  if (!bytes || !place) return { saved: false, reason: "no snapshot for this start" };
   try {
-    /** @type {Uint8Array} */
-    const bytes = py.makeMemorySnapshot();
     const estimate = await navigator.storage?.estimate?.();
     if (estimate && estimate.quota !== undefined && estimate.usage !== undefined &&
         estimate.quota - estimate.usage < 2 * bytes.length) {
       return { saved: false, reason: "not enough storage" };
     }
-    const headers = { "content-type": "application/octet-stream", [DIGEST_HEADER]: await sha256(bytes) };
+    const headers = { "content-type": "application/octet-stream", [CHECKSUM_HEADER]: checksum(bytes) };
     await (await caches.open(place.cache)).put(place.key, new Response(/** @type {BodyInit} */ (bytes), { headers }));
     return { saved: true };
   } catch (err) {
     await dropSnapshot(place);
     return { saved: false, reason: String(err && /** @type {Error} */ (err).name) };
   }
+}
+
+// ---- the WebAssembly, compiled as it downloads -----------------------------------
+
+/** Pyodide's WebAssembly module, compiled from the moment the worker starts (while the
+ * snapshot is read and Pyodide's JavaScript loads); Pyodide's own instantiation takes it
+ * (once or, after a refused snapshot, twice: a module is instantiated any number of times). */
+/** @type {Promise<WebAssembly.Module> | null} */
+let wasmModule = null;
+let wasmUrl = "";
+/** Streaming compilation is there (every current engine has it; the fallback fetches ahead). */
+const streaming = typeof WebAssembly.compileStreaming === "function" &&
+  typeof WebAssembly.instantiateStreaming === "function";
+const nativeInstantiateStreaming = streaming ? WebAssembly.instantiateStreaming.bind(WebAssembly) : null;
+if (nativeInstantiateStreaming) {
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    if (!wasmModule) return nativeInstantiateStreaming(source, imports);
+    const module = await wasmModule;
+    mark("wasmCompiled");
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+}
+
+/** Download and compile the WebAssembly (progress counted); Pyodide's request for the
+ * file gets an empty answer, its instantiation the compiled module. */
+function precompile(/** @type {string} */ url) {
+  if (!streaming) {
+    prefetch(url);
+    return;
+  }
+  wasmUrl = url;
+  wasmModule = WebAssembly.compileStreaming(fetchTracked(url));
+  // a download that fails is reported by its own failure; a file that arrives whole but
+  // does not compile would leave Pyodide waiting for ever: it fails the start
+  wasmModule.catch((err) => downloadFailed(new LoadFailure("broken", `${url} did not compile (${err})`)));
 }
 
 // ---- start-up ---------------------------------------------------------------------
@@ -228,19 +300,16 @@ let handle = null;
 
 /** @param {StartConfig} config */
 async function start(config) {
-  /** @type {Record<string, number>} */
-  const timings = {};
-  const mark = (/** @type {string} */ name) => { timings[name] = Math.round(performance.now()); };
   const base = config.pyodide;
   // the files of build.RUNTIME_DOWNLOADS (their decoded sizes give the progress total)
-  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
+  precompile(base + "pyodide.asm.wasm");
+  for (const name of ["python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
   const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
   bundle.catch(() => {});
   place = config.snapshot;
   const module = import(base + "pyodide.mjs");
   module.catch(() => {});
   const stored = place ? await readSnapshot(place) : { bytes: null };
-  mark("snapshotRead");
   let loadPyodide;
   try {
     ({ loadPyodide } = await module);
@@ -256,19 +325,17 @@ async function start(config) {
   let dropped = stored.dropped;
   if (stored.bytes && place) {
     try {
+      // Pyodide loads its JavaScript while the snapshot's bytes are read and checked
       py = await load({ _loadSnapshot: stored.bytes });
       path = "snapshot";
     } catch (err) {
       if (err instanceof LoadFailure) throw err;
-      dropped = `refused (${err})`;
+      dropped = err instanceof Damaged ? "damaged" : `refused (${err})`;
       await dropSnapshot(place);
       py = null;
     }
   }
-  if (!py) {
-    py = await load({ _makeSnapshot: Boolean(place) });
-    canSnapshot = Boolean(place);
-  }
+  if (!py) py = await load({ _makeSnapshot: Boolean(place) });
   mark("pyodide");
   const zip = await Promise.race([bundle, downloadFailure]);
   report(true);
@@ -285,8 +352,15 @@ async function start(config) {
   runtime.configure(config.root);
   handle = runtime.handle;
   mark("rules");
-  startHeap = py._module?.HEAP8?.length || 0;
-  return { path, dropped, snapshotReady: canSnapshot, timings };
+  if (path === "cold" && place) {
+    try {
+      made = py.makeMemorySnapshot();
+    } catch (err) {
+      console.warn(`calculator runtime: no snapshot (${err})`);
+    }
+    mark("snapshotMade");
+  }
+  return { path, dropped, snapshotReady: Boolean(made), timings };
 }
 
 /** @type {Promise<Omit<import("./protocol.js").StartedReply, "id" | "ready">> | null} */

@@ -114,7 +114,7 @@ def test_reloads_start_from_the_snapshot_compute_right_and_roll_fresh_dice(page:
 
 
 def test_a_damaged_snapshot_falls_back_and_is_replaced(page: Page) -> None:
-    # flip bytes in the middle, keep the stored digest: the check must catch it
+    # flip bytes in the middle, keep the stored checksum: the check must catch it
     damage_snapshot(page, """
         const response = await cache.match(request);
         const bytes = new Uint8Array(await response.arrayBuffer());
@@ -124,13 +124,39 @@ def test_a_damaged_snapshot_falls_back_and_is_replaced(page: Page) -> None:
     falls_back_then_snapshots(page)
 
 
+#: worker.js's snapshot checksum, written out again (the test's own copy of the rule)
+CHECKSUM_JS = """(bytes) => {
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+    let a = 0x811c9dc5 | 0, b = 0x9747b28c | 0;
+    for (const w of words) {
+      a = Math.imul(a ^ w, 16777619);
+      b = Math.imul(b ^ w, 0x5bd1e995) ^ (b >>> 15);
+    }
+    for (let i = words.length << 2; i < bytes.length; i++) a = Math.imul(a ^ bytes[i], 16777619);
+    const hex = (n) => (n >>> 0).toString(16).padStart(8, '0');
+    return `${hex(a)}${hex(b)}-${bytes.length}`;
+}"""
+
+
+def test_the_kept_snapshot_carries_the_checksum_the_start_checks(page: Page) -> None:
+    # the stored checksum is the one the test's copy of the rule computes from the bytes
+    if start(page) == "cold":
+        wait_saved(page)
+    assert page.evaluate(f"""async () => {{
+        const cache = await caches.open({SNAPSHOT_CACHE});
+        const [request] = await cache.keys();
+        const response = await cache.match(request);
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        return response.headers.get('x-tcr-checksum') === ({CHECKSUM_JS})(bytes);
+    }}""")
+
+
 def test_a_snapshot_python_refuses_falls_back_and_is_replaced(page: Page) -> None:
-    # bytes that pass the digest but are no snapshot of this build: Pyodide refuses them
-    damage_snapshot(page, """
+    # bytes that pass the checksum but are no snapshot of this build: Pyodide refuses them
+    damage_snapshot(page, f"""
         const bytes = new Uint8Array(1 << 16).fill(7);
-        const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-        const hex = Array.from(digest, b => b.toString(16).padStart(2, '0')).join('');
-        await cache.put(request, new Response(bytes, { headers: { 'x-tcr-sha256': hex } }));
+        const sum = ({CHECKSUM_JS})(bytes);
+        await cache.put(request, new Response(bytes, {{ headers: {{ 'x-tcr-checksum': sum }} }}));
     """)
     falls_back_then_snapshots(page)
 
