@@ -93,9 +93,16 @@ let seq = 0;
 const pending = new Map();
 let snapshotSaved = false;
 
-/** Start the runtime (once); resolves when Python is ready. A failure is not kept.
- * The worker starts at once: its downloads and compilation run on other threads while
- * the page finishes loading. */
+/** Resolves once the page has loaded and the main thread is idle: the runtime's
+ * downloads and start never compete with the page's own first paint and scripts. */
+const pageIdle = new Promise((resolve) => {
+  const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(resolve, { timeout: 2000 }) : setTimeout(resolve, 0));
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
+});
+
+/** Start the runtime (once, after the page is idle; nothing waits for the service worker
+ * to take control); resolves when Python is ready. A failure is not kept. */
 export function start() {
   if (ready) return ready;
   runtime.status = "loading";
@@ -103,7 +110,7 @@ export function start() {
   runtime.loaded = runtime.total = 0;
   runtime.failure = null;
   emit("progress");
-  const attempt = beforeStart().then(launch, launch);
+  const attempt = pageIdle.then(() => beforeStart()).then(launch, launch);
   ready = attempt;
   attempt.catch((err) => {
     if (ready === attempt) ready = null;
@@ -252,15 +259,6 @@ export function retry() {
 }
 
 window.addEventListener("online", () => { if (runtime.status === "failed") retry(); });
-
-// A page with a calculator starts the runtime as soon as its modules have run (the
-// document is parsed: module scripts are deferred), before Material binds the widgets.
-queueMicrotask(() => {
-  const first = /** @type {HTMLElement | null} */ (document.querySelector("[data-pyodide][data-bundle]"));
-  if (!first) return;
-  configure(first);
-  start().catch(() => {});
-});
 
 /**
  * ``api.run`` / ``api.roll`` in the worker, starting it if needed.
