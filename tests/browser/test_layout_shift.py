@@ -6,8 +6,9 @@ size (1366x900), in a fresh profile per size. Two checks per page, both determin
 (no timing is measured, only states waited for):
 
 - the page's cumulative layout shift, from the browser's own ``layout-shift`` entries
-  (those right after an input excluded, as Core Web Vitals does), is exactly 0 from the
-  first paint until every widget is live;
+  (those right after an input excluded, as Core Web Vitals does, and those only of
+  Material's sidebar, which no widget touches), is exactly 0 from the first paint until
+  every widget is live;
 - every widget keeps its prerendered size (taken at DOMContentLoaded, before the widget
   module binds it) through the whole start, including the download and its progress
   display, whether or not it is on screen: a ResizeObserver sees every size it takes.
@@ -36,6 +37,8 @@ RECORD = """
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       shifts.push({ value: e.value, input: e.hadRecentInput,
+        sidebar: (e.sources || []).length > 0 && e.sources.every((s) => s.node && s.node.nodeType === 1
+          && s.node.closest(".md-sidebar")),
         sources: (e.sources || []).map((s) => {
           const n = s.node;
           const name = !n ? "?" : n.nodeType === 1
@@ -112,9 +115,13 @@ def test_no_layout_shift_while_every_widget_goes_live(sized, site) -> None:  # t
             sizes = page.evaluate("window.__sizes")
         finally:
             page.close()
-        cls = sum(s["value"] for s in shifts if not s["input"])
+        # Material's sidebar is a column of its own, whose layout no widget touches; on a
+        # busy machine Chromium may paint it while the page's HTML is still being parsed
+        # (its list grows as the rest arrives), a shift no widget causes
+        counted = [s for s in shifts if not s["input"] and not s["sidebar"]]
+        cls = sum(s["value"] for s in counted)
         if cls != 0:
-            sources = [src for s in shifts if not s["input"] for src in s["sources"]]
+            sources = [src for s in counted for src in s["sources"]]
             problems.append(f"{size} {path}: CLS {cls:.4f}: " + "; ".join(sources[:6]))
         if before != after:
             changed = [f"{b['id']} {b['size']} -> {a['size']}" for b, a in zip(before, after, strict=True) if a != b]
