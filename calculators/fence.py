@@ -160,8 +160,12 @@ def format_rules_table(source: str, language: str, css_class: str, options: dict
     tables = rules_tables()
     if name not in tables:
         raise FenceError(f"unknown rules table {name!r}; known: {', '.join(tables)}")
+    table = tables[name]()
+    # only a table of published units links to the army builder (finding its page reads
+    # every page's source, so it is not done for the other tables)
     return _ENV.get_template("rules_table.html.j2").render(
-        name=name, table=tables[name](), root=ROOT_PLACEHOLDER, roster_adds=roster_adds())
+        name=name, table=table, root=ROOT_PLACEHOLDER,
+        roster_adds=roster_adds() if table.get("unit_ids") else None)
 
 
 _APP_NAME = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
