@@ -223,13 +223,57 @@ async function compute(/** @type {Widget} */ root) {
     showError(root, /** @type {{field: string, message: string}} */ (reply.error));
   } else {
     const result = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
+    const chosen = readerChoices(result);
     result.innerHTML = /** @type {string} */ (reply.html); // built by calculators/render.py, which escapes every value
+    keepReaderChoices(result, chosen);
     result.classList.remove("calc-stale");
     root._result = reply.result;
     showSummary(root);
     setStatus(root, "ready", "Worked out live in your browser.");
   }
   root.dispatchEvent(new CustomEvent("calc:result", { detail: reply }));
+}
+
+// ---- what the reader chose inside a result -----------------------------------------
+
+/** A name for each table, chart view and exact-fractions switch of a result that is the
+ * same in the next result of the same calculator: its chart, its kind, its value and its
+ * place among its like. */
+function choiceKeys(/** @type {HTMLElement} */ result) {
+  /** @type {Map<string, HTMLDetailsElement | HTMLInputElement>} */
+  const keys = new Map();
+  /** @type {Map<string, number>} */
+  const seen = new Map();
+  for (const el of result.querySelectorAll("details, input")) {
+    const chart = el.closest("[data-chart]")?.getAttribute("data-chart") || "";
+    const kind = `${chart}|${el.tagName}|${el.className}|${el instanceof HTMLInputElement ? el.value : ""}`;
+    const n = seen.get(kind) || 0;
+    seen.set(kind, n + 1);
+    keys.set(`${kind}|${n}`, /** @type {HTMLDetailsElement | HTMLInputElement} */ (el));
+  }
+  return keys;
+}
+
+/** What the reader opened or picked in a result: a table opened, the chart shown as
+ * "exactly", the exact fractions shown. */
+function readerChoices(/** @type {HTMLElement} */ result) {
+  /** @type {Map<string, boolean>} */
+  const chosen = new Map();
+  for (const [key, el] of choiceKeys(result)) {
+    chosen.set(key, el instanceof HTMLDetailsElement ? el.open : el.checked);
+  }
+  return chosen;
+}
+
+/** Give a new result the choices the reader made in the one it replaces: a recompute
+ * (or the runtime going live) never closes a table or flips a chart back. */
+function keepReaderChoices(/** @type {HTMLElement} */ result, /** @type {Map<string, boolean>} */ chosen) {
+  for (const [key, el] of choiceKeys(result)) {
+    const was = chosen.get(key);
+    if (was === undefined) continue;
+    if (el instanceof HTMLDetailsElement) el.open = was;
+    else el.checked = was;
+  }
 }
 
 // ---- roll history -----------------------------------------------------------------

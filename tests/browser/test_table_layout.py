@@ -16,7 +16,7 @@ from playwright.sync_api import Page
 
 from rules_core import api
 from tests.browser import support
-from tests.browser.support import goto_once, shot_path, site_pages, wait_settled, widget
+from tests.browser.support import goto_once, shot_path, site_pages, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +94,7 @@ def test_tables_keep_to_their_box_and_no_page_scrolls_sideways(page: Page, site)
 def test_long_fractions_fold_away_on_a_phone(page: Page, site) -> None:  # type: ignore[no-untyped-def]
     goto_once(page, site, "cortex/rolls/")
     root = widget(page, "cortex.odds")
+    assert wait_settled(page, root) == "ready"
     table = root.locator("table.calc-long-exact").first
     assert table.count() == 1
     details = table.locator("xpath=ancestor::details[1]")
@@ -112,6 +113,35 @@ def test_long_fractions_fold_away_on_a_phone(page: Page, site) -> None:  # type:
         assert last.is_visible() and not toggle.is_visible()  # wide screens show it always
     finally:
         page.set_viewport_size({"width": 1366, "height": 900})
+
+
+def test_a_recompute_keeps_the_tables_views_and_fractions_the_reader_chose(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    goto_once(page, site, "cortex/rolls/")
+    root = widget(page, "cortex.odds")
+    assert wait_settled(page, root) == "ready"
+    charts = root.locator(".calc-result .calc-chart")
+    assert charts.count() >= 2
+    first, second = charts.nth(0), charts.nth(1)
+    assert second.locator("details.calc-table").evaluate("d => !d.open")  # as built
+    second.locator("details.calc-table > summary").click()
+    first.locator(".calc-chart-toggle label").filter(has_text="Exactly").click()
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        fractions = root.locator(".calc-result .calc-show-exact input").first
+        fractions.check()
+
+        def chosen() -> dict:
+            return {"second table open": second.locator("details.calc-table").evaluate("d => d.open"),
+                    "first chart": first.locator(".calc-chart-toggle input:checked").get_attribute("value"),
+                    "fractions shown": fractions.is_checked()}
+        before = chosen()
+        assert before == {"second table open": True, "first chart": "exactly", "fractions shown": True}
+        reply = wait_result(page, root, lambda: page.fill("#calc-odds-attacker", "d10 d8 d6"))
+        assert reply["ok"]
+        assert chosen() == before
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})
+        wait_result(page, root, lambda: root.locator('[data-action="reset"]').click())
 
 
 def test_a_compact_summary_stays_in_view_while_editing_on_a_phone(page: Page, site) -> None:  # type: ignore[no-untyped-def]
