@@ -104,8 +104,9 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
     for outcome, p in zip(outcomes, values):
         label, pct = escape(outcome), escape(percent(p))
         zero = (" calc-bar-zero" if p == 0 else "") + (" calc-bar-zone" if in_zone(outcome, zone) else "")
-        out.append(f'<div class="calc-bar{zero}" title="{label}: {pct}" '
-                   f'style="--v:{float(p / top):.4f}">'
+        # no title: the label and value are written out, and Material's tooltips would
+        # mount a component for each titled bar (a long task on a page of charts)
+        out.append(f'<div class="calc-bar{zero}" style="--v:{float(p / top):.4f}">'
                    f'<span class="calc-bar-label">{label}</span>'
                    f'<span class="calc-bar-track"><span class="calc-bar-fill"></span></span>'
                    f'<span class="calc-bar-value">{pct}</span></div>')

@@ -159,6 +159,15 @@ def test_labels_and_titles_are_escaped() -> None:
     assert "&lt;img src=x&gt;" in html and "&quot;quoted&quot;" in html
 
 
+def test_charts_carry_no_title_attributes() -> None:
+    # every bar writes its label and value out; a title would add nothing for a reader and
+    # make Material's content.tooltips mount a tooltip per bar (hundreds on a page of charts,
+    # a long task measured by benchmarks/lighthouse.py)
+    dist = {str(k): Fraction(1, 20) for k in range(20)}
+    html = chart(spec("d"), result(dist, "d"), "w")
+    assert 'class="calc-bar' in html and "title=" not in html
+
+
 @pytest.mark.parametrize("p,text", [(0, "0.0%"), (1e-6, "<0.1%"), (0.5, "50.0%"),
                                     (0.99999, ">99.9%"), (1, "100.0%")])
 def test_percentages_never_round_a_chance_to_certainty(p: float, text: str) -> None:
