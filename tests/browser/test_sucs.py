@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from tests.browser.roster_storage import SNAPSHOT, active_roster, entries
+from tests.browser.roster_storage import ENTRY, SNAPSHOT, active_roster, entries
 from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
@@ -175,6 +175,25 @@ def test_share_link_survives_the_address_being_rewritten_while_loading(builder: 
     page.evaluate("() => history.replaceState({}, '', location.pathname)")  # as the tracking does
     settle(page)
     assert len(entries(page)) == before + 1 and active_roster(page)["name"] == "Scrolled army"
+
+
+def test_a_share_link_pasted_into_the_open_builders_address_bar_opens(builder: Page, site) -> None:  # type: ignore[no-untyped-def]
+    """Pasting a link into the address bar of a tab already showing the builder changes
+    only the "#": the page stays, and the builder opens the link there."""
+    page = builder
+    settle(page)
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight / 2)")  # a reader mid-page
+    roster = {**active_roster(page), "name": "Pasted army"}
+    packed = base64.urlsafe_b64encode(json.dumps(roster).encode()).decode().rstrip("=")
+    before = len(entries(page))
+    page.evaluate("() => { window.__samePage = true; }")
+    page.goto(site.url + "sucs/roster/#roster=" + packed)
+    assert page.evaluate("() => window.__samePage === true")  # no reload: a same-page move
+    page.wait_for_function(f"n => Object.keys(localStorage).filter(k => k.startsWith('{ENTRY}')).length > n",
+                           arg=before, timeout=RUNTIME_TIMEOUT_MS)
+    settle(page)
+    assert len(entries(page)) == before + 1 and active_roster(page)["name"] == "Pasted army"
+    assert "#roster" not in page.url
 
 
 def test_print_view_shows_compact_cards(builder: Page) -> None:

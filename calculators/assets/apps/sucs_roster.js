@@ -442,6 +442,21 @@ export async function mount(root, bridge) {
   }
   window.addEventListener("storage", onStorage);
 
+  // A share link pasted into the address bar of this tab: only the "#" changes, so the
+  // page stays and the link is opened here (once the builder is live).
+  async function onHashChange() {
+    if (!root.isConnected) { window.removeEventListener("hashchange", onHashChange); return; }
+    if (!window.location.hash.startsWith(`#${HASH_KEY}`)) return;
+    root._busy = true;
+    try {
+      await openSharedLink(window.location.href);
+    } catch (err) {
+      bridge.runtimeFailed(root, err);
+    } finally {
+      root._busy = false;
+    }
+  }
+
   // -- start: read what was saved, set damage aside, show, then let the core check it
   const loaded = store.load();
   ensureActive();
@@ -469,6 +484,7 @@ export async function mount(root, bridge) {
       return;
     }
     // ready only now: everything the start began (a share or add link's import too) is done
+    if (!live) window.addEventListener("hashchange", onHashChange);
     live = true;
     bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
     setStarting(false);

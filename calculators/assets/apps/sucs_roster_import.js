@@ -85,11 +85,12 @@ export function importer({ store, checkFile, question, notice, showProblems, swi
   // address, so a reload does not add again.
   const taken = new Set();
 
-  /** The share link's text after "#roster=", or null. */
-  function takeSharedLink() {
-    const hash = new URL(openedAt).hash.slice(1);
-    if (!hash.startsWith(HASH_KEY) || taken.has(HASH_KEY)) return null;
-    taken.add(HASH_KEY);
+  /** The share link's text after "#roster=" in ``address``, or null; each link once.
+   *  @param {string} address */
+  function takeSharedLink(address) {
+    const hash = new URL(address).hash.slice(1);
+    if (!hash.startsWith(HASH_KEY) || taken.has(hash)) return null;
+    taken.add(hash);
     if (window.location.hash.startsWith(`#${HASH_KEY}`)) replaceAddress(window.location.pathname + window.location.search);
     return hash.slice(HASH_KEY.length);
   }
@@ -127,9 +128,12 @@ export function importer({ store, checkFile, question, notice, showProblems, swi
   }
 
   /** A shared link: unpack it, have the core check it, add it (or open the same roster
-   *  already saved, or ask when the name is taken), then drop it from the address. */
-  async function openSharedLink() {
-    const packed = takeSharedLink();
+   *  already saved, or ask when the name is taken), then drop it from the address. Read
+   *  from the address the page was opened with, or from ``address`` (a link pasted into
+   *  the address bar of a tab already showing the builder changes only the "#").
+   *  @param {string} [address] */
+  async function openSharedLink(address = openedAt) {
+    const packed = takeSharedLink(address);
     if (packed === null) return;
     const text = await unpackLink(packed, "shared link");
     if (text !== null) await importText(text, "The shared link");
