@@ -46,8 +46,6 @@ export const runtime = {
   path: null,
   /** @type {Record<string, number>} ms from the worker's start to each start-up step */
   timings: {},
-  /** @type {"at once" | "after page idle" | null} when the last start began */
-  began: null,
 };
 
 /** @typedef {"progress" | "ready" | "failed" | "crashed"} RuntimeEvent */
@@ -65,7 +63,6 @@ function emit(event) {
   const html = document.documentElement.dataset;
   html.runtime = runtime.status;
   if (runtime.path) html.runtimeStart = runtime.path;
-  if (runtime.began) html.runtimeBegan = runtime.began;
   listeners.forEach((fn) => fn(event));
 }
 
@@ -104,37 +101,8 @@ const pageIdle = new Promise((resolve) => {
   else window.addEventListener("load", idle, { once: true });
 });
 
-/** Names the Python bundle whose memory snapshot this browser keeps: a visit that finds
- * it (a reload, a new tab, the next day) has nothing to download, and starts at once. */
-const WARM_KEY = scopedKey("runtime-warm");
-
-function bundleName() {
-  return source ? source.bundle.slice(source.bundle.lastIndexOf("/") + 1) : "";
-}
-
-/** True when this browser kept a snapshot of this build's runtime (it may still turn out
- * stale or damaged: then the worker starts cold, as it would have after the idle wait). */
-function warm() {
-  try {
-    return Boolean(source) && localStorage.getItem(WARM_KEY) === bundleName();
-  } catch {
-    return false;
-  }
-}
-
-function rememberWarm(/** @type {boolean} */ kept) {
-  try {
-    if (kept) localStorage.setItem(WARM_KEY, bundleName());
-    else localStorage.removeItem(WARM_KEY);
-  } catch {
-    /* storage blocked: later visits wait for the page to be idle, as a first one does */
-  }
-}
-
-/** Start the runtime (once; nothing waits for the service worker to take control);
- * resolves when Python is ready. A first visit starts after the page is idle (its
- * downloads never compete with the page's own); a visit with the snapshot kept has nothing
- * to download and starts at once. A failure is not kept. */
+/** Start the runtime (once, after the page is idle; nothing waits for the service worker
+ * to take control); resolves when Python is ready. A failure is not kept. */
 export function start() {
   if (ready) return ready;
   runtime.status = "loading";
@@ -142,9 +110,7 @@ export function start() {
   runtime.loaded = runtime.total = 0;
   runtime.failure = null;
   emit("progress");
-  runtime.began = warm() ? "at once" : "after page idle";
-  const attempt = (runtime.began === "at once" ? Promise.resolve() : pageIdle)
-    .then(() => beforeStart()).then(launch, launch);
+  const attempt = pageIdle.then(() => beforeStart()).then(launch, launch);
   ready = attempt;
   attempt.catch((err) => {
     if (ready === attempt) ready = null;
@@ -182,7 +148,6 @@ function launch() {
     runtime.status = "ready";
     runtime.path = started.path;
     runtime.timings = started.timings;
-    rememberWarm(started.path === "snapshot");
     snapshotSaved = !started.snapshotReady;
     emit("ready");
     return started;
@@ -341,7 +306,6 @@ function saveSnapshot(/** @type {Worker} */ w) {
   if (worker !== w) return;
   request(w, { op: "save-snapshot", id: 0 }, false).then((reply) => {
     document.documentElement.dataset.runtimeSnapshot = reply.saved ? "saved" : `not saved: ${reply.reason}`;
-    rememberWarm(reply.saved);
   }, () => {});
 }
 
