@@ -149,6 +149,10 @@ def test_glossary_terms_have_headings_and_tooltips_and_link_back(site) -> None: 
     assert not (site.dir / "includes").exists()
     abbreviations = (ROOT / "includes" / "abbreviations.md").read_text()
     assert "*[" in abbreviations
+    # one tooltip per term and page (its first use): Material mounts a component for each
+    for page in site.dir.rglob("*.html"):
+        titles = re.findall(r'<abbr title="([^"]+)"', page.read_text(encoding="utf-8"))
+        assert len(titles) == len(set(titles)), page
 
 
 def test_prerendered_widgets_carry_no_tooltips_and_stay_out_of_search(site) -> None:  # type: ignore[no-untyped-def]
