@@ -56,8 +56,10 @@ def reopen(page: Page, items: dict[str, str]) -> None:
 
 
 def open_link(page: Page, site, fragment: str) -> None:  # type: ignore[no-untyped-def]
+    """Open a share link as a received one is: in a page of its own. (A change of "#"
+    alone on the open builder is a paste into its address bar: tests/browser/test_sucs.py.)"""
+    page.goto("about:blank")
     page.goto(site.url + "sucs/roster/#roster=" + fragment)
-    page.reload()  # a change of hash alone does not reload the page
 
 
 def encode(page: Page, value: object) -> str:
