@@ -56,7 +56,14 @@ LIVE = """async (timeout) => {""" + _WAIT + """
   const out = [];
   for (const el of document.querySelectorAll(".calc[data-calculator], .calc-app[data-app]")) {
     const name = el.dataset.calculator || el.dataset.app;
-    await until(() => settled(el), `${name} to go live`, timeout);
+    try {
+      await until(() => settled(el), `${name} to go live`, timeout);
+    } catch (err) {  // say where it stopped: its state, its message, the runtime's
+      const html = document.documentElement.dataset;
+      throw new Error(`${err.message} (status ${el.dataset.status}, busy ${Boolean(el._busy)}, ` +
+        `says "${(el.querySelector(".calc-status, .calc-app-status") || {}).textContent || ""}", ` +
+        `runtime ${html.runtime || "-"} ${html.runtimeStart || ""}, errors ${JSON.stringify(window.__tcrErrors || [])})`);
+    }
     const entry = { name, status: el.dataset.status, recomputed: null };
     // a number one step up (or down at the maximum), else the next choice of a list
     const input = el.dataset.calculator && (el.querySelector(
@@ -132,8 +139,13 @@ OFFLINE_READY = """async (timeout) => {""" + _WAIT + """
       for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
     }
     const page = location.href.split("#")[0].split("?")[0];
-    // the page, what Material reads on every load, and the runtime
-    return urls.includes(page) && urls.some((u) => u.endsWith("/search/search_index.json"))
+    // every script and style the page loaded from the site: the service worker keeps them
+    // one by one after the page (a server gone before the last one leaves the page inert)
+    const loaded = performance.getEntriesByType("resource").map((e) => e.name)
+      .filter((u) => u.startsWith(location.origin) && /\\.(js|css)$/.test(u) && !u.endsWith("/sw.js"));
+    // the page, its scripts and styles, what Material reads on every load, and the runtime
+    return urls.includes(page) && loaded.every((u) => urls.includes(u))
+      && urls.some((u) => u.endsWith("/search/search_index.json"))
       && urls.some((u) => u.endsWith("/sitemap.xml"))
       && urls.some((u) => u.endsWith(".wasm")) && urls.some((u) => u.endsWith(".zip"));
   };
