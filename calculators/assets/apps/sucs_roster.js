@@ -450,6 +450,7 @@ export async function mount(root, bridge) {
     root._busy = true;
     try {
       await openSharedLink(window.location.href);
+      await checking; // as at start-up: settled only once the roster it opened is checked
     } catch (err) {
       bridge.runtimeFailed(root, err);
     } finally {
