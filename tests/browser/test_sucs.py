@@ -194,6 +194,9 @@ def test_a_share_link_pasted_into_the_open_builders_address_bar_opens(builder: P
     settle(page)
     assert len(entries(page)) == before + 1 and active_roster(page)["name"] == "Pasted army"
     assert "#roster" not in page.url
+    page.goto("about:blank")  # the next tests start from a builder freshly opened at the top
+    page.goto(site.url + "sucs/roster/")
+    settle(page)
 
 
 def test_print_view_shows_compact_cards(builder: Page) -> None:
