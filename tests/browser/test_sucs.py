@@ -31,6 +31,12 @@ def settle(page: Page) -> None:
         timeout=RUNTIME_TIMEOUT_MS)
 
 
+def first_format(roster: dict) -> str:
+    """A roster as the first share-link format packs it (plain JSON in base64url), which
+    the builder still reads."""
+    return base64.urlsafe_b64encode(json.dumps(roster).encode()).decode().rstrip("=")
+
+
 @pytest.fixture(scope="module")
 def builder(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
     module_page.goto(site.url + "sucs/roster/")
@@ -167,7 +173,7 @@ def test_share_link_survives_the_address_being_rewritten_while_loading(builder: 
     scrolls; the builder reads the link from the address it was opened with."""
     page = builder
     roster = {**active_roster(page), "name": "Scrolled army"}
-    packed = base64.urlsafe_b64encode(json.dumps(roster).encode()).decode().rstrip("=")  # first format
+    packed = first_format(roster)
     before = len(entries(page))
     page.goto("about:blank")  # a page of its own, as above
     page.goto(site.url + "sucs/roster/#roster=" + packed, wait_until="domcontentloaded")
@@ -184,7 +190,7 @@ def test_a_share_link_pasted_into_the_open_builders_address_bar_opens(builder: P
     settle(page)
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight / 2)")  # a reader mid-page
     roster = {**active_roster(page), "name": "Pasted army"}
-    packed = base64.urlsafe_b64encode(json.dumps(roster).encode()).decode().rstrip("=")
+    packed = first_format(roster)
     before = len(entries(page))
     page.evaluate("() => { window.__samePage = true; }")
     page.goto(site.url + "sucs/roster/#roster=" + packed)
