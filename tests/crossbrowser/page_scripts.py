@@ -61,7 +61,7 @@ LIVE = """async (timeout) => {""" + _WAIT + """
     } catch (err) {  // say where it stopped: its state, its message, the runtime's
       const html = document.documentElement.dataset;
       throw new Error(`${err.message} (status ${el.dataset.status}, busy ${Boolean(el._busy)}, ` +
-        `says "${(el.querySelector(".calc-status, .calc-app-status") || {}).textContent || ""}", ` +
+        `says "${(el.querySelector(".calc-status") || {}).textContent || ""}", ` +
         `runtime ${html.runtime || "-"} ${html.runtimeStart || ""}, errors ${JSON.stringify(window.__tcrErrors || [])})`);
     }
     const entry = { name, status: el.dataset.status, recomputed: null };
