@@ -4,11 +4,15 @@ calculators still compute with the network off, an unknown address gets the site
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
 
+from calculators import serve
+from calculators.serve import QuietSiteHandler
 from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_offline_copy, wait_settled, widget
+from tests.conftest import _free_port
 
 pytestmark = pytest.mark.browser
 
@@ -81,3 +85,57 @@ def test_a_page_visited_once_works_offline_though_the_site_was_not_saved(browser
                            timeout=RUNTIME_TIMEOUT_MS)
     assert errors == []
     context.close()
+
+
+#: waits (in the page) until the service worker holds ``key`` in any of its caches
+PAGE_KEPT_JS = """async (key) => {
+  const deadline = Date.now() + 120000;
+  while (Date.now() < deadline) {
+    for (const name of await caches.keys()) if (await (await caches.open(name)).match(key)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return false;
+}"""
+
+
+def test_a_page_is_kept_only_once_what_it_loaded_is_kept(browser, site) -> None:  # type: ignore[no-untyped-def]
+    """A reader who loses the network the moment a page is kept for offline use still gets
+    a working page offline: its scripts and styles were kept before it (a page kept first
+    would open offline inert, its scripts missing)."""
+    down = threading.Event()
+
+    class Cuttable(QuietSiteHandler):
+        def do_GET(self) -> None:
+            if self.headers.get("Sec-Fetch-Dest") == "empty" and self.headers.get("If-None-Match"):
+                time.sleep(1)  # a slow network for the service worker's checks of kept files
+            if down.is_set():  # the network is gone: the connection closes with no answer
+                self.close_connection = True
+                return
+            super().do_GET()
+
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/"
+    server = serve.server(str(site.dir), port, handler=Cuttable)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url + "rulings/")
+        assert page.evaluate(PAGE_KEPT_JS, url + "rulings/")
+        down.set()
+        failed: list[str] = []
+        page.on("requestfailed", lambda r: failed.append(r.url))
+        page.reload()
+        page.locator(".tcr-save-offline").wait_for(timeout=RUNTIME_TIMEOUT_MS)  # our scripts ran
+        assert page.locator("h1").first.inner_text().startswith("Rulings and errata")
+        search = page.locator("input.md-search__input")  # the search index was kept too
+        search.click()
+        search.press_sequentially("morale")
+        page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0",
+                               timeout=RUNTIME_TIMEOUT_MS)
+        assert failed == []
+    finally:
+        context.close()
+        down.clear()
+        server.shutdown()
+        server.server_close()
