@@ -29,6 +29,29 @@ CSP_META = '<meta http-equiv="Content-Security-Policy" content="{}">'
 CSP_TAG = re.compile(r"""<meta\s+http-equiv=["']?Content-Security-Policy["']?[^>]*>""", re.I)
 BUILD_META = '<meta name="tcr-build" content="{}">'
 BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
+#: In the head of a page whose widgets or apps run the runtime: the site's root, and a
+#: script that, on a return visit whose browser keeps this build's runtime snapshot,
+#: starts the worker at once, before anything else on the page loads (nothing to
+#: download). client.js keeps what it needs (``keepEarlyStart``: the worker's script and
+#: start message, under the key ``scopedKey("runtime-early")`` of site.js) and takes the
+#: worker over (``adoptEarlyWorker``) or, if it differs from the page's, ends it. A page
+#: swapped in by instant navigation never runs it (the runtime is under way by then).
+RUNTIME_HEAD = (
+    '<meta name="tcr-runtime" content="{root}">'
+    "<script>(() => {{ try {{\n"
+    "  const root = new URL(document.querySelector('meta[name=\"tcr-runtime\"]').content, location.href);\n"
+    "  const kept = JSON.parse(localStorage.getItem(`tcr:${{root.pathname}}:runtime-early`) || 'null');\n"
+    "  const build = document.querySelector('meta[name=\"tcr-build\"]');\n"
+    "  if (!kept || !build || kept.build !== build.content || document.documentElement.dataset.runtime) return;\n"
+    "  const early = {{ worker: new Worker(kept.script, {{ type: 'module' }}), script: kept.script, init: kept.init, failed: false }};\n"
+    "  early.worker.onerror = () => {{ early.failed = true; }};\n"
+    "  early.worker.postMessage(kept.init);\n"
+    "  window.__tcrEarlyWorker = early;\n"
+    "}} catch {{ /* every start waits for the page */ }} }})();</script>")
+_RUNTIME_PAGE = re.compile(r'<[a-z]+\s[^<>]*\sdata-bundle="')
+#: the tags of RUNTIME_HEAD as a page carries them after an earlier run of this step
+_RUNTIME_HEAD_TAGS = re.compile(r'<meta name="tcr-runtime"[^<>]*><script>.*?</script>', re.S)
+
 _CHARSET = re.compile(r"""<meta\s+charset=["']?utf-8["']?\s*/?>""", re.I)
 _HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.I)
 _WIDGET_BUNDLE = re.compile(r"""(<[a-z]+\s[^<>]*?)(?:\sdata-build="[0-9a-f]*")?(\sdata-bundle=")""")
@@ -93,6 +116,12 @@ def _head_insert(text: str, tags: str, rel: str) -> str:
     raise BuildError(f"{rel}: no <head> to put the security policy in")
 
 
+def runtime_head(text: str, rel: str) -> str:
+    """The head tags of :data:`RUNTIME_HEAD` for a page whose widgets or apps run the
+    runtime ("" for any other page)."""
+    return RUNTIME_HEAD.format(root=relative_root(rel)) if _RUNTIME_PAGE.search(text) else ""
+
+
 def process(site_dir: Path, names: dict[str, str], build: str) -> str:
     """Rewrite every page of ``site_dir``; the policy they all carry.
 
@@ -109,7 +138,10 @@ def process(site_dir: Path, names: dict[str, str], build: str) -> str:
     for page in pages:
         rel = page.relative_to(site_dir).as_posix()
         text = page.read_text(encoding="utf-8")
-        text = text.replace(ROOT_PLACEHOLDER, relative_root(rel))
+        text = _RUNTIME_HEAD_TAGS.sub("", text.replace(ROOT_PLACEHOLDER, relative_root(rel)))
+        early = runtime_head(text, rel)
+        if early:
+            text = _head_insert(text, early, rel)
         found: list[str] = []
         text = hashed.rewrite_page_references(text, ASSET_DIR, lookup, found)
         missing += [f"{rel}: {name}" for name in found if not name.endswith(".zip")]

@@ -101,8 +101,75 @@ const pageIdle = new Promise((resolve) => {
   else window.addEventListener("load", idle, { once: true });
 });
 
-/** Start the runtime (once, after the page is idle; nothing waits for the service worker
- * to take control); resolves when Python is ready. A failure is not kept. */
+/** What the head of a page with calculators needs to start the runtime at once on a
+ * return visit (see {@link adoptEarlyWorker}), kept while this build's snapshot is. */
+const EARLY = scopedKey("runtime-early");
+
+/** Where this build's snapshot is kept (null where there is no Cache Storage). */
+function snapshotPlace() {
+  if (!source || typeof caches === "undefined") return null;
+  const bundleName = source.bundle.slice(source.bundle.lastIndexOf("/") + 1);
+  return { cache: scopedKey("runtime-snapshot"), key: new URL(`_snapshot/${source.pyodide}/${bundleName}`, SITE_ROOT).href };
+}
+
+/** The worker's script, and the start message for this page's runtime. */
+function startMessage() {
+  if (!source) return null;
+  const here = new URL("./", import.meta.url);
+  /** @type {import("./protocol.js").InitRequest} */
+  const init = {
+    op: "init", id: 0, pyodide: new URL(`../pyodide/${source.pyodide}/`, here).href,
+    bundle: new URL(source.bundle, here).href, root: SITE_ROOT.href, snapshot: snapshotPlace(),
+  };
+  return { script: new URL("worker.js", import.meta.url).href, init };
+}
+
+/** This build, as the page says (the worker's script and runtime belong to it). */
+function thisBuild() {
+  const meta = document.querySelector('meta[name="tcr-build"]');
+  return meta instanceof HTMLMetaElement ? meta.content : "";
+}
+
+/** Keep (or, with false, forget) what a return visit needs to start at once: only while
+ * this build's snapshot is kept, so that an early start never downloads anything. */
+function keepEarlyStart(/** @type {boolean} */ keep) {
+  try {
+    const start = keep && thisBuild() ? startMessage() : null;
+    if (start && start.init.snapshot) localStorage.setItem(EARLY, JSON.stringify({ build: thisBuild(), ...start }));
+    else localStorage.removeItem(EARLY);
+  } catch {
+    /* storage blocked: every start waits for the page */
+  }
+}
+
+/** @typedef {{worker: Worker, script: string, init: object, failed: boolean}} EarlyWorker */
+
+/** The worker the head of the page started on a return visit (pages.py RUNTIME_HEAD: an
+ * inline script, before anything else loads, from what {@link keepEarlyStart} kept), or
+ * null. Taken once; one that failed or was started differently from this page's runtime
+ * is ended, and the normal start runs. */
+function adoptEarlyWorker() {
+  const own = /** @type {any} */ (window);
+  /** @type {EarlyWorker | undefined} */
+  const early = own.__tcrEarlyWorker;
+  delete own.__tcrEarlyWorker;
+  if (!early) return null;
+  const start = startMessage();
+  if (early.failed || !start || early.script !== start.script ||
+      JSON.stringify(early.init) !== JSON.stringify(start.init)) {
+    early.worker.terminate();
+    return null;
+  }
+  document.documentElement.dataset.runtimeEarly = "yes";
+  // its files are kept (its progress so far went unheard): starting, not downloading,
+  // until it says otherwise
+  runtime.phase = "start";
+  return early.worker;
+}
+
+/** Start the runtime (once; after the page is idle, unless the page's head started it;
+ * nothing waits for the service worker to take control); resolves when Python is ready.
+ * A failure is not kept. */
 export function start() {
   if (ready) return ready;
   runtime.status = "loading";
@@ -110,7 +177,9 @@ export function start() {
   runtime.loaded = runtime.total = 0;
   runtime.failure = null;
   emit("progress");
-  const attempt = pageIdle.then(() => beforeStart()).then(launch, launch);
+  // a worker the page's head started early is under way: nothing to wait for
+  const started = "__tcrEarlyWorker" in window;
+  const attempt = (started ? Promise.resolve() : pageIdle).then(() => beforeStart()).then(launch, launch);
   ready = attempt;
   attempt.catch((err) => {
     if (ready === attempt) ready = null;
@@ -123,16 +192,11 @@ export function start() {
 }
 
 function launch() {
-  if (!source) return Promise.reject(new RuntimeFailure("broken", "no calculator on this page"));
-  const here = new URL("./", import.meta.url);
-  const pyodide = new URL(`../pyodide/${source.pyodide}/`, here).href;
-  const bundle = new URL(source.bundle, here).href;
-  const bundleName = bundle.slice(bundle.lastIndexOf("/") + 1);
-  const snapshot = typeof caches === "undefined" ? null : {
-    cache: scopedKey("runtime-snapshot"),
-    key: new URL(`_snapshot/${source.pyodide}/${bundleName}`, SITE_ROOT).href,
-  };
-  const w = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  const start = startMessage();
+  if (!start) return Promise.reject(new RuntimeFailure("broken", "no calculator on this page"));
+  // the early worker already has this start message: a second one is answered when the
+  // same start ends (the worker starts once)
+  const w = adoptEarlyWorker() || new Worker(start.script, { type: "module" });
   worker = w;
   w.onmessage = (event) => receive(w, event.data);
   w.onerror = (event) => {
@@ -141,14 +205,15 @@ function launch() {
     replace(w, new RuntimeFailure(kind, event.message || "the worker failed"));
   };
   watch(w);
-  return /** @type {Promise<StartedReply>} */ (request(w, {
-    op: "init", id: 0, pyodide, bundle, root: SITE_ROOT.href, snapshot,
-  }, false)).then((started) => {
+  return /** @type {Promise<StartedReply>} */ (request(w, start.init, false)).then((started) => {
     clearTimeout(watchdog);
     runtime.status = "ready";
     runtime.path = started.path;
     runtime.timings = started.timings;
     snapshotSaved = !started.snapshotReady;
+    // from the snapshot: the next visit can start as early (written afresh, in case what
+    // was kept no longer matched); else none was kept, or it was dropped: not until saved
+    keepEarlyStart(started.path === "snapshot");
     emit("ready");
     return started;
   }, (err) => {
@@ -306,6 +371,7 @@ function saveSnapshot(/** @type {Worker} */ w) {
   if (worker !== w) return;
   request(w, { op: "save-snapshot", id: 0 }, false).then((reply) => {
     document.documentElement.dataset.runtimeSnapshot = reply.saved ? "saved" : `not saved: ${reply.reason}`;
+    if (reply.saved) keepEarlyStart(true);
   }, () => {});
 }
 

@@ -22,11 +22,28 @@ DIFFICULTY = "gunplay.difficulty"
 SNAPSHOT_CACHE = "(await caches.keys()).find(n => n.endsWith(':runtime-snapshot'))"
 
 
+#: every calculation worker the page makes (when; Material's search worker is not one),
+#: and when the page was parsed
+COUNT_WORKERS = """
+window.__workersMade = [];
+const Made = window.Worker;
+window.Worker = function (url, ...rest) {
+  if (String(url).includes('/assets/calculators/worker.')) window.__workersMade.push(performance.now());
+  return new Made(url, ...rest);
+};
+document.addEventListener('DOMContentLoaded', () => { window.__parsed = performance.now(); });
+"""
+
+#: what the page keeps for an early start (client.js keepEarlyStart)
+EARLY_KEY = "Object.keys(localStorage).find(k => k.endsWith(':runtime-early'))"
+
+
 @pytest.fixture(scope="module")
 def page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-untyped-def]
     """One browser profile for the module: its Cache Storage outlives each page load."""
     context = browser.new_context(base_url=site.url, service_workers="block")
     page = context.new_page()
+    page.add_init_script(COUNT_WORKERS)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
@@ -88,9 +105,15 @@ def falls_back_then_snapshots(page: Page) -> None:
     assert start(page) == "snapshot"
 
 
+def early(page: Page) -> bool:
+    return page.evaluate("document.documentElement.dataset.runtimeEarly") == "yes"
+
+
 def test_first_visit_starts_normally_and_keeps_a_snapshot(page: Page) -> None:
     assert start(page) == "cold"
+    assert not early(page) and page.evaluate(f"{EARLY_KEY} === undefined")
     wait_saved(page)
+    assert page.evaluate(f"{EARLY_KEY} !== undefined")  # the next visit can start at once
     keys = snapshot_keys(page)
     assert len(keys) == 1
     bundle = widget(page, DIFFICULTY).get_attribute("data-bundle") or ""
@@ -111,6 +134,42 @@ def test_reloads_start_from_the_snapshot_compute_right_and_roll_fresh_dice(page:
     assert first != second
     assert len(set(first + second)) > 1
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_return_visit_starts_the_worker_from_the_pages_head(page: Page) -> None:
+    """With this build's snapshot kept, the page's head starts the worker before the page
+    is even parsed, and the calculators take that worker over (no second one)."""
+    assert start(page) == "snapshot"
+    assert early(page)
+    made = page.evaluate("window.__workersMade")
+    assert len(made) == 1 and made[0] < page.evaluate("window.__parsed")
+    inputs = {"size": "large", "band": "far", "target_movement": "still",
+              "shooter_movement": "subtle", "stance": "standing", "aim_actions": 1}
+    reply = live_run(page, DIFFICULTY, inputs)
+    assert reply["result"] == json.loads(json.dumps(api.run(DIFFICULTY, inputs)["result"]))
+
+
+def test_an_early_worker_started_differently_is_ended_and_the_page_starts_its_own(page: Page) -> None:
+    # what was kept no longer matches the page's runtime (here: another site root)
+    page.evaluate(f"""() => {{
+        const key = {EARLY_KEY};
+        const kept = JSON.parse(localStorage.getItem(key));
+        kept.init.root += 'elsewhere/';
+        localStorage.setItem(key, JSON.stringify(kept));
+    }}""")
+    assert start(page) == "snapshot"  # the page's own start, from the snapshot
+    assert not early(page)
+    assert len(page.evaluate("window.__workersMade")) == 2  # the head's, ended, and the page's
+    assert start(page) == "snapshot" and early(page)  # what is kept was written afresh
+    assert len(page.evaluate("window.__workersMade")) == 1
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_page_without_calculators_starts_no_worker(page: Page) -> None:
+    assert page.evaluate(f"{EARLY_KEY} !== undefined")
+    page.goto("rulings/")
+    page.wait_for_load_state("load")
+    assert page.evaluate("window.__workersMade") == []
 
 
 def test_a_damaged_snapshot_falls_back_and_is_replaced(page: Page) -> None:

@@ -41,6 +41,23 @@ def test_every_built_page_has_the_policy_in_its_head_before_any_script(site) -> 
     assert POLICY.search((site.dir / "architecture" / "index.html").read_text(encoding="utf-8"))
 
 
+def test_only_pages_that_run_the_runtime_can_start_it_from_their_head(site) -> None:  # type: ignore[no-untyped-def]
+    """The head's early start (pages.RUNTIME_HEAD) is on every page with a widget or an
+    app, after the build id it checks, and on no other page (a rules page starts no worker)."""
+    runs = quiet = 0
+    for path in sorted(site.dir.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        head = text[: text.index("</head>")]
+        if 'data-bundle="' in text:
+            runs += 1
+            assert head.count('<meta name="tcr-runtime"') == 1 and head.count("__tcrEarlyWorker") == 1, path
+            assert head.index('name="tcr-build"') < head.index("__tcrEarlyWorker"), path
+        else:
+            quiet += 1
+            assert "tcr-runtime" not in text and "__tcrEarlyWorker" not in text, path
+    assert runs >= 8 and quiet >= 10
+
+
 def test_every_widget_asset_is_named_by_content_hash_and_referenced_so(site) -> None:  # type: ignore[no-untyped-def]
     assets = site.dir / build.ASSET_DIR
     for path in assets.rglob("*"):
@@ -118,6 +135,8 @@ def test_the_step_finishes_any_generators_pages_and_is_repeatable(tmp_path: Path
     assert len(POLICY.findall(deep)) == 1 and "default-src *" not in deep
     assert re.search(r'src="\.\./\.\./assets/calculators/calculators\.[0-9a-f]{12}\.js"', deep)
     assert re.search(r'data-build="[0-9a-f]{12}"', deep)
+    # the page runs the runtime: its head can start it early, and says where the site's root is
+    assert deep.count('<meta name="tcr-runtime" content="../../">') == 1 and deep.count("__tcrEarlyWorker") == 1
     assert (site_dir / "sw.js").is_file()
     before = {p: p.read_bytes() for p in sorted(site_dir.rglob("*")) if p.is_file()}
     assert _run_step(site_dir).returncode == 0
