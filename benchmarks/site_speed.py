@@ -226,12 +226,23 @@ def throttle(context, page) -> None:  # type: ignore[no-untyped-def]
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
 
 
-def cold_and_warm(browser: Browser, url: str, phone: bool = False) -> tuple[float, float, str]:
+#: a page load that forgets what the last start kept for an early start from the page's
+#: head (client.js keepEarlyStart): the worker starts when the calculators bind
+NO_EARLY_START = """
+for (const key of Object.keys(localStorage)) if (key.endsWith(':runtime-early')) localStorage.removeItem(key);
+"""
+
+
+def cold_and_warm(browser: Browser, url: str, phone: bool = False,
+                  early: bool = True) -> tuple[float, float, str]:
     """(cold ms, warm ms, start path of the warm load): a first visit in a fresh profile,
-    then, once the runtime's snapshot is saved, a reload in the same profile."""
+    then, once the runtime's snapshot is saved, a reload in the same profile (``early``:
+    with the page's head starting the worker, as a return visit does)."""
     context = browser.new_context()
     page = context.new_page()
     page.add_init_script(WATCH_READY)
+    if not early:
+        page.add_init_script(NO_EARLY_START)
     if phone:
         throttle(context, page)
     page.goto(url)
@@ -247,6 +258,8 @@ def cold_and_warm(browser: Browser, url: str, phone: bool = False) -> tuple[floa
     page.wait_for_function("() => window.__firstResult", timeout=600_000)
     warm = page.evaluate("window.__firstResult")
     path = page.evaluate("document.documentElement.dataset.runtimeStart || ''")
+    if page.evaluate("document.documentElement.dataset.runtimeEarly === 'yes'"):
+        path += " (early)"
     context.close()
     return cold, warm, path
 
@@ -422,6 +435,8 @@ def main() -> None:
                         help="figure 2 without the service worker (isolates its cost)")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the figures to FILE as JSON")
+    parser.add_argument("--compare-early-start", action="store_true",
+                        help="figure 2 warm also without the head's early start, runs alternating")
     parser.add_argument("--no-engines", action="store_true",
                         help="skip the Firefox ESR and WebKitGTK figures (9)")
     args = parser.parse_args()
@@ -462,6 +477,13 @@ def main() -> None:
                        warm_start_paths=",".join(r[2] for r in warm_runs))
         rows.append(("2. Calculator page: reload once the snapshot is saved (warm)", f"{w:.0f} ms",
                      f"ratio {w / b:.2f} (target <= 0.25); start paths: {figures['warm_start_paths']}"))
+        if args.compare_early_start:
+            pairs = [(cold_and_warm(browser, base + CALC_PAGE, early=False)[1],
+                      cold_and_warm(browser, base + CALC_PAGE)[1]) for _ in range(args.runs)]
+            late, soon = median([a for a, _ in pairs]), median([c for _, c in pairs])
+            figures.update(warm_without_early_start_ms=round(late), warm_with_early_start_ms=round(soon))
+            rows.append(("2. Warm, alternating: without / with the head's early start", f"{late:.0f} ms",
+                         f"with: {soon:.0f} ms"))
         if args.only_start:
             browser.close()
             finish(rows, figures, args.json, httpd, out)
