@@ -22,8 +22,8 @@ export default [
     },
   },
   {
-    // test drivers and runners run under Node
-    files: ["tests/**/*.mjs"],
+    // test drivers and runners, and the build's bundle compiler, run under Node
+    files: ["tests/**/*.mjs", "calculators/*.mjs"],
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: globals.node },
   },
   {

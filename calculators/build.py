@@ -22,7 +22,9 @@ import io
 import json
 import re
 import shutil
+import subprocess
 import sys
+import tempfile
 import zipfile
 from functools import cache
 from pathlib import Path
@@ -54,9 +56,40 @@ def _package_files(name: str) -> list[tuple[str, Path]]:
     return files
 
 
+#: compiled bundles, by the hash of their source zip and the Pyodide version
+COMPILED = ROOT / "build" / "compiled-bundles"
+
+
+def compiled(source: bytes) -> bytes:
+    """``source`` (a zip of .py files) compiled for the pinned Pyodide's Python by
+    ``calculators/compile_bundle.mjs`` in Node (kept in :data:`COMPILED`, so that every
+    build of the same sources, in any process, names the same bundle)."""
+    key = f"{hashlib.sha256(source).hexdigest()[:16]}-{pyodide_version()}"
+    kept = COMPILED / f"{key}.zip"
+    if kept.is_file():
+        return kept.read_bytes()
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("Compiling the Python bundle for the browser needs Node.js: install it"
+                         " (`sudo apt-get install nodejs npm`), then run `make site`.")
+    COMPILED.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=COMPILED) as tmp:
+        src, out = Path(tmp) / "source.zip", Path(tmp) / "compiled.zip"
+        src.write_bytes(source)
+        proc = subprocess.run([node, str(ROOT / "calculators" / "compile_bundle.mjs"), str(pyodide_dir()),
+                               str(src), str(out)], capture_output=True, text=True)
+        if proc.returncode != 0 or not out.is_file():
+            raise BuildError(f"compiling the Python bundle failed:\n{proc.stderr.strip()[-2000:]}")
+        out.replace(kept)  # one rename: a build running beside this one reads all or nothing
+    for old in sorted(COMPILED.glob("*.zip"), key=lambda p: p.stat().st_mtime)[:-4]:
+        old.unlink(missing_ok=True)  # the last few sources' bundles are enough
+    return kept.read_bytes()
+
+
 @cache
 def bundle() -> tuple[str, bytes]:
-    """(file name, zip bytes) of the Python the browser runs. Deterministic."""
+    """(file name, zip bytes) of the Python the browser runs, compiled for its Python
+    (:func:`compiled`). Deterministic."""
     entries: list[tuple[str, Path]] = []
     for package in BUNDLED_PACKAGES:
         entries += _package_files(package)
@@ -68,7 +101,7 @@ def bundle() -> tuple[str, bytes]:
             info = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
-    data = buffer.getvalue()
+    data = compiled(buffer.getvalue())
     return f"python-{hashlib.sha256(data).hexdigest()[:12]}.zip", data
 
 

@@ -129,11 +129,17 @@ def test_runtime_is_self_hosted(site) -> None:  # type: ignore[no-untyped-def]
     assert len(bundles) == 1
     import zipfile
 
-    names = zipfile.ZipFile(bundles[0]).namelist()
-    for module in ("rules_core/api.py", "calculators/runtime.py", "calculators/render.py",
-                   "icepool/__init__.py", "markdown_it/__init__.py"):
+    archive = zipfile.ZipFile(bundles[0])
+    names = archive.namelist()
+    # compiled for the browser's Python: no source to compile at start-up
+    for module in ("rules_core/api.pyc", "calculators/runtime.pyc", "calculators/render.pyc",
+                   "icepool/__init__.pyc", "markdown_it/__init__.pyc"):
         assert module in names
+    assert not [n for n in names if n.endswith(".py")]
     assert not [n for n in names if n.startswith("calculators/fence") or "__pycache__" in n]
+    heads = {archive.read(n)[:8] for n in names if n.endswith(".pyc")}
+    # one Python (Pyodide's, not this one's), unchecked hash-based files (PEP 552 flags 0b01)
+    assert len(heads) == 1 and heads.pop()[4:8] == (1).to_bytes(4, "little")
 
 
 def test_pages_reference_no_third_party_host(site) -> None:  # type: ignore[no-untyped-def]
