@@ -4,11 +4,13 @@ sites, it fails loudly (exit 1, the problem named) instead of shipping a broken 
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -192,3 +194,24 @@ def test_the_service_worker_lists_every_file_with_its_hash(site) -> None:  # typ
     assert any(u.endswith(".wasm") for u in manifest["runtime"]) and len(manifest["runtime"]) >= 6
     assert set(manifest["runtime"]) <= set(manifest["immutable"])
     assert all(u.startswith("assets/") for u in manifest["immutable"])
+
+
+def test_compiling_the_bundle_without_node_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = b"not yet compiled: " + str(id(object())).encode()
+    monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    with pytest.raises(build.BuildError, match="needs Node.js"):
+        build.compiled(source)
+
+
+def test_a_compiled_bundle_is_kept_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every build of the same sources (the generator's process, the step's) names the same
+    bundle: the compiled zip is kept by its source's hash and read back."""
+    monkeypatch.setattr(build, "COMPILED", tmp_path)
+    source = io.BytesIO()  # a zip of one source file
+    with zipfile.ZipFile(source, "w") as archive:
+        archive.writestr("m.py", "X = 1\n")
+    first = build.compiled(source.getvalue())
+    assert [p.suffix for p in tmp_path.iterdir()] == [".zip"]
+    monkeypatch.setattr(build.shutil, "which", lambda name: None)  # no Node: only the kept copy can answer
+    assert build.compiled(source.getvalue()) == first
+    assert zipfile.ZipFile(tmp_path / next(tmp_path.iterdir()).name).namelist() == ["m.pyc"]
