@@ -22,11 +22,12 @@ def test_site_and_calculators_work_offline_after_first_visit(browser, site) -> N
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(site.url + "gunplay/difficulty/")
     # reload while the runtime is still downloading: the cancelled fetch is handled and
-    # nothing half-downloaded is kept (the copy below is checked file by file, by hash)
-    with page.expect_request(lambda r: r.url.endswith(".wasm")):
-        pass
+    # nothing half-downloaded is kept (the copy below is checked file by file, by hash).
+    # Listened for from before the visit: on a busy machine the download can begin before
+    # the page's load is reported (a listener added after goto then waited in vain).
+    with page.expect_request(lambda r: r.url.endswith(".wasm"), timeout=RUNTIME_TIMEOUT_MS):
+        page.goto(site.url + "gunplay/difficulty/")
     page.reload()
     assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
     wait_offline_copy(page, site.dir, site.url)
