@@ -48,7 +48,6 @@ RUNTIME_HEAD = (
     "  early.worker.postMessage(kept.init);\n"
     "  window.__tcrEarlyWorker = early;\n"
     "}} catch {{ /* every start waits for the page */ }} }})();</script>")
-_RUNTIME_PAGE = re.compile(r'<[a-z]+\s[^<>]*\sdata-bundle="')
 #: the tags of RUNTIME_HEAD as a page carries them after an earlier run of this step
 _RUNTIME_HEAD_TAGS = re.compile(r'<meta name="tcr-runtime"[^<>]*><script>.*?</script>', re.S)
 
@@ -119,7 +118,8 @@ def _head_insert(text: str, tags: str, rel: str) -> str:
 def runtime_head(text: str, rel: str) -> str:
     """The head tags of :data:`RUNTIME_HEAD` for a page whose widgets or apps run the
     runtime ("" for any other page)."""
-    return RUNTIME_HEAD.format(root=relative_root(rel)) if _RUNTIME_PAGE.search(text) else ""
+    # a widget or app names the runtime's bundle (the element the build id is added to)
+    return RUNTIME_HEAD.format(root=relative_root(rel)) if _WIDGET_BUNDLE.search(text) else ""
 
 
 def process(site_dir: Path, names: dict[str, str], build: str) -> str:

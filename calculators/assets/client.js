@@ -3,6 +3,7 @@
 // One worker for the whole visit (instant navigation keeps it). A start that fails is
 // never kept: the next request, Retry or the browser coming back online starts afresh.
 import { SITE_ROOT, scopedKey } from "./site.js";
+import { PAGE_BUILD } from "./update.js";
 
 /** @typedef {import("./protocol.js").ToWorker} ToWorker */
 /** @typedef {import("./protocol.js").FromWorker} FromWorker */
@@ -124,18 +125,13 @@ function startMessage() {
   return { script: new URL("worker.js", import.meta.url).href, init };
 }
 
-/** This build, as the page says (the worker's script and runtime belong to it). */
-function thisBuild() {
-  const meta = document.querySelector('meta[name="tcr-build"]');
-  return meta instanceof HTMLMetaElement ? meta.content : "";
-}
-
 /** Keep (or, with false, forget) what a return visit needs to start at once: only while
  * this build's snapshot is kept, so that an early start never downloads anything. */
 function keepEarlyStart(/** @type {boolean} */ keep) {
   try {
-    const start = keep && thisBuild() ? startMessage() : null;
-    if (start && start.init.snapshot) localStorage.setItem(EARLY, JSON.stringify({ build: thisBuild(), ...start }));
+    // the build this JavaScript (and so the worker's script) came from
+    const start = keep && PAGE_BUILD ? startMessage() : null;
+    if (start && start.init.snapshot) localStorage.setItem(EARLY, JSON.stringify({ build: PAGE_BUILD, ...start }));
     else localStorage.removeItem(EARLY);
   } catch {
     /* storage blocked: every start waits for the page */
