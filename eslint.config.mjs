@@ -27,8 +27,8 @@ export default [
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: globals.node },
   },
   {
-    // Material theme override, a classic script
-    files: ["overrides/**/*.js"],
+    // Material theme override, and the runtime pages' inline head script: classic scripts
+    files: ["overrides/**/*.js", "calculators/runtime_head.js"],
     languageOptions: { ecmaVersion: 2023, sourceType: "script", globals: globals.browser },
   },
 ];

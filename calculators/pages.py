@@ -29,25 +29,19 @@ CSP_META = '<meta http-equiv="Content-Security-Policy" content="{}">'
 CSP_TAG = re.compile(r"""<meta\s+http-equiv=["']?Content-Security-Policy["']?[^>]*>""", re.I)
 BUILD_META = '<meta name="tcr-build" content="{}">'
 BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
-#: In the head of a page whose widgets or apps run the runtime: the site's root, and a
-#: script that, on a return visit whose browser keeps this build's runtime snapshot,
-#: starts the worker at once, before anything else on the page loads (nothing to
-#: download). client.js keeps what it needs (``keepEarlyStart``: the worker's script and
-#: start message, under the key ``scopedKey("runtime-early")`` of site.js) and takes the
-#: worker over (``adoptEarlyWorker``) or, if it differs from the page's, ends it. A page
-#: swapped in by instant navigation never runs it (the runtime is under way by then).
-RUNTIME_HEAD = (
-    '<meta name="tcr-runtime" content="{root}">'
-    "<script>(() => {{ try {{\n"
-    "  const root = new URL(document.querySelector('meta[name=\"tcr-runtime\"]').content, location.href);\n"
-    "  const kept = JSON.parse(localStorage.getItem(`tcr:${{root.pathname}}:runtime-early`) || 'null');\n"
-    "  const build = document.querySelector('meta[name=\"tcr-build\"]');\n"
-    "  if (!kept || !build || kept.build !== build.content || document.documentElement.dataset.runtime) return;\n"
-    "  const early = {{ worker: new Worker(kept.script, {{ type: 'module' }}), script: kept.script, init: kept.init, failed: false }};\n"
-    "  early.worker.onerror = () => {{ early.failed = true; }};\n"
-    "  early.worker.postMessage(kept.init);\n"
-    "  window.__tcrEarlyWorker = early;\n"
-    "}} catch {{ /* every start waits for the page */ }} }})();</script>")
+#: In the head of a page whose widgets or apps run the runtime: the site's root, and the
+#: script of calculators/runtime_head.js (its comment lines left out), run before anything
+#: else on the page loads. On a return visit whose browser keeps this build's runtime
+#: snapshot, it starts the worker at once (nothing to download): client.js keeps what it
+#: needs (``keepEarlyStart``: the worker's script and start message, under the key
+#: ``scopedKey("runtime-early")`` of site.js) and takes the worker over
+#: (``adoptEarlyWorker``) or, if it differs from the page's, ends it. And it holds the
+#: theme's search worker back until the calculators are live. A page swapped in by instant
+#: navigation never runs it (the runtime is under way by then).
+RUNTIME_HEAD_SCRIPT = "\n".join(
+    line for line in (Path(__file__).with_name("runtime_head.js")).read_text(encoding="utf-8").splitlines()
+    if not line.lstrip().startswith("//"))
+RUNTIME_HEAD = '<meta name="tcr-runtime" content="{root}"><script>{script}</script>'
 #: the tags of RUNTIME_HEAD as a page carries them after an earlier run of this step
 _RUNTIME_HEAD_TAGS = re.compile(r'<meta name="tcr-runtime"[^<>]*><script>.*?</script>', re.S)
 
@@ -119,7 +113,9 @@ def runtime_head(text: str, rel: str) -> str:
     """The head tags of :data:`RUNTIME_HEAD` for a page whose widgets or apps run the
     runtime ("" for any other page)."""
     # a widget or app names the runtime's bundle (the element the build id is added to)
-    return RUNTIME_HEAD.format(root=relative_root(rel)) if _WIDGET_BUNDLE.search(text) else ""
+    if not _WIDGET_BUNDLE.search(text):
+        return ""
+    return RUNTIME_HEAD.format(root=relative_root(rel), script=RUNTIME_HEAD_SCRIPT)
 
 
 def process(site_dir: Path, names: dict[str, str], build: str) -> str:

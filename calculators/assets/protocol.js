@@ -55,7 +55,7 @@
  * @property {number} id
  * @property {true} ready
  * @property {"snapshot" | "cold"} path  which start ran: restored from a snapshot, or normal
- * @property {boolean} snapshotReady  this start made a snapshot (keep it with save-snapshot)
+ * @property {boolean} snapshotReady  this start makes a snapshot as it answers (keep it with save-snapshot)
  * @property {string} [dropped]  why a stored snapshot was not used (stale, damaged, refused)
  * @property {Record<string, number>} timings  ms since the worker began, per start-up step
  */

@@ -301,15 +301,21 @@ let handle = null;
 /** @param {StartConfig} config */
 async function start(config) {
   const base = config.pyodide;
+  place = config.snapshot;
+  // Pyodide's JavaScript first: its module, then its Emscripten module (1.2 MB), which it
+  // imports only once its own is in and the configuration read (the same URL: Pyodide's
+  // import gets this module). They are the start's critical path; the snapshot is needed
+  // next, the compiled WebAssembly after that.
+  const module = import(base + "pyodide.mjs");
+  module.catch(() => {});
+  import(base + "pyodide.asm.mjs").then(() => mark("asmImported"), () => {});
+  const reading = place ? readSnapshot(place) : Promise.resolve({ bytes: null, dropped: undefined });
   // the files of build.RUNTIME_DOWNLOADS (their decoded sizes give the progress total)
   precompile(base + "pyodide.asm.wasm");
   for (const name of ["python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
   const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
   bundle.catch(() => {});
-  place = config.snapshot;
-  const module = import(base + "pyodide.mjs");
-  module.catch(() => {});
-  const stored = place ? await readSnapshot(place) : { bytes: null };
+  const stored = await reading;
   let loadPyodide;
   try {
     ({ loadPyodide } = await module);
@@ -352,15 +358,23 @@ async function start(config) {
   runtime.configure(config.root);
   handle = runtime.handle;
   mark("rules");
-  if (path === "cold" && place) {
-    try {
-      made = py.makeMemorySnapshot();
-    } catch (err) {
-      console.warn(`calculator runtime: no snapshot (${err})`);
-    }
-    mark("snapshotMade");
+  snapshotDue = path === "cold" && Boolean(place);
+  return { path, dropped, snapshotReady: snapshotDue, timings: { ...timings } };
+}
+
+/** A normal start makes its snapshot (memory as Python started, the rules imported) as
+ * soon as it has said it is ready, before any calculation: the page goes live without
+ * waiting for it, and no request runs in between (they wait for this task to end). */
+let snapshotDue = false;
+
+function makeSnapshot() {
+  if (!snapshotDue) return;
+  snapshotDue = false;
+  try {
+    made = py.makeMemorySnapshot();
+  } catch (err) {
+    console.warn(`calculator runtime: no snapshot (${err})`);
   }
-  return { path, dropped, snapshotReady: Boolean(made), timings };
 }
 
 /** @type {Promise<Omit<import("./protocol.js").StartedReply, "id" | "ready">> | null} */
@@ -379,6 +393,7 @@ scope.onmessage = async (/** @type {MessageEvent<ToWorker>} */ event) => {
     try {
       const started = await starting;
       post({ id: message.id, ready: true, ...started });
+      makeSnapshot();
     } catch (err) {
       post({ id: message.id, failed: kindOf(err), detail: String(err) });
     }

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Route
 
 from rules_core import api
 from tests.browser.support import RUNTIME_TIMEOUT_MS, bridge_call, live_run, wait_settled, widget
@@ -22,16 +22,23 @@ DIFFICULTY = "gunplay.difficulty"
 SNAPSHOT_CACHE = "(await caches.keys()).find(n => n.endsWith(':runtime-snapshot'))"
 
 
-#: every calculation worker the page makes (when; Material's search worker is not one),
-#: and when the page was parsed
+#: every calculation worker the page makes (when), every search worker of the theme (when),
+#: when the page was parsed and when the runtime went live; the search worker waits for
+#: the calculators or the reader only (not for the head's time limit)
 COUNT_WORKERS = """
+window.TCR_RUNTIME_LIMITS = { search: 600000 };
 window.__workersMade = [];
+window.__searchMade = [];
 const Made = window.Worker;
 window.Worker = function (url, ...rest) {
   if (String(url).includes('/assets/calculators/worker.')) window.__workersMade.push(performance.now());
+  if (String(url).includes('/workers/search.')) window.__searchMade.push(performance.now());
   return new Made(url, ...rest);
 };
 document.addEventListener('DOMContentLoaded', () => { window.__parsed = performance.now(); });
+new MutationObserver(() => {
+  if (document.documentElement.dataset.runtime === 'ready' && !window.__live) window.__live = performance.now();
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-runtime'] });
 """
 
 #: what the page keeps for an early start (client.js keepEarlyStart)
@@ -165,11 +172,54 @@ def test_an_early_worker_started_differently_is_ended_and_the_page_starts_its_ow
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def search(page: Page) -> None:
+    """Search the site as a reader does; wait for results."""
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially("morale")
+    page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0",
+                           timeout=RUNTIME_TIMEOUT_MS)
+
+
+def test_the_search_worker_starts_once_the_calculators_are_live(page: Page) -> None:
+    """The theme's search worker (its index build takes the processor for about a second)
+    is held back by the head until the runtime is live; search then works."""
+    assert start(page) == "snapshot"
+    page.wait_for_function("() => window.__searchMade.length > 0", timeout=RUNTIME_TIMEOUT_MS)
+    made = page.evaluate("window.__searchMade")
+    assert len(made) == 1 and made[0] >= page.evaluate("window.__live")
+    search(page)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_search_opened_while_the_runtime_loads_answers_at_once(page: Page) -> None:
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the runtime's download never answers
+        held.append(route)
+
+    page.route("**/*.wasm", hold)
+    try:
+        page.goto(PAGE)
+        page.wait_for_function("() => window.__workersMade.length === 1")
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.__searchMade") == []  # held back meanwhile
+        assert page.evaluate("document.documentElement.dataset.runtime") == "loading"
+        search(page)  # the reader's click starts it
+        assert len(page.evaluate("window.__searchMade")) == 1
+    finally:
+        for route in held:
+            route.abort()
+        page.unroute("**/*.wasm", hold)
+
+
 def test_a_page_without_calculators_starts_no_worker(page: Page) -> None:
     assert page.evaluate(f"{EARLY_KEY} !== undefined")
     page.goto("rulings/")
     page.wait_for_load_state("load")
     assert page.evaluate("window.__workersMade") == []
+    # and its search worker starts with the page, as the theme starts it
+    page.wait_for_function("() => window.__searchMade.length === 1", timeout=RUNTIME_TIMEOUT_MS)
 
 
 def test_a_damaged_snapshot_falls_back_and_is_replaced(page: Page) -> None:

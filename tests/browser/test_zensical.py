@@ -5,12 +5,14 @@ app goes live in Chromium and agrees with CPython. The checks are the MkDocs sui
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Route, expect
 
 from tests.browser import test_crawl, test_every_widget
 from tests.browser.conftest import logged_page
-from tests.browser.support import site_pages
+from tests.browser.support import RUNTIME_TIMEOUT_MS, site_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.zensical]
 
@@ -30,3 +32,25 @@ def test_every_zensical_widget_goes_live_and_agrees_with_cpython(
     with logged_page(browser, zensical_site) as page:
         test_every_widget.test_every_widget_goes_live_agrees_with_cpython_and_refuses_bad_input(
             page, zensical_site)
+
+
+def test_zensical_search_opened_while_a_calculator_loads_answers(
+        browser: Browser, zensical_site) -> None:  # type: ignore[no-untyped-def]
+    """The head of a calculator page holds the theme's search worker back until the
+    calculators are live or the reader acts; Zensical's search (which sets the worker's
+    handlers as properties) opened meanwhile gets its worker and answers."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the runtime's download never answers
+        held.append(route)
+
+    with logged_page(browser, zensical_site) as page:
+        page.route("**/*.wasm", hold)
+        page.goto("gunplay/difficulty/")
+        page.wait_for_function("() => document.documentElement.dataset.runtime === 'loading'")
+        page.locator(".md-search__button").first.click()
+        page.keyboard.type("morale")
+        expect(page.get_by_text(re.compile(r"^\d+ results?$"))).to_be_visible(timeout=RUNTIME_TIMEOUT_MS)
+        for route in held:
+            route.abort()
+        page.unroute("**/*.wasm", hold)

@@ -1,0 +1,74 @@
+// The head of every page with a calculator or an app runs this inline, before anything
+// else loads (pages.py RUNTIME_HEAD; a classic script, covered by the page's CSP hashes).
+(() => {
+  // 1. A return visit starts the calculation worker at once, with the start message the
+  // last start kept (client.js keepEarlyStart), when this browser keeps this build's
+  // snapshot; the calculators take it over when they bind (client.js adoptEarlyWorker).
+  try {
+    const root = new URL(document.querySelector('meta[name="tcr-runtime"]').content, location.href);
+    const kept = JSON.parse(localStorage.getItem(`tcr:${root.pathname}:runtime-early`) || "null");
+    const build = document.querySelector('meta[name="tcr-build"]');
+    if (kept && build && kept.build === build.content && !document.documentElement.dataset.runtime) {
+      const early = { worker: new Worker(kept.script, { type: "module" }), script: kept.script, init: kept.init, failed: false };
+      early.worker.onerror = () => { early.failed = true; };
+      early.worker.postMessage(kept.init);
+      window.__tcrEarlyWorker = early;
+    }
+  } catch { /* every start waits for the page */ }
+
+  // 2. The theme's search worker builds its index (about a second of processor time) as
+  // the page loads, beside the calculation worker's start. Here it starts once the
+  // calculators are live (or have failed), at the reader's first key, tap or focus (a
+  // search opened meanwhile gets its worker at once), or after 10 s at the latest; until
+  // then the theme talks to a stand-in that keeps its messages and handlers.
+  const Native = window.Worker;
+  let free = false;
+  const waiting = [];
+  const release = () => {
+    if (free) return;
+    free = true;
+    waiting.splice(0).forEach((start) => start());
+  };
+  for (const type of ["pointerdown", "keydown", "focusin"]) addEventListener(type, release, { capture: true, once: true });
+  setTimeout(release, Number((window.TCR_RUNTIME_LIMITS || {}).search) || 10000); // tests may lengthen it
+  const html = document.documentElement;
+  new MutationObserver((_, watcher) => {
+    if (html.dataset.runtime !== "ready" && html.dataset.runtime !== "failed") return;
+    watcher.disconnect();
+    release();
+  }).observe(html, { attributes: true, attributeFilter: ["data-runtime"] });
+  const SEARCH = /\/workers\/search\.[^/]*\.js(?:[?#].*)?$/;
+  function SearchAware(url, options) {
+    if (free || !SEARCH.test(String(url))) return new Native(url, options);
+    let real = null;
+    let ended = false;
+    const messages = [];
+    let listeners = [];
+    const handlers = {};
+    const stand = {
+      postMessage(...message) { if (real) real.postMessage(...message); else messages.push(message); },
+      addEventListener(...listener) { if (real) real.addEventListener(...listener); else listeners.push(listener); },
+      removeEventListener(type, fn, options) {
+        if (real) real.removeEventListener(type, fn, options);
+        else listeners = listeners.filter(([t, f]) => t !== type || f !== fn);
+      },
+      terminate() { ended = true; if (real) real.terminate(); },
+    };
+    for (const name of ["onmessage", "onerror", "onmessageerror"]) {
+      Object.defineProperty(stand, name, {
+        get: () => (real ? real[name] : handlers[name] || null),
+        set: (fn) => { if (real) real[name] = fn; else handlers[name] = fn; },
+      });
+    }
+    waiting.push(() => {
+      if (ended) return;
+      real = new Native(url, options);
+      for (const [name, fn] of Object.entries(handlers)) real[name] = fn;
+      for (const listener of listeners) real.addEventListener(...listener);
+      for (const message of messages) real.postMessage(...message);
+    });
+    return stand;
+  }
+  SearchAware.prototype = Native.prototype;
+  window.Worker = SearchAware;
+})();
