@@ -20,8 +20,10 @@ ACTIVE = SCOPE + "sucs-rosters:active"
 KEPT = SCOPE + "sucs-rosters:kept:"
 LEGACY = "sucs-rosters:v1"  # the single-key store of earlier versions
 APP = '.calc-app[data-app="sucs_roster"]'
-SNAPSHOT = ("() => JSON.stringify(Object.keys(localStorage).sort()"
-            ".map(k => [k, localStorage.getItem(k)]))")
+#: everything the page keeps in localStorage but what the runtime writes on its own time
+#: (client.js keepEarlyStart: once its snapshot is saved, whenever the page is quiet)
+SNAPSHOT = ("() => JSON.stringify(Object.keys(localStorage).filter(k => !k.endsWith(':runtime-early'))"
+            ".sort().map(k => [k, localStorage.getItem(k)]))")
 
 
 def unit(preset_id: str, count: int = 1, **changes: object) -> dict:
