@@ -122,6 +122,9 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
         err = response["error"]
         raise FenceError(f"calculator {name}: starting input {err['field']}: {err['message']}")
     bundle_name, _ = build.bundle()
+    # what the page's actions read from the result shown (the value handed on, the unit
+    # added to a roster): the result the page starts with is this one, not worked out again
+    needed = ([HAND_ON[name][0]] if name in HAND_ON else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
     return _ENV.get_template("widget.html.j2").render(
         spec=api.spec(name),
         uid=uid,
@@ -131,6 +134,7 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
         pyodide=build.pyodide_version(),
         runtime_bytes=build.runtime_bytes(),
         initial_json=json.dumps(start, separators=(",", ":")),
+        result_json=json.dumps({key: response["result"][key] for key in needed}, separators=(",", ":")),
         hand_on=hand_on(name, api.spec),
         roster_adds=roster_adds() if name in ADDS_TO_ROSTER else None,
     )

@@ -92,7 +92,6 @@ let seq = 0;
 /** @typedef {{resolve: (m: any) => void, reject: (e: Error) => void, timed: boolean, timer?: number}} Pending */
 /** @type {Map<number, Pending>} */
 const pending = new Map();
-let snapshotSaved = false;
 
 /** Resolves once the page has loaded and the main thread is idle: the runtime's
  * downloads and start never compete with the page's own first paint and scripts. */
@@ -206,7 +205,11 @@ function launch() {
     runtime.status = "ready";
     runtime.path = started.path;
     runtime.timings = started.timings;
-    snapshotSaved = !started.snapshotReady;
+    // keep the snapshot this start makes once the calculators have been quiet a moment
+    if (started.snapshotReady) {
+      lastCall = performance.now();
+      whenQuiet(() => saveSnapshot(w));
+    }
     // from the snapshot: the next visit can start as early (written afresh, in case what
     // was kept no longer matched); else none was kept, or it was dropped: not until saved
     keepEarlyStart(started.path === "snapshot");
@@ -332,10 +335,6 @@ export async function call(op, name, inputs, uid) {
   const w = /** @type {Worker} */ (worker);
   const message = await request(w, { op, id: 0, name, inputs, uid }, true);
   lastCall = performance.now();
-  if (!snapshotSaved) {
-    snapshotSaved = true;
-    whenQuiet(() => saveSnapshot(w));
-  }
   return message.reply;
 }
 

@@ -9,7 +9,7 @@ import { replaceAddress } from "./site.js";
  * @typedef {HTMLElement & {
  *   _overrides: Record<string, unknown>, _bound?: boolean, _path?: string, _busy?: boolean,
  *   _running?: boolean, _dirty?: boolean, _timer?: number, _lastReply?: unknown, _computed?: string,
- *   _pinned?: Record<string, unknown> | null, _result?: any,
+ *   _pinned?: Record<string, unknown> | null, _result?: any, _shown?: string | null,
  * }} Widget
  */
 
@@ -120,6 +120,18 @@ export function applyValues(/** @type {Widget} */ root, /** @type {Record<string
     }
   }
   updateVisibility(root);
+}
+
+/** Whether every field holds the value the page was built with (not a link's, not one
+ * the browser restored or the reader typed). */
+export function atStart(/** @type {Widget} */ root) {
+  if (Object.keys(root._overrides).length) return false;
+  return fields(root).every((field) => {
+    const el = control(field);
+    if (field.dataset.kind === "bool") return el.checked === el.defaultChecked;
+    if (el.tagName === "SELECT") return [...el.options].every((o) => o.selected === o.defaultSelected);
+    return el.value === el.defaultValue;
+  });
 }
 
 /** This widget's values in the page address, whole (the core checks their size), or null. */

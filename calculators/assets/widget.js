@@ -1,7 +1,7 @@
 // @ts-check
 // Widget binding: a calculator's form, status line, result and rolls, wired to the worker.
 import { Cancelled, RuntimeFailure, call, cancel, configure, onRuntime, retry, runtime, start } from "./client.js";
-import { MAX_LINK_LENGTH, applyValues, collect, editInProgress, urlValues, writeUrl } from "./form.js";
+import { MAX_LINK_LENGTH, applyValues, atStart, collect, editInProgress, urlValues, writeUrl } from "./form.js";
 import { scopedKey } from "./site.js";
 import { pinnedFromUrl, showPin, togglePin } from "./compare.js";
 import { handOn, addToRoster } from "./handon.js";
@@ -190,6 +190,9 @@ async function compute(/** @type {Widget} */ root) {
       }
       const inputs = collect(root);
       root._computed = JSON.stringify(inputs);
+      // the page already shows the build's result for exactly these inputs, worked out by
+      // the same rules core: nothing to work out again (an engagement's takes seconds)
+      if (root._computed === root._shown && !root._pinned) break;
       busyTimer = window.setTimeout(() => showBusy(root, true), BUSY_AFTER_MS);
       const pinned = root._pinned; // setup A: the worker renders both side by side
       reply = await call(pinned ? "compare" : "run", /** @type {string} */ (root.dataset.calculator),
@@ -215,10 +218,16 @@ async function compute(/** @type {Widget} */ root) {
   }
   root._running = false;
   root._busy = Boolean(root._timer);
+  root._shown = null; // from here on, what is shown was worked out live
   showBusy(root, false);
   clearErrors(root);
   clearPending(root);
   root.classList.remove("calc-offline");
+  if (!reply) {
+    root._result = JSON.parse(root.dataset.result || "{}");
+    setStatus(root, "ready", "Worked out when the page was built; changes are worked out live.");
+    return;
+  }
   if (!reply.ok) {
     showError(root, /** @type {{field: string, message: string}} */ (reply.error));
   } else {
@@ -388,6 +397,8 @@ export function bind(/** @type {Widget} */ root) {
   const fromUrl = urlValues(root);
   if (fromUrl) applyValues(root, { ...initial, ...fromUrl });
   root._pinned = pinnedFromUrl(root);
+  // the inputs the result on the page was worked out for when the site was built
+  root._shown = !fromUrl && !root._pinned && atStart(root) ? JSON.stringify(collect(root)) : null;
   showPin(root);
   showSummary(root);
   /** @param {Event} event */

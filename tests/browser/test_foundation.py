@@ -51,6 +51,40 @@ def test_widget_goes_live_and_matches_the_build(difficulty_page: Page) -> None:
     assert "live" in root.locator(".calc-status").inner_text()
 
 
+#: every result a widget reports (the calc:result event), from before the page binds them
+RESULTS_SEEN = """
+window.__results = [];
+document.addEventListener('calc:result', (e) => window.__results.push(e.detail), true);
+"""
+
+
+def test_the_starting_inputs_go_live_without_being_worked_out_again(
+        difficulty_page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    """The page shows the build's result for its starting inputs (the same rules core):
+    going live works nothing out again; what the page's actions need from that result is
+    on the page; a change, or a link's inputs, is worked out live."""
+    page = difficulty_page
+    page.add_init_script(RESULTS_SEEN)
+    page.goto(site.url + "gunplay/difficulty/")
+    root = widget(page, DIFFICULTY)
+    assert wait_settled(page, root) == "ready"
+    assert page.evaluate("window.__results") == []
+    initial = json.loads(root.get_attribute("data-initial") or "{}")
+    assert page.evaluate("el => el._result", root.element_handle()) == {
+        "dc": api.run(DIFFICULTY, initial)["result"]["dc"]}
+    reply = wait_result(page, root, lambda: page.select_option("#calc-difficulty-size", "tiny"))
+    assert reply["ok"] and reply["result"]["dc"] == 18
+    assert page.evaluate("window.__results.length") == 1
+    page.goto(site.url + "gunplay/difficulty/?difficulty.size=tiny")  # a link's inputs
+    root = widget(page, DIFFICULTY)
+    assert wait_settled(page, root) == "ready"
+    page.wait_for_function("() => window.__results.length === 1", timeout=RUNTIME_TIMEOUT_MS)
+    assert page.evaluate("window.__results[0].result.dc") == 18
+    assert root.locator(".calc-headline dd").first.inner_text() == "18"
+    page.goto(site.url + "gunplay/difficulty/")  # the module's page as the next tests expect it
+    assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
+
+
 @pytest.mark.parametrize("inputs", CASES)
 def test_browser_agrees_with_cpython(difficulty_page: Page, inputs: dict) -> None:
     reply = live_run(difficulty_page, DIFFICULTY, inputs)
