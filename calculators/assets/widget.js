@@ -225,7 +225,7 @@ async function compute(/** @type {Widget} */ root) {
   root.classList.remove("calc-offline");
   if (!reply) {
     root._result = JSON.parse(root.dataset.result || "{}");
-    setStatus(root, "ready", "Worked out when the page was built; changes are worked out live.");
+    setStatus(root, "ready", "Ready: changes are worked out live.");
     return;
   }
   if (!reply.ok) {
