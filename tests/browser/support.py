@@ -273,3 +273,12 @@ def wait_offline_copy(page: Page, site_dir, base_url: str) -> None:  # type: ign
         page.wait_for_timeout(500)
         missing = page.evaluate(missing_js, [base_url, files])
     assert not missing, f"the offline copy lacks {len(missing)} files, e.g. {missing[:5]}"
+
+
+def search_site(page: Page, query: str = "morale") -> None:
+    """Search the site as a reader does (the theme's search box); wait for results."""
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.press_sequentially(query)
+    page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0",
+                           timeout=RUNTIME_TIMEOUT_MS)

@@ -11,7 +11,7 @@ import pytest
 
 from calculators import serve
 from calculators.serve import QuietSiteHandler
-from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_offline_copy, wait_settled, widget
+from tests.browser.support import RUNTIME_TIMEOUT_MS, search_site, wait_offline_copy, wait_settled, widget
 from tests.conftest import _free_port
 
 pytestmark = pytest.mark.browser
@@ -79,11 +79,7 @@ def test_a_page_visited_once_works_offline_though_the_site_was_not_saved(browser
     root = widget(page, "gunplay.difficulty")
     assert wait_settled(page, root) == "ready"
     # the site's search answers offline (its index was kept with the page)
-    search = page.locator("input.md-search__input")
-    search.click()
-    search.press_sequentially("morale")
-    page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0",
-                           timeout=RUNTIME_TIMEOUT_MS)
+    search_site(page)
     assert errors == []
     context.close()
 
@@ -129,11 +125,7 @@ def test_a_page_is_kept_only_once_what_it_loaded_is_kept(browser, site) -> None:
         page.reload()
         page.locator(".tcr-save-offline").wait_for(timeout=RUNTIME_TIMEOUT_MS)  # our scripts ran
         assert page.locator("h1").first.inner_text().startswith("Rulings and errata")
-        search = page.locator("input.md-search__input")  # the search index was kept too
-        search.click()
-        search.press_sequentially("morale")
-        page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0",
-                               timeout=RUNTIME_TIMEOUT_MS)
+        search_site(page)  # the search index was kept too
         assert failed == []
     finally:
         context.close()

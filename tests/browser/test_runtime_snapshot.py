@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 
 from rules_core import api
-from tests.browser.support import RUNTIME_TIMEOUT_MS, bridge_call, live_run, wait_settled, widget
+from tests.browser.support import RUNTIME_TIMEOUT_MS, bridge_call, live_run, search_site, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
@@ -172,15 +172,6 @@ def test_an_early_worker_started_differently_is_ended_and_the_page_starts_its_ow
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def search(page: Page) -> None:
-    """Search the site as a reader does; wait for results."""
-    box = page.locator("input.md-search__input")
-    box.click()
-    box.press_sequentially("morale")
-    page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0",
-                           timeout=RUNTIME_TIMEOUT_MS)
-
-
 def test_the_search_worker_starts_once_the_calculators_are_live(page: Page) -> None:
     """The theme's search worker (its index build takes the processor for about a second)
     is held back by the head until the runtime is live; search then works."""
@@ -188,7 +179,7 @@ def test_the_search_worker_starts_once_the_calculators_are_live(page: Page) -> N
     page.wait_for_function("() => window.__searchMade.length > 0", timeout=RUNTIME_TIMEOUT_MS)
     made = page.evaluate("window.__searchMade")
     assert len(made) == 1 and made[0] >= page.evaluate("window.__live")
-    search(page)
+    search_site(page)
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -205,7 +196,7 @@ def test_a_search_opened_while_the_runtime_loads_answers_at_once(page: Page) -> 
                                timeout=RUNTIME_TIMEOUT_MS)
         page.wait_for_timeout(500)
         assert page.evaluate("window.__searchMade") == []  # held back meanwhile
-        search(page)  # the reader's click starts it
+        search_site(page)  # the reader's click starts it
         assert len(page.evaluate("window.__searchMade")) == 1
     finally:
         for route in held:
