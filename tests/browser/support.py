@@ -225,13 +225,16 @@ def instant_goto(page: Page, path: str) -> None:
     page.evaluate(
         """path => {
              window.__navDone = false;
-             let armed = false;  // document$ replays the current page on subscribe
-             const sub = document$.subscribe(() => {
-               if (armed) { window.__navDone = true; sub.unsubscribe(); }
-             });
-             armed = true;
              const a = document.createElement('a');
              a.href = path; a.textContent = 'go';
+             // document$ replays the current page on subscribe and can emit again for
+             // it: done when the page asked for is in, in place of the one with the link
+             const target = new URL(a.href).pathname;
+             const sub = document$.subscribe(() => {
+               if (a.isConnected || location.pathname !== target) return;
+               window.__navDone = true;
+               sub.unsubscribe();
+             });
              document.querySelector('.md-content').append(a);
              a.click();
            }""",

@@ -38,10 +38,14 @@ ERRORS = """async () => {
 NAVIGATE = """async (path) => {
   if (location.pathname === path) return path;
   await new Promise((resolve) => {
-    let armed = false;
-    const sub = document$.subscribe(() => { if (armed) { sub.unsubscribe(); resolve(); } });
-    armed = true;
     const a = document.createElement("a");
+    // the theme's page stream can emit again for the page being left (WebKit did once):
+    // wait for the page asked for, its content in place of the one holding the link
+    const sub = document$.subscribe(() => {
+      if (a.isConnected || location.pathname !== path) return;
+      sub.unsubscribe();
+      resolve();
+    });
     a.href = path;
     a.textContent = "go";
     document.querySelector(".md-content").append(a);
