@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules_core.calculator import Calculator
-from rules_core.catalog import calculators
+from rules_core.catalog import calculators, find
 from rules_core.errors import InputError
 from rules_core.fields import in_words, initial_inputs, validate_all
 from rules_core.messages import describe, sentence
@@ -45,13 +45,13 @@ def spec(name: str) -> dict[str, Any]:
 
 
 def _find(name: Any) -> Calculator:
-    table = calculators()
-    if not isinstance(name, str) or name not in table:
+    calc = find(name)
+    if calc is None:
         raise InputError(
             "name", f"is not known: no calculator is called {describe(name)}; "
-                    f"the calculators are: {', '.join(table)}."
+                    f"the calculators are: {', '.join(calculators())}."
         )
-    return table[name]
+    return calc
 
 
 class _Refused(Exception):

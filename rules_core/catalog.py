@@ -19,18 +19,31 @@ SYSTEMS = ("gunplay", "cortex", "heroic", "sucs", "phases")
 
 
 @cache
+def system_calculators(system: str) -> dict[str, Calculator]:
+    """One system's calculators keyed by name, importing only that system (a page with
+    one system's calculators starts without the other four)."""
+    module = importlib.import_module(f"rules_core.{system}.calculators")
+    found: dict[str, Calculator] = {}
+    for calc in module.CALCULATORS:
+        if not calc.name.startswith(system + "."):
+            raise ValueError(f"calculator {calc.name!r} must be named {system}.<name>")
+        if calc.name in found:
+            raise ValueError(f"calculator {calc.name!r} is declared twice")
+        found[calc.name] = calc
+    return found
+
+
+@cache
 def calculators() -> dict[str, Calculator]:
     """All calculators keyed by name ("system.calculator"), in system order."""
-    found: dict[str, Calculator] = {}
-    for system in SYSTEMS:
-        module = importlib.import_module(f"rules_core.{system}.calculators")
-        for calc in module.CALCULATORS:
-            if not calc.name.startswith(system + "."):
-                raise ValueError(f"calculator {calc.name!r} must be named {system}.<name>")
-            if calc.name in found:
-                raise ValueError(f"calculator {calc.name!r} is declared twice")
-            found[calc.name] = calc
-    return found
+    return {name: calc for system in SYSTEMS for name, calc in system_calculators(system).items()}
+
+
+def find(name: object) -> Calculator | None:
+    """The calculator called ``name`` (imports its system only), or None."""
+    if not isinstance(name, str) or name.split(".", 1)[0] not in SYSTEMS:
+        return None
+    return system_calculators(name.split(".", 1)[0]).get(name)
 
 
 @cache

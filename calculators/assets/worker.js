@@ -22,13 +22,16 @@ const scope = /** @type {{postMessage(m: FromWorker): void, fetch: typeof fetch,
 /** The bundle is imported from the zip itself (zipimport): no unpacking. */
 const BUNDLE_ZIP = "/home/pyodide/rules-bundle.zip";
 const CHECKSUM_HEADER = "x-tcr-checksum";
-/** Imported before a snapshot is made, so a restored runtime has them without files. */
-const WARM_UP = [
+/** Imported before a normal start says it is ready: what every request needs. A system's
+ * calculators are imported by its first request (rules_core.catalog.find). */
+const START_UP = [
   "import importlib, json, random",
   "from rules_core import api, catalog",
-  "catalog.calculators()",
   "import calculators.render, calculators.runtime",
 ].join("\n");
+/** Imported after ready, before the snapshot is made: a restored runtime has every
+ * system without its files. */
+const BEFORE_SNAPSHOT = "catalog.calculators()";
 
 /** A runtime file that did not arrive whole. */
 class LoadFailure extends Error {
@@ -352,7 +355,7 @@ async function start(config) {
     // reseed (rolls use SystemRandom, which nothing saves).
     py.runPython("import random\nrandom.seed()");
   } else {
-    py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(BUNDLE_ZIP)})\n${WARM_UP}`);
+    py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(BUNDLE_ZIP)})\n${START_UP}`);
   }
   const runtime = py.pyimport("calculators.runtime");
   runtime.configure(config.root);
@@ -362,8 +365,8 @@ async function start(config) {
   return { path, dropped, snapshotReady: snapshotDue, timings: { ...timings } };
 }
 
-/** A normal start makes its snapshot (memory as Python started, the rules imported) as
- * soon as it has said it is ready, before any calculation: the page goes live without
+/** A normal start makes its snapshot (memory as Python started, every system imported)
+ * as soon as it has said it is ready, before any calculation: the page goes live without
  * waiting for it, and no request runs in between (they wait for this task to end). */
 let snapshotDue = false;
 
@@ -371,6 +374,7 @@ function makeSnapshot() {
   if (!snapshotDue) return;
   snapshotDue = false;
   try {
+    py.runPython(BEFORE_SNAPSHOT);
     made = py.makeMemorySnapshot();
   } catch (err) {
     console.warn(`calculator runtime: no snapshot (${err})`);

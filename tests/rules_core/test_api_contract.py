@@ -126,3 +126,25 @@ def test_rules_core_imports_nothing_from_the_web_or_the_build() -> None:
             else:
                 continue
             assert not roots & forbidden, f"{path}: imports {roots & forbidden}"
+
+
+def test_a_calculator_imports_its_own_system_only() -> None:
+    """The runtime's start imports no system; a request imports its calculator's system
+    alone (the other four wait until they are asked for or the snapshot is made); an
+    unknown name lists every calculator."""
+    script = (
+        "import sys\n"
+        "from rules_core import api\n"
+        "loaded = lambda: sorted(s for s in ('gunplay', 'cortex', 'heroic', 'sucs', 'phases')\n"
+        "                        if f'rules_core.{s}.calculators' in sys.modules)\n"
+        "print(loaded())\n"
+        "assert api.run('gunplay.difficulty', api.spec('gunplay.difficulty')['initial'])['ok']\n"
+        "print(loaded())\n"
+        "print(api.run('cortex.nothing', {})['error']['message'])\n"
+        "print(loaded())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0] == "[]"
+    assert out[1] == "['gunplay']"
+    assert "no calculator is called" in out[2] and "phases.engagement" in out[2]
+    assert out[3] == "['cortex', 'gunplay', 'heroic', 'phases', 'sucs']"
