@@ -34,24 +34,39 @@ ERRORS = """async () => {
   return window.__tcrErrors.splice(0);
 }"""
 
-#: follow a link with Material's instant navigation; resolves when the new page is in
-NAVIGATE = """async (path) => {
+#: follow a link with Material's instant navigation; resolves with the path once the new
+#: page is in, or with "not taken: ..." when the theme did not take the link (seen in
+#: WebKit under load: the click went unhandled) or its page did not come within the time
+#: given; the caller then loads the page itself. The page stream (document$) can also emit
+#: again for the page being left: the new page is in when the link's content is gone.
+NAVIGATE = """async ([path, timeout]) => {
   if (location.pathname === path) return path;
-  await new Promise((resolve) => {
+  return await new Promise((resolve) => {
     const a = document.createElement("a");
-    // the theme's page stream can emit again for the page being left (WebKit did once):
-    // wait for the page asked for, its content in place of the one holding the link
-    const sub = document$.subscribe(() => {
-      if (a.isConnected || location.pathname !== path) return;
-      sub.unsubscribe();
-      resolve();
+    let sub = null;
+    const finish = (value) => {
+      clearTimeout(timer);
+      removeEventListener("click", unhandled);
+      if (sub) sub.unsubscribe();
+      resolve(value);
+    };
+    const timer = setTimeout(() => finish(`not taken: still at ${location.pathname}`), timeout);
+    // the theme takes a link's click on the page's body (and prevents the default); one
+    // it left alone would load the page in full under this script: stopped and said
+    const unhandled = (event) => {
+      if (event.target !== a || event.defaultPrevented) return;
+      event.preventDefault();
+      finish("not taken: the theme left the click");
+    };
+    addEventListener("click", unhandled);
+    sub = document$.subscribe(() => {
+      if (!a.isConnected && location.pathname === path) finish(path);
     });
     a.href = path;
     a.textContent = "go";
     document.querySelector(".md-content").append(a);
     a.click();
   });
-  return location.pathname;
 }"""
 
 #: wait for every widget and app to go live; change one number of each calculator and
