@@ -41,9 +41,10 @@ def calculators() -> dict[str, Calculator]:
 
 def find(name: object) -> Calculator | None:
     """The calculator called ``name`` (imports its system only), or None."""
-    if not isinstance(name, str) or name.split(".", 1)[0] not in SYSTEMS:
+    if not isinstance(name, str):
         return None
-    return system_calculators(name.split(".", 1)[0]).get(name)
+    system = name.partition(".")[0]
+    return system_calculators(system).get(name) if system in SYSTEMS else None
 
 
 @cache
