@@ -57,6 +57,10 @@ function visited() {
   };
 }
 
+/** This page has started (its calculators are live and quiet, or it has none): the service
+ * worker's saving in the background, which gives way to a page while it starts, may go on. */
+const SETTLED = "settled";
+
 /** @param {(string | object)[]} messages sent to the active service worker, in order */
 function tell(messages) {
   return registerServiceWorker()
@@ -77,7 +81,7 @@ export function afterRuntimeStarted() {
     /* storage blocked: the pages are simply not saved by themselves */
   }
   // a runtime that came through the service worker is kept already; otherwise keep it now
-  const keep = [visited(), ...(runtimeThroughServiceWorker ? [] : ["keep-runtime"])];
+  const keep = [SETTLED, visited(), ...(runtimeThroughServiceWorker ? [] : ["keep-runtime"])];
   // once the calculators are quiet: the downloads and hashing never compete with edits
   whenQuiet(() => { tell(saveData() ? keep : [...keep, "precache"]).catch(() => {}); });
 }
@@ -92,7 +96,7 @@ export function onQuietPage() {
   } catch {
     kept = false;
   }
-  tell(kept && !saveData() ? [visited(), "precache"] : [visited()]).catch(() => {});
+  tell(kept && !saveData() ? [SETTLED, visited(), "precache"] : [SETTLED, visited()]).catch(() => {});
 }
 
 /** The footer's "Save for offline" button (added once per page). */
@@ -110,7 +114,7 @@ export function addSaveButton() {
   button.addEventListener("click", () => {
     button.disabled = true;
     note.textContent = "Saving this site and its calculators for offline use…";
-    tell(["keep-runtime", "precache"]).then((ok) => {
+    tell([SETTLED, "keep-runtime", "precache"]).then((ok) => {
       note.textContent = ok ? "Saving in the background: the site will work offline once it is done."
         : "This browser cannot keep an offline copy.";
     }, () => { note.textContent = "This browser cannot keep an offline copy."; button.disabled = false; });

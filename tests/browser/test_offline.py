@@ -132,3 +132,54 @@ def test_a_page_is_kept_only_once_what_it_loaded_is_kept(browser, site) -> None:
         down.clear()
         server.shutdown()
         server.server_close()
+
+
+#: the number of pages the service worker has kept, ``visited`` left out
+KEPT_PAGES_JS = """async ([base, visited]) => {
+  const cache = await caches.open(`tcr:${new URL(base).pathname}:pages`);
+  return (await cache.keys()).filter((r) => r.url.endsWith('/') && !visited.includes(r.url)).length;
+}"""
+
+#: a page that says it has settled only when the test lets it (the service worker is real)
+HOLD_SETTLED_JS = """
+window.__tcrSettleLater = true;
+const send = ServiceWorker.prototype.postMessage;
+ServiceWorker.prototype.postMessage = function (message, ...rest) {
+  if (message === 'settled' && window.__tcrSettleLater) return;
+  return send.call(this, message, ...rest);
+};"""
+
+
+@pytest.mark.parametrize("ends", ["settles", "closes"])
+def test_saving_ahead_gives_way_to_a_page_that_is_starting(browser, site, ends: str) -> None:  # type: ignore[no-untyped-def]
+    """A reload or a new tab starts its calculators with nothing fetched ahead beside it:
+    the service worker's saving in the background waits while a page starts, and goes on
+    once that page says it has settled, or is closed."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(site.url + "credits/")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        starting = context.new_page()
+        starting.add_init_script(HOLD_SETTLED_JS)
+        starting.goto(site.url + "glossary/")  # a navigation the service worker answers
+        assert starting.evaluate("Boolean(navigator.serviceWorker.controller)")
+        visited = [site.url + "credits/", site.url + "glossary/"]
+        # what "Save for offline" asks for: the whole site, fetched ahead
+        page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.postMessage('precache'))")
+        page.wait_for_timeout(3000)  # one file is fetched and kept in well under a second
+        assert page.evaluate(KEPT_PAGES_JS, [site.url, visited]) == 0
+        if ends == "settles":
+            starting.evaluate("""() => { window.__tcrSettleLater = false;
+              return navigator.serviceWorker.ready.then((r) => r.active.postMessage('settled')); }""")
+        else:
+            starting.close()
+        # well before the hold's own limit (30 s from the navigation)
+        deadline = time.monotonic() + 20
+        kept = page.evaluate(KEPT_PAGES_JS, [site.url, visited])
+        while not kept and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+            kept = page.evaluate(KEPT_PAGES_JS, [site.url, visited])
+        assert kept > 0
+    finally:
+        context.close()
