@@ -238,12 +238,13 @@ for (const key of Object.keys(localStorage)) if (key.endsWith(':runtime-early'))
 
 
 def cold_and_warm(browser: Browser, url: str, phone: bool = False, early: bool = True,
-                  site_dir: Path | None = None) -> tuple[float, float, str]:
+                  site: tuple[Path, str] | None = None) -> tuple[float, float, str]:
     """(cold ms, warm ms, start path of the warm load): a first visit in a fresh profile,
     then, once the runtime's snapshot is saved, a reload in the same profile (``early``:
-    with the page's head starting the worker, as a return visit does). With ``site_dir``
-    the reload waits until the first visit's service worker has saved the offline copy
-    (a return visit; a reload at once shares the machine with that save)."""
+    with the page's head starting the worker, as a return visit does). With ``site`` (its
+    directory and base URL) the reload waits until the first visit's service worker has
+    saved the offline copy (a return visit; a reload at once shares the machine with
+    that save)."""
     context = browser.new_context()
     page = context.new_page()
     page.add_init_script(WATCH_READY)
@@ -260,8 +261,8 @@ def cold_and_warm(browser: Browser, url: str, phone: bool = False, early: bool =
     else:  # a build from before the warm start: let its service worker keep the runtime
         page.wait_for_timeout(3000)
     settle(page)
-    if site_dir is not None:
-        wait_offline_copy(page, site_dir, url[:url.index("/", len("http://")) + 1])
+    if site is not None:
+        wait_offline_copy(page, *site)
     page.reload()
     page.wait_for_function("() => window.__firstResult", timeout=600_000)
     warm = page.evaluate("window.__firstResult")
@@ -481,7 +482,7 @@ def main() -> None:
                      + (" [service worker blocked]" if args.block_service_worker else "")))
         # a return visit: the first visit's background work (its snapshot, the offline
         # copy of the site) done; and a reload at once, while the offline copy is saved
-        warm_runs = [cold_and_warm(browser, base + CALC_PAGE, site_dir=out) for _ in range(args.runs)]
+        warm_runs = [cold_and_warm(browser, base + CALC_PAGE, site=(out, base)) for _ in range(args.runs)]
         soon_runs = [cold_and_warm(browser, base + CALC_PAGE) for _ in range(args.runs)]
         w, soon = median([r[1] for r in warm_runs]), median([r[1] for r in soon_runs])
         figures.update(warm_ms=round(w), warm_ratio=round(w / b, 3),
@@ -503,7 +504,7 @@ def main() -> None:
             browser.close()
             finish(rows, figures, args.json, httpd, out)
             return
-        phone = cold_and_warm(browser, base + CALC_PAGE, phone=True, site_dir=out)
+        phone = cold_and_warm(browser, base + CALC_PAGE, phone=True, site=(out, base))
         figures.update(phone_cold_ms=round(phone[0]), phone_warm_ms=round(phone[1]))
         rows.append(("2. Phone (CPU 4x, 10 Mbit/s, 40 ms): cold / warm", f"{phone[0]:.0f} ms",
                      f"warm {phone[1]:.0f} ms ({phone[2]})"))

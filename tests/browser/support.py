@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from playwright.sync_api import Browser, BrowserContext, Dialog, Locator, Page
+from playwright.sync_api import Browser, BrowserContext, Dialog, Locator, Page, Route
 
 RUNTIME_TIMEOUT_MS = 120_000  # Pyodide's first start on a busy 2-core machine
 
@@ -31,6 +31,24 @@ FULL_STORAGE = """(() => {
     return real.call(this, key, value);
   };
 })()"""
+
+
+@contextmanager
+def runtime_held(page: Page) -> Iterator[None]:
+    """Inside, the runtime's WebAssembly download never answers (the runtime stays
+    loading); the held requests are aborted on leaving."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/*.wasm", hold)
+    try:
+        yield
+    finally:
+        for route in held:
+            route.abort()
+        page.unroute("**/*.wasm", hold)
 
 
 def site_pages(site, widgets_only: bool = False) -> list[str]:  # type: ignore[no-untyped-def]

@@ -8,10 +8,18 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, Page
 
 from rules_core import api
-from tests.browser.support import RUNTIME_TIMEOUT_MS, bridge_call, live_run, search_site, wait_settled, widget
+from tests.browser.support import (
+    RUNTIME_TIMEOUT_MS,
+    bridge_call,
+    live_run,
+    runtime_held,
+    search_site,
+    wait_settled,
+    widget,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -184,13 +192,7 @@ def test_the_search_worker_starts_once_the_calculators_are_live(page: Page) -> N
 
 
 def test_a_search_opened_while_the_runtime_loads_answers_at_once(page: Page) -> None:
-    held: list[Route] = []
-
-    def hold(route: Route) -> None:  # the runtime's download never answers
-        held.append(route)
-
-    page.route("**/*.wasm", hold)
-    try:
+    with runtime_held(page):
         page.goto(PAGE)
         page.wait_for_function("() => document.documentElement.dataset.runtime === 'loading'",
                                timeout=RUNTIME_TIMEOUT_MS)
@@ -198,10 +200,6 @@ def test_a_search_opened_while_the_runtime_loads_answers_at_once(page: Page) -> 
         assert page.evaluate("window.__searchMade") == []  # held back meanwhile
         search_site(page)  # the reader's click starts it
         assert len(page.evaluate("window.__searchMade")) == 1
-    finally:
-        for route in held:
-            route.abort()
-        page.unroute("**/*.wasm", hold)
 
 
 def test_a_page_without_calculators_starts_no_worker(page: Page) -> None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Route, expect
+from playwright.sync_api import Browser, expect
 
 from tests.browser import test_crawl, test_every_widget
 from tests.browser.conftest import logged_page
-from tests.browser.support import RUNTIME_TIMEOUT_MS, site_pages
+from tests.browser.support import RUNTIME_TIMEOUT_MS, runtime_held, site_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.zensical]
 
@@ -39,18 +39,9 @@ def test_zensical_search_opened_while_a_calculator_loads_answers(
     """The head of a calculator page holds the theme's search worker back until the
     calculators are live or the reader acts; Zensical's search (which sets the worker's
     handlers as properties) opened meanwhile gets its worker and answers."""
-    held: list[Route] = []
-
-    def hold(route: Route) -> None:  # the runtime's download never answers
-        held.append(route)
-
-    with logged_page(browser, zensical_site) as page:
-        page.route("**/*.wasm", hold)
+    with logged_page(browser, zensical_site) as page, runtime_held(page):
         page.goto("gunplay/difficulty/")
         page.wait_for_function("() => document.documentElement.dataset.runtime === 'loading'")
         page.locator(".md-search__button").first.click()
         page.keyboard.type("morale")
         expect(page.get_by_text(re.compile(r"^\d+ results?$"))).to_be_visible(timeout=RUNTIME_TIMEOUT_MS)
-        for route in held:
-            route.abort()
-        page.unroute("**/*.wasm", hold)
