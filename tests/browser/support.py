@@ -11,6 +11,8 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import Browser, BrowserContext, Dialog, Locator, Page, Route
 
+from tests.crossbrowser.page_scripts import NAVIGATE
+
 RUNTIME_TIMEOUT_MS = 120_000  # Pyodide's first start on a busy 2-core machine
 
 #: where browser tests keep screenshots and printed PDFs to look at
@@ -239,26 +241,11 @@ def instant_goto(page: Page, path: str) -> None:
     """Follow a link the way a reader does: Material's instant navigation keeps the
     JavaScript context (and so the one Pyodide worker) alive. ``path`` is resolved
     against the current page, as the site's own links are. Returns once Material has
-    swapped in the new page (its ``document$`` emitted it)."""
-    page.evaluate(
-        """path => {
-             window.__navDone = false;
-             const a = document.createElement('a');
-             a.href = path; a.textContent = 'go';
-             // document$ replays the current page on subscribe and can emit again for
-             // it: done when the page asked for is in, in place of the one with the link
-             const target = new URL(a.href).pathname;
-             const sub = document$.subscribe(() => {
-               if (a.isConnected || location.pathname !== target) return;
-               window.__navDone = true;
-               sub.unsubscribe();
-             });
-             document.querySelector('.md-content').append(a);
-             a.click();
-           }""",
-        path,
-    )
-    page.wait_for_function("() => window.__navDone === true")
+    swapped in the new page; fails if the theme did not take the link (a full load would
+    start the runtime afresh, not what the caller tests) or its page did not come."""
+    target = page.evaluate("path => new URL(path, location.href).pathname", path)
+    arrived = page.evaluate(NAVIGATE, [path, RUNTIME_TIMEOUT_MS])
+    assert arrived == target, f"instant navigation to {path}: {arrived}"
 
 
 def sw_manifest(site_dir) -> dict:  # type: ignore[no-untyped-def]

@@ -34,13 +34,16 @@ ERRORS = """async () => {
   return window.__tcrErrors.splice(0);
 }"""
 
-#: follow a link with Material's instant navigation; resolves with the path once the new
-#: page is in, or with "not taken: ..." when the theme did not take the link (seen in
-#: WebKit under load: the click went unhandled) or its page did not come within the time
-#: given; the caller then loads the page itself. The page stream (document$) can also emit
-#: again for the page being left: the new page is in when the link's content is gone.
-NAVIGATE = """async ([path, timeout]) => {
-  if (location.pathname === path) return path;
+#: follow a link (an address, with any query) with Material's instant navigation; resolves
+#: with its path once the new page is in, or with "not taken: ..." when the theme did not
+#: take the link (seen in WebKit under load: the click went unhandled) or its page did not
+#: come within the time given; the smoke tests then load the page themselves (the Chromium
+#: tests' instant_goto fails instead). The page stream (document$) can also emit again for
+#: the page being left: the new page is in when the link's content is gone.
+NAVIGATE = """async ([href, timeout]) => {
+  const want = new URL(href, location.href);
+  const path = want.pathname;
+  if (location.pathname + location.search === path + want.search) return path;
   return await new Promise((resolve) => {
     const a = document.createElement("a");
     let sub = null;
@@ -62,7 +65,7 @@ NAVIGATE = """async ([path, timeout]) => {
     sub = document$.subscribe(() => {
       if (!a.isConnected && location.pathname === path) finish(path);
     });
-    a.href = path;
+    a.href = want.href;
     a.textContent = "go";
     document.querySelector(".md-content").append(a);
     a.click();
