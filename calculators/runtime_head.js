@@ -38,6 +38,8 @@
     release();
   }).observe(html, { attributes: true, attributeFilter: ["data-runtime"] });
   const SEARCH = /\/workers\/search\.[^/]*\.js(?:[?#].*)?$/;
+  // a listener is one per type, function and capture flag, as the DOM counts them
+  const capture = (options) => (typeof options === "boolean" ? options : Boolean(options && options.capture));
   function SearchAware(url, options) {
     if (free || !SEARCH.test(String(url))) return new Native(url, options);
     let real = null;
@@ -50,7 +52,7 @@
       addEventListener(...listener) { if (real) real.addEventListener(...listener); else listeners.push(listener); },
       removeEventListener(type, fn, options) {
         if (real) real.removeEventListener(type, fn, options);
-        else listeners = listeners.filter(([t, f]) => t !== type || f !== fn);
+        else listeners = listeners.filter(([t, f, o]) => t !== type || f !== fn || capture(o) !== capture(options));
       },
       terminate() { ended = true; if (real) real.terminate(); },
     };

@@ -202,6 +202,33 @@ def test_a_search_opened_while_the_runtime_loads_answers_at_once(page: Page) -> 
         assert len(page.evaluate("window.__searchMade")) == 1
 
 
+def test_the_search_worker_stand_in_keeps_listeners_as_the_dom_does(page: Page) -> None:
+    """While the head holds the search worker back, its stand-in keeps the listeners the
+    theme adds and drops one only when type, function and capture flag all match, as a
+    real worker does; the real worker then gets them (here an echo worker of our own)."""
+    page.route("**/workers/search.echo.js", lambda route: route.fulfill(
+        content_type="text/javascript", body="onmessage = (e) => postMessage(e.data);"))
+    with runtime_held(page):
+        page.goto(PAGE)
+        page.wait_for_function("() => document.documentElement.dataset.runtime === 'loading'",
+                               timeout=RUNTIME_TIMEOUT_MS)
+        heard = page.evaluate("""() => new Promise((resolve) => {
+          const w = new Worker(new URL('assets/workers/search.echo.js', document.baseURI));
+          const heard = [];
+          const a = () => heard.push('added with capture');
+          const b = () => heard.push('added without');
+          w.addEventListener('message', a, true);
+          w.addEventListener('message', b);
+          w.removeEventListener('message', a);  // capture differs: another listener, a stays
+          w.removeEventListener('message', b, { capture: false });  // this one goes
+          w.addEventListener('message', () => resolve(heard));  // called after a
+          w.postMessage('hello');
+          dispatchEvent(new Event('pointerdown'));  // the reader acts: the real worker starts
+        })""")
+    assert heard == ["added with capture"]
+    page.unroute("**/workers/search.echo.js")
+
+
 def test_a_page_without_calculators_starts_no_worker(page: Page) -> None:
     assert page.evaluate(f"{EARLY_KEY} !== undefined")
     page.goto("rulings/")
