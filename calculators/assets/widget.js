@@ -291,8 +291,17 @@ function historyKey(/** @type {Widget} */ root) {
   return scopedKey(`calc-history:${root.dataset.calculator}`);
 }
 
-/** The kept rolls (newest first), at most {@link HISTORY_KEEP}; damaged data reads as none. */
+/** The kept rolls (newest first), at most {@link HISTORY_KEEP}; damaged data reads as none.
+ * Rolls kept before storage names were scoped to the site's copy move to the scoped name. */
 function loadHistory(/** @type {Widget} */ root) {
+  try {
+    const legacy = `calc-history:${root.dataset.calculator}`;
+    const old = localStorage.getItem(legacy);
+    if (old !== null && localStorage.getItem(historyKey(root)) === null) {
+      localStorage.setItem(historyKey(root), old);
+      localStorage.removeItem(legacy);
+    }
+  } catch { /* no room to move them: they stay where they were, untouched */ }
   try {
     const raw = localStorage.getItem(historyKey(root)) || "[]";
     if (raw.length > HISTORY_MAX_CHARS) return [];

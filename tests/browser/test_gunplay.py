@@ -220,6 +220,18 @@ def test_hit_odds_source_example_and_chart(page: Page) -> None:
     assert chart.locator("table tbody tr").count() == 4
 
 
+def test_rolls_kept_before_storage_names_were_scoped_are_still_shown(page: Page) -> None:
+    """Early versions kept a widget's rolls under an unscoped name: they move to this copy
+    of the site's name (and the old one goes), and a new roll is added on top of them."""
+    visit(page, "size-and-range")
+    page.evaluate("localStorage.setItem('calc-history:gunplay.hit_chance', JSON.stringify(['an old roll']))")
+    root = settled(page, "gunplay.hit_chance")
+    assert root.locator(".calc-history li").all_text_contents() == ["an old roll"]
+    assert page.evaluate("localStorage.getItem('calc-history:gunplay.hit_chance')") is None
+    roll_once(page, root)
+    assert root.locator(".calc-history li").nth(1).inner_text() == "an old roll"
+
+
 @pytest.mark.parametrize("name", ["gunplay.hit_odds", "gunplay.hit_chance", "gunplay.weapon_search"])
 def test_roll_button_adds_to_the_history(page: Page, name: str) -> None:
     root = settled(page, name)
