@@ -9,21 +9,32 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cache
 from html import escape
-from typing import Any
-
-from markdown_it import MarkdownIt
+from typing import TYPE_CHECKING, Any
 
 from rules_core.dice.distribution import percent
 
-_MD = MarkdownIt("commonmark", {"html": False}).enable("table")
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+
+@cache
+def markdown_parser() -> MarkdownIt:
+    """The explanations' Markdown parser (CommonMark and tables, raw HTML off). Made on
+    first use: a calculator page goes live without importing it (the worker imports it
+    right after, with the systems, before its memory snapshot: runtime.prepare)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 CHART_VIEWS = (("exactly", "Exactly"), ("at_least", "At least"), ("at_most", "At most"))
 
 
 def markdown(text: str, root: str) -> str:
     """Markdown to HTML with raw HTML off; "/page/#x" links become root-relative."""
-    tokens = _MD.parse(text)
+    md = markdown_parser()
+    tokens = md.parse(text)
     for token in tokens:
         if token.type == "table_open":  # styled by the widget, the same before and after JS
             token.attrSet("class", "calc-md-table")
@@ -31,7 +42,7 @@ def markdown(text: str, root: str) -> str:
             href = child.attrGet("href") if child.type == "link_open" else None
             if isinstance(href, str) and href.startswith("/") and not href.startswith("//"):
                 child.attrSet("href", root + href[1:])
-    html = _MD.renderer.render(tokens, _MD.options, {})
+    html = md.renderer.render(tokens, md.options, {})
     # a wide table scrolls inside its own box, never the page (raw HTML is off, so every
     # table here is one the Markdown made)
     return html.replace('<table class="calc-md-table">',

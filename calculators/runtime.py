@@ -14,8 +14,8 @@ import json
 from html import escape
 from typing import Any
 
-from calculators.render import compare_html, response_html, roll_html, roll_record
-from rules_core import api
+from calculators.render import compare_html, markdown_parser, response_html, roll_html, roll_record
+from rules_core import api, catalog
 from rules_core.errors import InputError
 from rules_core.messages import MAX_DEPTH, parse_json, sentence
 
@@ -23,6 +23,15 @@ _root = "/"
 #: the request object and its inputs wrap the calculator's own inputs (a comparison
 #: wraps them once more: {"setup": ..., "pinned": ...})
 _ENVELOPE = 3
+
+
+def prepare() -> None:
+    """Import what requests need beyond the start-up (every system's calculators, the
+    dice engine, the Markdown parser): the worker goes live without them and calls this
+    right after, before any request and before its memory snapshot, so that a return
+    visit restored from that snapshot has them all."""
+    catalog.calculators()
+    markdown_parser()
 
 
 def configure(root: str) -> None:

@@ -29,9 +29,9 @@ const START_UP = [
   "from rules_core import api, catalog",
   "import calculators.render, calculators.runtime",
 ].join("\n");
-/** Imported after ready, before the snapshot is made: a restored runtime has every
- * system without its files. */
-const BEFORE_SNAPSHOT = "catalog.calculators()";
+/** Imported after ready, before any request and before the snapshot is made (every
+ * system, the dice engine, the Markdown parser): a restored runtime has them all. */
+const BEFORE_SNAPSHOT = "calculators.runtime.prepare()";
 
 /** A runtime file that did not arrive whole. */
 class LoadFailure extends Error {

@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import icepool
+if TYPE_CHECKING:  # only named in a signature: the formatters here work without icepool
+    import icepool
 
 
 def from_icepool(die: icepool.Die) -> dict[Any, Fraction]:
