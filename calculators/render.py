@@ -28,6 +28,7 @@ def markdown_parser() -> MarkdownIt:
 
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
+
 CHART_VIEWS = (("exactly", "Exactly"), ("at_least", "At least"), ("at_most", "At most"))
 
 
