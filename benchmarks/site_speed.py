@@ -11,7 +11,7 @@ cold runs alternate, so that their ratio compares runs made under the same load)
 2. time to the first in-browser result on a calculator page (cold: a fresh profile), and
    its ratio to 1; warm: a return visit, a reload in the same profile once the runtime's
    memory snapshot and the site's offline copy are saved (``warm_soon_ms``: a reload as
-   soon as the snapshot is saved, while the service worker still saves the offline copy);
+   soon as the snapshot is saved, the issue's warm: the offline copy, not yet saved, gives way);
    both again on an emulated phone (CDP: CPU 4x slower, 10 Mbit/s, 40 ms RTT);
 3. first contentful paint, and whether the correct (prerendered) result is in it;
 4. interaction latency: a finished edit (input and change events, as a stepper click
@@ -492,7 +492,7 @@ def main() -> None:
                      f"{w:.0f} ms", f"ratio {w / b:.2f} (target <= 0.25); start paths: "
                      f"{figures['warm_start_paths']}"))
         rows.append(("2. Calculator page: reload as soon as the snapshot is saved", f"{soon:.0f} ms",
-                     f"ratio {soon / b:.2f} (the offline copy is being saved meanwhile)"))
+                     f"ratio {soon / b:.2f} (the offline copy not yet saved: it gives way to the reload)"))
         if args.compare_early_start:
             pairs = [(cold_and_warm(browser, base + CALC_PAGE, early=False)[1],
                       cold_and_warm(browser, base + CALC_PAGE)[1]) for _ in range(args.runs)]
