@@ -54,7 +54,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from calculators import build, serve  # noqa: E402
+from calculators import bundle, serve  # noqa: E402
 from calculators.generate import generate  # noqa: E402
 from rules_core import api  # noqa: E402
 from tests.browser.support import wait_offline_copy  # noqa: E402
@@ -455,11 +455,11 @@ def main() -> None:
     t0 = time.perf_counter()
     generate("mkdocs", out, base)  # mkdocs build --strict, then the post-build step
     build_s = time.perf_counter() - t0
-    bundle_name, _ = build.bundle()
+    bundle_name, _ = bundle.bundle()
     bench = out / "_bench"
     bench.mkdir()
     inputs = json.dumps(api.spec("gunplay.difficulty")["initial"])
-    (bench / "baseline.html").write_text(BASELINE_HTML % {"ver": build.pyodide_version(), "bundle": bundle_name})
+    (bench / "baseline.html").write_text(BASELINE_HTML % {"ver": bundle.pyodide_version(), "bundle": bundle_name})
     (bench / "baseline-worker.js").write_text(BASELINE_WORKER % {"inputs": inputs})
     httpd = http.server.ThreadingHTTPServer(
         ("127.0.0.1", port), functools.partial(CountingHandler, directory=str(out)))

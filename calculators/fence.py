@@ -23,15 +23,12 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pymdownx.superfences import SuperFencesException
 
-from calculators import build
+from calculators import bundle
+from calculators.layout import ASSET_DIR, ASSETS_SOURCE, ROOT_PLACEHOLDER
 from calculators.render import response_html
 from rules_core import api
-from rules_core.catalog import calculators
+from rules_core.catalog import calculators, rules_tables
 from rules_core.fields import initial_inputs
-
-#: replaced in every built page by the post-build step (calculators/pages.py) with the
-#: relative path from that page to the site root
-ROOT_PLACEHOLDER = "@@calc-root@@/"
 
 _ENV = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -121,7 +118,7 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
     if not response["ok"]:
         err = response["error"]
         raise FenceError(f"calculator {name}: starting input {err['field']}: {err['message']}")
-    bundle_name, _ = build.bundle()
+    bundle_name, _ = bundle.bundle()
     # what the page's actions read from the result shown (the value handed on, the unit
     # added to a roster): the result the page starts with is this one, not worked out again
     needed = ([HAND_ON[name][0]] if name in HAND_ON else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
@@ -131,8 +128,8 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
         values=start,
         result_html=response_html(response, ROOT_PLACEHOLDER, uid),
         bundle=bundle_name,
-        pyodide=build.pyodide_version(),
-        runtime_bytes=build.runtime_bytes(),
+        pyodide=bundle.pyodide_version(),
+        runtime_bytes=bundle.runtime_bytes(),
         initial_json=json.dumps(start, separators=(",", ":")),
         result_json=json.dumps({key: response["result"][key] for key in needed}, separators=(",", ":")),
         hand_on=hand_on(name, api.spec),
@@ -158,8 +155,6 @@ def format_rules_table(source: str, language: str, css_class: str, options: dict
     The block holds the table's name (see ``rules_core.catalog.rules_tables``), so the
     docs can never show numbers that disagree with the code.
     """
-    from rules_core.catalog import rules_tables
-
     name = source.strip()
     tables = rules_tables()
     if name not in tables:
@@ -196,19 +191,19 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
     template = f"apps/{slug}.html.j2"
     if not (Path(__file__).parent / "templates" / template).exists():
         raise FenceError(f"app {name!r} has no template {template}")
-    if not (Path(__file__).parent / "assets" / "apps" / f"{slug}.js").exists():
+    if not (ASSETS_SOURCE / "apps" / f"{slug}.js").exists():
         raise FenceError(f"app {name!r} has no module assets/apps/{slug}.js")
-    bundle_name, _ = build.bundle()
+    bundle_name, _ = bundle.bundle()
     inner = _ENV.get_template(template).render(
         options=options_, api_run=api.run, api_spec=api.spec,
         core=lambda module: importlib.import_module(f"rules_core.{module}"),  # its constants
         response_html=lambda response, uid=slug: response_html(response, ROOT_PLACEHOLDER, uid),
     )
     return (f'<div class="calc-app" id="app-{uid or slug}" data-app="{slug}" '
-            f'data-status="prerendered" data-module="{build.ASSET_DIR}/apps/{slug}.js" '
+            f'data-status="prerendered" data-module="{ASSET_DIR}/apps/{slug}.js" '
             f'data-bundle="{bundle_name}" '
-            f'data-pyodide="{build.pyodide_version()}" '
-            f'data-runtime-bytes="{build.runtime_bytes()}">{inner}</div>')
+            f'data-pyodide="{bundle.pyodide_version()}" '
+            f'data-runtime-bytes="{bundle.runtime_bytes()}">{inner}</div>')
 
 
 _DOCS = Path(__file__).resolve().parents[1] / "docs"

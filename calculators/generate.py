@@ -16,7 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from calculators.build import ASSETS_SOURCE, ROOT, BuildError, finish
+from calculators.build import finish
+from calculators.layout import ASSETS_SOURCE, ROOT, BuildError, command
 
 GENERATORS = ("mkdocs", "zensical")
 
@@ -65,13 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generator", default=os.environ.get("GENERATOR") or "mkdocs", choices=GENERATORS)
     parser.add_argument("--site-url", default=os.environ.get("SITE_URL") or "http://127.0.0.1:8000/")
     args = parser.parse_args(argv)
-    try:
+
+    def work() -> str:
         build = generate(args.generator, args.out, args.site_url)
-    except BuildError as err:
-        print(f"calculators.generate: FAILED: {err}", file=sys.stderr)
-        return 1
-    print(f"Built {args.out}/ with {args.generator} for {args.site_url} (build {build}), finished and checked.")
-    return 0
+        return f"Built {args.out}/ with {args.generator} for {args.site_url} (build {build}), finished and checked."
+
+    return command("calculators.generate", work)
 
 
 if __name__ == "__main__":

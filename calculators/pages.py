@@ -19,16 +19,14 @@ import re
 from pathlib import Path
 
 from calculators import hashed
-from calculators.build import ASSET_DIR, BuildError
-from calculators.fence import ROOT_PLACEHOLDER
+from calculators.layout import ASSET_DIR, BUILD_TAG, CSP_TAG, ROOT_PLACEHOLDER, BuildError
 
 # Every inline script, data blocks included: Material's instant navigation re-creates the
 # script elements of the page it swaps in, and the browser checks those against the policy.
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
+#: the tags :data:`~calculators.layout.CSP_TAG` and :data:`~calculators.layout.BUILD_TAG` find
 CSP_META = '<meta http-equiv="Content-Security-Policy" content="{}">'
-CSP_TAG = re.compile(r"""<meta\s+http-equiv=["']?Content-Security-Policy["']?[^>]*>""", re.I)
 BUILD_META = '<meta name="tcr-build" content="{}">'
-BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
 #: In the head of a page whose widgets or apps run the runtime: the site's root, and the
 #: script of calculators/runtime_head.js (its comment lines left out), run before anything
 #: else on the page loads. On a return visit whose browser keeps this build's runtime

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 
-from calculators.build import immutable
+from calculators.layout import immutable
 
 #: a year: files whose name changes with their content never need asking about again
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -13,9 +13,15 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin
 
 from calculators import hashed
-from calculators.build import ASSET_DIR, ENTRY, PYODIDE_FILES
-from calculators.fence import ROOT_PLACEHOLDER
-from calculators.pages import BUILD_TAG, CSP_TAG
+from calculators.layout import (
+    ASSET_DIR,
+    BUILD_TAG,
+    CSP_TAG,
+    ENTRY,
+    PYODIDE_DIR,
+    PYODIDE_FILES,
+    ROOT_PLACEHOLDER,
+)
 
 #: a fence whose formatter failed, shown as code instead of a widget or table
 _SWALLOWED_FENCE = re.compile(r"<code[^>]*>(?:calculator|app|rules-table)\n")
@@ -67,7 +73,7 @@ def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
         bundle = attrs.get("data-bundle", "")
         if not bundle or not (site_dir / ASSET_DIR / bundle).is_file():
             out.append(f"{rel}: widget {name}: its Python bundle {bundle!r} is not in the site")
-        pyodide = site_dir / "assets" / "pyodide" / attrs.get("data-pyodide", "?")
+        pyodide = site_dir / PYODIDE_DIR / attrs.get("data-pyodide", "?")
         if not all((pyodide / f).is_file() for f in PYODIDE_FILES):
             out.append(f"{rel}: widget {name}: the Pyodide runtime {pyodide.name} is not in the site")
         if "data-app" in attrs and "data-module" not in attrs:

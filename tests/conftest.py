@@ -33,8 +33,8 @@ def _free_port() -> int:
 def build_site(generator: str, out: Path, url: str, assets: Path | None = None) -> None:
     """Build the whole site with ``generator`` for ``url`` into ``out`` (the same command
     as ``make site``: the generator, then the post-build step that checks the result)."""
-    from calculators.build import BuildError
     from calculators.generate import generate
+    from calculators.layout import BuildError
 
     try:
         generate(generator, out, url, *([assets] if assets else []))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from calculators.build import ASSET_DIR, ASSETS_SOURCE
+from calculators.layout import ASSET_DIR, ASSETS_SOURCE
 from tests.browser.support import instant_goto, sw_manifest, wait_offline_copy, wait_settled, widget
 from tests.conftest import _free_port, build_site, served
 

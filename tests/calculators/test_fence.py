@@ -5,7 +5,8 @@ from __future__ import annotations
 import markdown
 import pytest
 
-from calculators.fence import ROOT_PLACEHOLDER, FenceError, parse_block
+from calculators.fence import FenceError, parse_block
+from calculators.layout import ROOT_PLACEHOLDER
 from calculators.render import markdown as render_markdown
 
 

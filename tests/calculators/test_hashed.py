@@ -25,6 +25,6 @@ def test_the_apps_modules_hash_without_a_cycle(tmp_path) -> None:  # type: ignor
 
 
 def hashed_source():  # type: ignore[no-untyped-def]
-    from calculators.build import ASSETS_SOURCE
+    from calculators.layout import ASSETS_SOURCE
 
     return ASSETS_SOURCE

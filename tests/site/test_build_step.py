@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from calculators import build, hashed, pages, verify
-from calculators.fence import ROOT_PLACEHOLDER
+from calculators import build, bundle, hashed, layout, verify
+from calculators.layout import ROOT_PLACEHOLDER
 
 pytestmark = pytest.mark.site
 
@@ -61,7 +61,7 @@ def test_only_pages_that_run_the_runtime_can_start_it_from_their_head(site) -> N
 
 
 def test_every_widget_asset_is_named_by_content_hash_and_referenced_so(site) -> None:  # type: ignore[no-untyped-def]
-    assets = site.dir / build.ASSET_DIR
+    assets = site.dir / layout.ASSET_DIR
     for path in assets.rglob("*"):
         if path.is_file() and not path.name.startswith("python-"):
             match = hashed.HASHED_NAME.match(path.name)
@@ -113,11 +113,11 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>t</title>
 
 def _tiny_site(where: Path) -> Path:
     """A two-page site as a generator writes it (before the post-build step)."""
-    bundle_name, _ = build.bundle()
+    bundle_name, _ = bundle.bundle()
     for rel, root in (("index.html", ""), ("a/b/index.html", "../../")):
         path = where / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(PAGE.replace("BUNDLE", bundle_name).replace("PYODIDE", build.pyodide_version())
+        path.write_text(PAGE.replace("BUNDLE", bundle_name).replace("PYODIDE", bundle.pyodide_version())
                         .replace("ROOT", root), encoding="utf-8")
     return where
 
@@ -173,11 +173,11 @@ def test_the_check_names_every_kind_of_broken_site(tmp_path: Path) -> None:
     text = index.read_text(encoding="utf-8")
     # what a Zensical build looks like without the step: a swallowed fence, a placeholder,
     # no policy, unhashed assets, and a widget whose bundle is missing
-    broken = pages.CSP_TAG.sub("", text).replace("</body>", (
+    broken = layout.CSP_TAG.sub("", text).replace("</body>", (
         f'<p><code>calculator\ngunplay.nope</code></p><a href="{ROOT_PLACEHOLDER}x/">x</a></body>'))
     broken = re.sub(r"calculators\.[0-9a-f]{12}\.js", "calculators.js", broken)
     index.write_text(broken, encoding="utf-8")
-    for bundle_file in (site_dir / build.ASSET_DIR).glob("python-*.zip"):
+    for bundle_file in (site_dir / layout.ASSET_DIR).glob("python-*.zip"):
         bundle_file.unlink()
     found = "\n".join(verify.problems(site_dir))
     for expected in ("left as code", "placeholder", "0 Content-Security-Policy", "names a file the site does not have",
@@ -198,20 +198,20 @@ def test_the_service_worker_lists_every_file_with_its_hash(site) -> None:  # typ
 
 def test_compiling_the_bundle_without_node_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     source = b"not yet compiled: " + str(id(object())).encode()
-    monkeypatch.setattr(build.shutil, "which", lambda name: None)
-    with pytest.raises(build.BuildError, match="needs Node.js"):
-        build.compiled(source)
+    monkeypatch.setattr(bundle.shutil, "which", lambda name: None)
+    with pytest.raises(layout.BuildError, match="needs Node.js"):
+        bundle.compiled(source)
 
 
 def test_a_compiled_bundle_is_kept_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every build of the same sources (the generator's process, the step's) names the same
     bundle: the compiled zip is kept by its source's hash and read back."""
-    monkeypatch.setattr(build, "COMPILED", tmp_path)
+    monkeypatch.setattr(bundle, "COMPILED", tmp_path)
     source = io.BytesIO()  # a zip of one source file
     with zipfile.ZipFile(source, "w") as archive:
         archive.writestr("m.py", "X = 1\n")
-    first = build.compiled(source.getvalue())
+    first = bundle.compiled(source.getvalue())
     assert [p.suffix for p in tmp_path.iterdir()] == [".zip"]
-    monkeypatch.setattr(build.shutil, "which", lambda name: None)  # no Node: only the kept copy can answer
-    assert build.compiled(source.getvalue()) == first
+    monkeypatch.setattr(bundle.shutil, "which", lambda name: None)  # no Node: only the kept copy can answer
+    assert bundle.compiled(source.getvalue()) == first
     assert zipfile.ZipFile(tmp_path / next(tmp_path.iterdir()).name).namelist() == ["m.pyc"]

@@ -1,0 +1,110 @@
+"""The Python the browser runs: one zip of ``rules_core``, the browser half of
+``calculators`` and their pure-Python dependencies, compiled ahead for the pinned
+Pyodide's Python and named by content hash; and that pinned Pyodide.
+
+Used by the fences (a widget names its bundle and runtime) and by the post-build step
+(which copies them into the site); imports neither.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import io
+import json
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from functools import cache
+from pathlib import Path
+
+from calculators.layout import ROOT, BuildError
+
+#: packages shipped whole in the bundle (pure Python, imported by the worker)
+BUNDLED_PACKAGES = ("rules_core", "icepool", "markdown_it", "mdurl")
+#: modules of ``calculators`` that run in the browser
+BROWSER_MODULES = ("__init__.py", "render.py", "runtime.py")
+#: compiled bundles, by the hash of their source zip and the Pyodide version
+COMPILED = ROOT / "build" / "compiled-bundles"
+#: the runtime files the worker downloads itself (and counts for its progress), besides the bundle
+RUNTIME_DOWNLOADS = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+
+
+def _package_files(name: str) -> list[tuple[str, Path]]:
+    module = importlib.import_module(name)
+    base = Path(module.__file__).resolve().parent  # type: ignore[arg-type]
+    files = []
+    for path in sorted(base.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            files.append((f"{name}/{path.relative_to(base).as_posix()}", path))
+    return files
+
+
+def compiled(source: bytes) -> bytes:
+    """``source`` (a zip of .py files) compiled for the pinned Pyodide's Python by
+    ``calculators/compile_bundle.mjs`` in Node (kept in :data:`COMPILED`, so that every
+    build of the same sources, in any process, names the same bundle)."""
+    key = f"{hashlib.sha256(source).hexdigest()[:16]}-{pyodide_version()}"
+    kept = COMPILED / f"{key}.zip"
+    if kept.is_file():
+        return kept.read_bytes()
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("Compiling the Python bundle for the browser needs Node.js: install it"
+                         " (`sudo apt-get install nodejs npm`), then run `make site`.")
+    COMPILED.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=COMPILED) as tmp:
+        src, out = Path(tmp) / "source.zip", Path(tmp) / "compiled.zip"
+        src.write_bytes(source)
+        proc = subprocess.run([node, str(ROOT / "calculators" / "compile_bundle.mjs"), str(pyodide_dir()),
+                               str(src), str(out)], capture_output=True, text=True)
+        if proc.returncode != 0 or not out.is_file():
+            raise BuildError(f"compiling the Python bundle failed:\n{proc.stderr.strip()[-2000:]}")
+        out.replace(kept)  # one rename: a build running beside this one reads all or nothing
+    for old in sorted(COMPILED.glob("*.zip"), key=lambda p: p.stat().st_mtime)[:-4]:
+        old.unlink(missing_ok=True)  # the last few sources' bundles are enough
+    return kept.read_bytes()
+
+
+@cache
+def bundle() -> tuple[str, bytes]:
+    """(file name, zip bytes) of the Python the browser runs, compiled for its Python
+    (:func:`compiled`). Deterministic."""
+    entries: list[tuple[str, Path]] = []
+    for package in BUNDLED_PACKAGES:
+        entries += _package_files(package)
+    base = ROOT / "calculators"
+    entries += [(f"calculators/{m}", base / m) for m in BROWSER_MODULES]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for arcname, path in entries:
+            info = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    data = compiled(buffer.getvalue())
+    return f"python-{hashlib.sha256(data).hexdigest()[:12]}.zip", data
+
+
+def pyodide_dir() -> Path:
+    return ROOT / "node_modules" / "pyodide"
+
+
+@cache
+def pyodide_version() -> str:
+    """The pinned Pyodide version, checked against what npm installed."""
+    wanted = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    installed = pyodide_dir() / "package.json"
+    if not installed.exists():
+        raise BuildError("The Pyodide runtime is not installed: run `npm ci` (or `make site`).")
+    have = json.loads(installed.read_text())["version"]
+    if have != wanted:
+        raise BuildError(f"node_modules has Pyodide {have} but package.json pins {wanted}: run `npm ci`.")
+    return have
+
+
+@cache
+def runtime_bytes() -> int:
+    """The bytes the worker's downloads hold once decoded: the progress bar's total when
+    the server compresses them (its Content-Length is then the compressed size)."""
+    return sum((pyodide_dir() / name).stat().st_size for name in RUNTIME_DOWNLOADS) + len(bundle()[1])

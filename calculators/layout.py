@@ -1,0 +1,60 @@
+"""The finished site's layout: where the build puts things and the marks it leaves in
+pages, shared by the fences (inside the generator), the post-build step and the server.
+
+A leaf: it imports only the standard library, so every build-time module can import it
+without importing any other (the layers are listed in ``tests/test_layers.py``).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+#: the project's folder
+ROOT = Path(__file__).resolve().parent.parent
+#: the widget assets as written (published under their content-hashed names)
+ASSETS_SOURCE = ROOT / "calculators" / "assets"
+#: where the widget assets and the Python bundle go in the site
+ASSET_DIR = "assets/calculators"
+#: where the pinned Pyodide goes in the site, in a folder named by its version
+PYODIDE_DIR = "assets/pyodide"
+#: the module every page with a widget loads
+ENTRY = "calculators.js"
+#: the files of the Pyodide runtime the site carries
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
+                 "python_stdlib.zip", "pyodide-lock.json")
+#: written by the fences before links to other pages; the post-build step replaces it in
+#: every built page with the relative path from that page to the site root
+ROOT_PLACEHOLDER = "@@calc-root@@/"
+#: the post-build step's tags in a page's head: the security policy and the build id
+CSP_TAG = re.compile(r"""<meta\s+http-equiv=["']?Content-Security-Policy["']?[^>]*>""", re.I)
+BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
+
+#: Material's own fingerprinted files (``bundle.77dd0ce9.min.js``)
+_FINGERPRINTED = re.compile(r"\.[0-9a-f]{8,}\.min\.(?:js|css)$")
+
+
+class BuildError(RuntimeError):
+    """Something the build needs is missing; the message says how to get it."""
+
+
+def immutable(rel: str) -> bool:
+    """Whether a site file (path from the site root) is named by its content: the widget
+    assets and the Python bundle, the versioned Pyodide folder, Material's fingerprinted
+    files. Such a file never changes under its name (the server and the service worker
+    keep it for good)."""
+    return rel.startswith((PYODIDE_DIR + "/", ASSET_DIR + "/")) or bool(_FINGERPRINTED.search(rel))
+
+
+def command(prog: str, work: Callable[[], str]) -> int:
+    """A build command's exit status: 0 and the line ``work`` returns printed, or 1 and
+    ``prog: FAILED:`` with the problem on standard error if it raises :class:`BuildError`."""
+    try:
+        said = work()
+    except BuildError as err:
+        print(f"{prog}: FAILED: {err}", file=sys.stderr)
+        return 1
+    print(said)
+    return 0
