@@ -1,4 +1,4 @@
-// Compile the Python bundle for the browser's own Python (run by calculators/build.py):
+// Compile the Python bundle for the browser's own Python (run by calculators/bundle.py):
 //
 //   node calculators/compile_bundle.mjs PYODIDE_DIR SOURCE_ZIP OUT_ZIP
 //
