@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
+import tempfile
+import threading
+import time
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -27,6 +31,8 @@ MISSING = ("{what} is not installed: `make test` installs it as root on Debian "
 
 class Engine(Protocol):
     name: str
+    #: what the test is doing (page, widget, step): said if the page dies
+    where: str
 
     def goto(self, url: str) -> None: ...
     def reload(self) -> None: ...
@@ -39,30 +45,212 @@ class EngineError(AssertionError):
     """The page or the driver reported a failure."""
 
 
+class PageCrashed(EngineError):
+    """The browser's page died under the test (its content process crashed, was killed or
+    hung, or the browser itself went away): the message says what the harness saw."""
+
+
+def _short(value: Any, limit: int = 600) -> str:
+    text = json.dumps(value, default=str) if not isinstance(value, str) else value
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        text = path.read_text(errors="replace").splitlines()
+    except OSError as err:
+        return f"(unreadable: {err})"
+    return "\n".join(text[-lines:]) or "(empty)"
+
+
+def _kernel_log(since: float, pids: set[int]) -> list[str]:
+    """Kernel messages since ``since`` (seconds since boot) about these processes or about
+    memory: a fatal signal (segfault, trap), the OOM killer. Empty where dmesg is closed."""
+    try:
+        out = subprocess.run(["dmesg"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    found = []
+    for line in out.splitlines():
+        stamp = re.match(r"\[\s*(\d+\.\d+)\]", line)
+        if not stamp or float(stamp.group(1)) < since:
+            continue
+        if (any(f"[{pid}]" in line or f"pid={pid}" in line or f"({pid})" in line for pid in pids)
+                or re.search(r"oom|out of memory|segfault|traps:|WebKit|MiniBrowser", line, re.I)):
+            found.append(line)
+    return found
+
+
+def _uptime() -> float:
+    return float(Path("/proc/uptime").read_text().split()[0])
+
+
+class ProcessWatch:
+    """Samples a browser's process tree (every process under ``root``) twice a second:
+    each process's memory (resident now and its peak), when it went away, and the
+    machine's lowest available memory; ``report`` says it when a page dies."""
+
+    def __init__(self, root: int, interval: float = 0.5) -> None:
+        self.root = root
+        self.started = _uptime()
+        self.seen: dict[int, dict[str, Any]] = {}
+        self.min_available_mb: int | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._loop, args=(interval,), daemon=True)
+        self._thread.start()
+
+    def _tree(self) -> dict[int, str]:
+        parents: dict[int, int] = {}
+        names: dict[int, str] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            name = stat[stat.index("(") + 1:stat.rindex(")")]
+            parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
+            names[int(entry.name)] = name
+        tree = {}
+        for pid in names:
+            up = pid
+            while up in parents and up != self.root and up > 1:
+                up = parents[up]
+            if up == self.root:
+                tree[pid] = names[pid]
+        return tree
+
+    @staticmethod
+    def _status(pid: int) -> dict[str, str]:
+        fields = {}
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                key, _, value = line.partition(":")
+                fields[key] = value.strip()
+        except OSError:
+            pass
+        return fields
+
+    def sample(self) -> None:
+        now = time.monotonic()
+        tree = self._tree()
+        with self._lock:
+            for pid, name in tree.items():
+                status = self._status(pid)
+                if not status:
+                    continue
+                info = self.seen.setdefault(pid, {"name": name, "first": now, "gone": None})
+                info["rss_mb"] = int(status.get("VmRSS", "0 kB").split()[0]) // 1024
+                info["peak_mb"] = int(status.get("VmHWM", "0 kB").split()[0]) // 1024
+                info["state"] = status.get("State", "?")
+                info["last"] = now
+            for pid, info in self.seen.items():
+                if info["gone"] is None and pid not in tree:
+                    info["gone"] = now
+            try:
+                for line in Path("/proc/meminfo").read_text().splitlines():
+                    if line.startswith("MemAvailable:"):
+                        available = int(line.split()[1]) // 1024
+                        if self.min_available_mb is None or available < self.min_available_mb:
+                            self.min_available_mb = available
+            except OSError:
+                pass
+
+    def _loop(self, interval: float) -> None:
+        while not self._stop.wait(interval):
+            try:
+                self.sample()
+            except Exception:  # noqa: BLE001 - a sample that fails is only a gap
+                continue
+
+    def gone_since(self, since: float) -> list[int]:
+        """Processes of the tree that went away after ``since`` (time.monotonic)."""
+        with self._lock:
+            return [pid for pid, info in self.seen.items() if info["gone"] and info["gone"] >= since]
+
+    def report(self, since: float) -> str:
+        self.sample()
+        lines = []
+        with self._lock:
+            for pid, info in sorted(self.seen.items()):
+                if info["gone"]:
+                    when = f"went away {info['gone'] - since:+.1f} s from the command's start"
+                else:
+                    when = f"still running (state {info.get('state', '?')})"
+                lines.append(f"  {info['name']} {pid}: {when}; memory {info.get('rss_mb', '?')} MB "
+                             f"when last seen, peak {info.get('peak_mb', '?')} MB")
+            pids = set(self.seen)
+        lines.append(f"  machine: lowest available memory seen {self.min_available_mb} MB")
+        kernel = _kernel_log(self.started, pids)
+        lines.append("  kernel log: " + ("\n    ".join([""] + kernel) if kernel else "nothing about them"))
+        return "\n".join(lines)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+
 class Firefox:
-    """Firefox ESR through ``firefox_driver.mjs`` (one JSON line per command)."""
+    """Firefox ESR through ``firefox_driver.mjs`` (one JSON line per command). Firefox's
+    output goes to a log file and its processes are watched, as WebKit's are: a page or a
+    browser that dies fails the test with :class:`PageCrashed` saying what happened."""
 
     name = "firefox"
+    #: what puppeteer says when the page or the browser under it went away
+    DIED = re.compile(r"Target closed|Session closed|has been closed|crash|disconnected|"
+                      r"Connection closed|no such frame|discarded", re.I)
 
     def __init__(self) -> None:
         if not Path(FIREFOX).exists():
             raise EngineError(MISSING.format(what="Firefox ESR"))
         if not (ROOT / "node_modules" / "puppeteer-core").exists():
             raise EngineError("puppeteer-core is not installed: run `npm ci` (make test does).")
+        self.where = "starting"
+        self._last: Any = None
+        self._crash: PageCrashed | None = None
+        fd, log = tempfile.mkstemp(prefix="firefox-", suffix=".log")
+        self.log = Path(log)
         self._proc = subprocess.Popen(
             ["node", str(Path(__file__).with_name("firefox_driver.mjs"))],
-            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=fd, text=True)
+        os.close(fd)
+        self._watch = ProcessWatch(self._proc.pid)
+
+    def _died(self, what: str, said: str, started: float) -> PageCrashed:
+        time.sleep(1)  # let the log and the kernel catch up with the process's end
+        code = self._proc.poll()
+        driver = ("running" if code is None else
+                  f"killed by signal {-code}" if code < 0 else f"exited with status {code}")
+        self._crash = PageCrashed(
+            f"firefox: the page died while {self.where} ({what})\n"
+            f"  the driver said: {said}\n  the driver (node, puppeteer-core): {driver}\n"
+            f"  the last script result before it: {_short(self._last)}\n"
+            f"{self._watch.report(started)}\n"
+            f"  Firefox's log ({self.log}), last lines:\n{_tail(self.log)}")
+        return self._crash
 
     def _call(self, **cmd: Any) -> Any:
         assert self._proc.stdin and self._proc.stdout
-        self._proc.stdin.write(json.dumps(cmd) + "\n")
-        self._proc.stdin.flush()
-        line = self._proc.stdout.readline()
+        what = f"{cmd['op']} {_short(cmd.get('url') or cmd.get('arg') or '', 120)}"
+        if self._crash is not None:
+            raise PageCrashed(f"{self._crash} (and now: {what})")
+        started = time.monotonic()
+        try:
+            self._proc.stdin.write(json.dumps(cmd) + "\n")
+            self._proc.stdin.flush()
+            line = self._proc.stdout.readline()
+        except OSError as err:
+            raise self._died(what, f"the driver's pipe broke ({err})", started) from err
         if not line:
-            raise EngineError(f"the Firefox driver stopped (exit {self._proc.poll()})")
+            raise self._died(what, "nothing: the driver stopped", started)
         reply = json.loads(line)
         if not reply["ok"]:
+            if self.DIED.search(reply["error"]) or self._watch.gone_since(started):
+                raise self._died(what, reply["error"], started)
             raise EngineError(reply["error"])
+        self._last = reply.get("value")
         return reply.get("value")
 
     def goto(self, url: str) -> None:
@@ -79,18 +267,27 @@ class Firefox:
 
     def quit(self) -> None:
         try:
-            self._call(op="quit")
+            if self._crash is None:
+                self._call(op="quit")
         finally:
             if self._proc.poll() is None:
                 self._proc.kill()
             self._proc.wait(timeout=60)
+            self._watch.stop()
+            if self._crash is None:
+                self.log.unlink(missing_ok=True)  # kept after a crash: the report names it
 
 
 class WebKit:
     """WebKitGTK's MiniBrowser through WebKitWebDriver, on a virtual X screen.
 
     WebKitWebDriver gives no console log, so page errors are those the page recorded
-    (``ERRORS_JS`` installs the recorder after each load)."""
+    (``ERRORS_JS`` installs the recorder after each load). WebKit's own output (the
+    driver's, MiniBrowser's and its web process's, with the page's console) goes to a log
+    file, and the browser's processes are watched: when the page dies (WebKitWebDriver
+    then answers a script with "Could not parse script result", its empty reply from a
+    web process that went away, and then "session deleted because of page crash or
+    hang") the test fails with :class:`PageCrashed` saying what happened."""
 
     name = "webkit"
 
@@ -102,6 +299,9 @@ class WebKit:
         browser = next((p for p in MINIBROWSER if Path(p).exists()), None)
         if not Path(WEBKIT_DRIVER).exists() or browser is None or not shutil.which("Xvfb"):
             raise EngineError(MISSING.format(what="WebKitGTK (webkit2gtk-driver) or Xvfb"))
+        self.where = "starting"
+        self._last: Any = None
+        self._crash: PageCrashed | None = None
         read, write = os.pipe()
         self._xvfb = subprocess.Popen(
             ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
@@ -109,29 +309,62 @@ class WebKit:
         os.close(write)
         with os.fdopen(read) as pipe:
             display = pipe.readline().strip()
+        fd, log = tempfile.mkstemp(prefix="webkit-", suffix=".log")
+        os.close(fd)
+        self.log = Path(log)
         options = Options()
         options.binary_location = browser
         options.add_argument("--automation")
-        service = Service(executable_path=WEBKIT_DRIVER, env={**os.environ, "DISPLAY": f":{display}"})
+        # the page's console goes to the log too (MiniBrowser takes WebKitSettings as options)
+        options.add_argument("--enable-write-console-messages-to-stdout=true")
+        service = Service(executable_path=WEBKIT_DRIVER, log_output=log,
+                          env={**os.environ, "DISPLAY": f":{display}"})
         self._driver = webdriver.WebKitGTK(options=options, service=service)
+        assert service.process is not None
+        self._watch = ProcessWatch(service.process.pid)
         self._driver.set_script_timeout(900)
         self._driver.set_page_load_timeout(300)
 
+    def _command(self, what: str, call: Any) -> Any:
+        from selenium.common.exceptions import InvalidSessionIdException, WebDriverException
+
+        if self._crash is not None:  # the page died earlier in this session: say so again
+            raise PageCrashed(f"{self._crash} (and now: {what})")
+        started = time.monotonic()
+        try:
+            return call()
+        except WebDriverException as err:
+            said = (err.msg or str(err)).strip()
+            gone = self._watch.gone_since(started)
+            if not (gone or isinstance(err, InvalidSessionIdException)
+                    or "Could not parse script result" in said or "page crash or hang" in said):
+                raise
+            time.sleep(1)  # let the log and the kernel catch up with the process's end
+            self._crash = PageCrashed(
+                f"webkit: the page died while {self.where} ({what})\n"
+                f"  WebKitWebDriver said: {type(err).__name__}: {said}\n"
+                f"  the last script result before it: {_short(self._last)}\n"
+                f"{self._watch.report(started)}\n"
+                f"  WebKit's log ({self.log}), last lines:\n{_tail(self.log)}")
+            raise self._crash from err
+
     def goto(self, url: str) -> None:
-        self._driver.get(url)
+        self._command(f"loading {url}", lambda: self._driver.get(url))
 
     def reload(self) -> None:
-        self._driver.refresh()
+        self._command("reloading", self._driver.refresh)
 
     def run(self, js: str, arg: Any = None) -> Any:
-        reply = self._driver.execute_async_script(
+        reply = self._command(f"running {js.split(chr(10))[0][:60]} with {_short(arg, 120)}",
+                              lambda: self._driver.execute_async_script(
             "const done = arguments[arguments.length - 1];"
             f"Promise.resolve().then(() => ({js})(arguments[0])).then("
             "v => done({ok: true, value: v === undefined ? null : v}),"
             " e => done({ok: false, error: String(e) + ' at ' + location.pathname"
-            " + ' ' + String(e && e.stack)}));", arg)
+            " + ' ' + String(e && e.stack)}));", arg))
         if not reply["ok"]:
             raise EngineError(reply["error"])
+        self._last = reply["value"]
         return reply["value"]
 
     def errors(self) -> list[str]:
@@ -140,9 +373,15 @@ class WebKit:
     def quit(self) -> None:
         try:
             self._driver.quit()
+        except Exception:  # noqa: BLE001 - a browser whose page died may not answer quit
+            if self._crash is None:
+                raise
         finally:
+            self._watch.stop()
             self._xvfb.terminate()
             self._xvfb.wait(timeout=30)
+            if self._crash is None:
+                self.log.unlink(missing_ok=True)  # kept after a crash: the report names it
 
 
 ENGINES = {"firefox": Firefox, "webkit": WebKit}

@@ -16,6 +16,11 @@ const page = await browser.newPage();
 await page.setViewport({ width: 1280, height: 900 });
 const errors = [];
 page.on("pageerror", (err) => errors.push(String((err && err.message) || err)));
+// a page or a browser that dies is said on stderr (the harness's log) and in every reply
+let died = "";
+page.on("error", (err) => { died = `the page crashed: ${err}`; process.stderr.write(`${died}\n`); });
+page.on("close", () => { died ||= "the page was closed"; process.stderr.write("page closed\n"); });
+browser.on("disconnected", () => { died ||= "the browser disconnected"; process.stderr.write("browser disconnected\n"); });
 
 const reply = (message) => process.stdout.write(JSON.stringify(message) + "\n");
 for await (const line of readline.createInterface({ input: process.stdin })) {
@@ -39,6 +44,6 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
       reply({ ok: false, error: `unknown command ${cmd.op}` });
     }
   } catch (err) {
-    reply({ ok: false, error: String((err && err.stack) || err) });
+    reply({ ok: false, error: (died ? `${died}; ` : "") + String((err && err.stack) || err) });
   }
 }

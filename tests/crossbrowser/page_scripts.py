@@ -72,49 +72,57 @@ NAVIGATE = """async ([href, timeout]) => {
   });
 }"""
 
-#: wait for every widget and app to go live; change one number of each calculator and
-#: wait for the recomputed result
-LIVE = """async (timeout) => {""" + _WAIT + """
-  const out = [];
-  for (const el of document.querySelectorAll(".calc[data-calculator], .calc-app[data-app]")) {
-    const name = el.dataset.calculator || el.dataset.app;
-    try {
-      await until(() => settled(el), `${name} to go live`, timeout);
-    } catch (err) {  // say where it stopped: its state, its message, the runtime's
-      const html = document.documentElement.dataset;
-      throw new Error(`${err.message} (status ${el.dataset.status}, busy ${Boolean(el._busy)}, ` +
-        `says "${(el.querySelector(".calc-status") || {}).textContent || ""}", ` +
-        `runtime ${html.runtime || "-"} ${html.runtimeStart || ""}, errors ${JSON.stringify(window.__tcrErrors || [])})`);
-    }
-    const entry = { name, status: el.dataset.status, recomputed: null };
-    // a number one step up (or down at the maximum), else the next choice of a list
-    const input = el.dataset.calculator && (el.querySelector(
-      '.calc-field[data-kind="int"]:not([hidden]) input[type="number"]') || el.querySelector(
-      '.calc-field[data-kind="choice"]:not([hidden]) select'));
-    if (input) {
-      let reply = null;
-      el.addEventListener("calc:result", (e) => { reply = e.detail; }, { once: true });
-      if (input.tagName === "SELECT") {
-        input.selectedIndex = (input.selectedIndex + 1) % input.options.length;
-      } else {
-        const max = input.max === "" ? Infinity : Number(input.max);
-        const now = Number(input.value);
-        input.value = String(now + 1 <= max ? now + 1 : now - 1);
-      }
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-      input.dispatchEvent(new Event("change", { bubbles: true }));
-      // the answer, or a failure shown without one (the runtime stopped): never wait on
-      await until(() => (reply || el.classList.contains("calc-offline")
-                         || /restarted|cancelled/.test(el.querySelector(".calc-status").textContent))
-                        && settled(el), `${name} to recompute`, timeout);
-      // a result, or a message naming the field (a changed choice can make a pair invalid)
-      entry.recomputed = reply ? { answered: Boolean(reply.ok || (reply.error && reply.error.message)),
-                                   ok: Boolean(reply.ok), status: el.dataset.status }
-        : { answered: false, ok: false, status: el.querySelector(".calc-status").textContent };
-    }
-    out.push(entry);
+#: the page's widgets and apps, in order: their names (the smoke tests then take them one
+#: by one, so that a page which dies is known to have died on a given widget and step)
+WIDGETS = """async () => [...document.querySelectorAll(".calc[data-calculator], .calc-app[data-app]")]
+  .map((el) => el.dataset.calculator || el.dataset.app)"""
+
+_WIDGET = """
+  const el = document.querySelectorAll(".calc[data-calculator], .calc-app[data-app]")[index];
+  if (!el) throw new Error(`${location.pathname}: no widget ${index}`);
+  const name = el.dataset.calculator || el.dataset.app;
+"""
+
+#: wait for widget number ``index`` to go live: its name and status
+LIVE = """async ([index, timeout]) => {""" + _WAIT + _WIDGET + """
+  try {
+    await until(() => settled(el), `${name} to go live`, timeout);
+  } catch (err) {  // say where it stopped: its state, its message, the runtime's
+    const html = document.documentElement.dataset;
+    throw new Error(`${err.message} (status ${el.dataset.status}, busy ${Boolean(el._busy)}, ` +
+      `says "${(el.querySelector(".calc-status") || {}).textContent || ""}", ` +
+      `runtime ${html.runtime || "-"} ${html.runtimeStart || ""}, errors ${JSON.stringify(window.__tcrErrors || [])})`);
   }
-  return out;
+  return { name, status: el.dataset.status };
+}"""
+
+#: change one number of calculator number ``index`` (a number one step up, or down at the
+#: maximum, else the next choice of a list) and wait for the recomputed result; null for
+#: an app or a calculator with nothing to change
+RECOMPUTE = """async ([index, timeout]) => {""" + _WAIT + _WIDGET + """
+  const input = el.dataset.calculator && (el.querySelector(
+    '.calc-field[data-kind="int"]:not([hidden]) input[type="number"]') || el.querySelector(
+    '.calc-field[data-kind="choice"]:not([hidden]) select'));
+  if (!input) return null;
+  let reply = null;
+  el.addEventListener("calc:result", (e) => { reply = e.detail; }, { once: true });
+  if (input.tagName === "SELECT") {
+    input.selectedIndex = (input.selectedIndex + 1) % input.options.length;
+  } else {
+    const max = input.max === "" ? Infinity : Number(input.max);
+    const now = Number(input.value);
+    input.value = String(now + 1 <= max ? now + 1 : now - 1);
+  }
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  // the answer, or a failure shown without one (the runtime stopped): never wait on
+  await until(() => (reply || el.classList.contains("calc-offline")
+                     || /restarted|cancelled/.test(el.querySelector(".calc-status").textContent))
+                    && settled(el), `${name} to recompute`, timeout);
+  // a result, or a message naming the field (a changed choice can make a pair invalid)
+  return reply ? { answered: Boolean(reply.ok || (reply.error && reply.error.message)),
+                   ok: Boolean(reply.ok), status: el.dataset.status }
+    : { answered: false, ok: false, status: el.querySelector(".calc-status").textContent };
 }"""
 
 _APP = """

@@ -1,16 +1,23 @@
 """Smoke tests in Firefox ESR and WebKitGTK (Safari's engine), beside the Chromium suite.
 
-Each engine, in one browser session per engine (Pyodide starts once, then instant
-navigation keeps it): every page loads with no page error; every widget and app goes live,
-and every calculator recomputes after an input change; the army builder and the tracker
-keep their data through a reload; a page visited once works offline (the server is
-stopped, the page reloads from the service worker's cache and its widget goes live).
+Each engine, each test in a browser session of its own (a page that dies takes only its
+own test with it): every page loads with no page error; every widget and app goes live,
+and every calculator recomputes after an input change (one session: Pyodide starts once,
+then instant navigation keeps it); the army builder and the tracker keep their data
+through a reload; a page visited once works offline (the server is stopped, the page
+reloads from the service worker's cache and its widget goes live).
+
+Widgets are taken one by one, each step a script of its own, and the engine is told what
+the test is doing (``engine.where``): a page that dies is reported with the page, the
+widget and the step it died on, the last result before it, what became of the browser's
+processes and the engine's own log (``engines.PageCrashed``).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -28,7 +35,7 @@ LIVE_TIMEOUT_MS = 600_000
 NAVIGATE_TIMEOUT_MS = 120_000
 
 
-@pytest.fixture(scope="module", params=sorted(ENGINES))
+@pytest.fixture(params=sorted(ENGINES))
 def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
     browser = ENGINES[request.param]()
     yield browser
@@ -39,16 +46,34 @@ def _errors(engine: Engine) -> list[str]:
     return engine.errors() + engine.run(js.ERRORS)
 
 
+def _live(engine: Engine, path: str, recompute: bool) -> list[dict[str, Any]]:
+    """Every widget and app of the page goes live (and, with ``recompute``, every
+    calculator answers a change), one script a widget: their entries."""
+    out = []
+    for index, name in enumerate(engine.run(js.WIDGETS)):
+        engine.where = f"/{path}: {name} going live"
+        entry = engine.run(js.LIVE, [index, LIVE_TIMEOUT_MS])
+        entry["recomputed"] = None
+        if recompute:
+            engine.where = f"/{path}: {name} recomputing after a change"
+            entry["recomputed"] = engine.run(js.RECOMPUTE, [index, LIVE_TIMEOUT_MS])
+        out.append(entry)
+    return out
+
+
 def test_every_page_loads_and_every_widget_goes_live_and_recomputes(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
+    engine.where = "loading the home page"
     engine.goto(site.url)
     assert engine.run(js.ERRORS) == []  # installs the page's error record
     widgets = recomputed = calculators = 0
     for path in site_pages(site):
+        engine.where = f"following a link to /{path}"
         if engine.run(js.NAVIGATE, ["/" + path, NAVIGATE_TIMEOUT_MS]) != "/" + path:
             # the theme's instant navigation did not take the link: a full page load
+            engine.where = f"loading /{path} in full"
             engine.goto(site.url + path)
             assert engine.run(js.ERRORS) == [], f"{engine.name} /{path}"
-        for entry in engine.run(js.LIVE, LIVE_TIMEOUT_MS):
+        for entry in _live(engine, path, recompute=True):
             where = f"{engine.name} /{path} {entry['name']}"
             assert entry["status"] == "ready", where
             widgets += 1
@@ -56,6 +81,7 @@ def test_every_page_loads_and_every_widget_goes_live_and_recomputes(engine: Engi
                 assert entry["recomputed"]["answered"], (where, entry["recomputed"])
                 recomputed += entry["recomputed"]["ok"]
                 calculators += 1
+        engine.where = f"/{path}: reading its errors"
         assert _errors(engine) == [], f"{engine.name} /{path}"
     # every calculator page's widgets answered a change; most changes give a new result
     assert widgets >= 30 and calculators >= 25 and recomputed >= calculators * 3 // 4, \
@@ -65,10 +91,12 @@ def test_every_page_loads_and_every_widget_goes_live_and_recomputes(engine: Engi
 def test_the_army_builder_and_the_tracker_keep_their_data_through_a_reload(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
     for path, action, count in (("sucs/roster/", js.ROSTER_ADD, js.ROSTER_COUNT),
                                 ("phases/tracker/", js.TRACKER_ROLL, js.TRACKER_COUNT)):
+        engine.where = f"/{path}: loading it and using the app"
         engine.goto(site.url + path)
         engine.run(js.ERRORS)
         before = engine.run(action, LIVE_TIMEOUT_MS)
         assert before >= 1, (engine.name, path)
+        engine.where = f"/{path}: reloading it and counting what the app kept"
         engine.reload()
         engine.run(js.ERRORS)
         assert engine.run(count, LIVE_TIMEOUT_MS) == before, (engine.name, path)
@@ -82,15 +110,18 @@ def test_a_page_visited_once_works_offline(engine: Engine, site) -> None:  # typ
     thread.start()
     url = f"http://127.0.0.1:{port}/gunplay/difficulty/"
     try:
+        engine.where = "loading /gunplay/difficulty/ online"
         engine.goto(url)
         engine.run(js.ERRORS)
-        assert all(e["status"] == "ready" for e in engine.run(js.LIVE, LIVE_TIMEOUT_MS))
+        assert all(e["status"] == "ready" for e in _live(engine, "gunplay/difficulty/", recompute=False))
+        engine.where = "/gunplay/difficulty/: waiting for the service worker to hold the page"
         assert engine.run(js.OFFLINE_READY, LIVE_TIMEOUT_MS), engine.name
     finally:
         server.shutdown()
         server.server_close()
+    engine.where = "reloading /gunplay/difficulty/ offline"
     engine.reload()  # the server is gone: only the service worker can answer
     engine.run(js.ERRORS)
-    live = engine.run(js.LIVE, LIVE_TIMEOUT_MS)
+    live = _live(engine, "gunplay/difficulty/", recompute=False)
     assert live and all(e["status"] == "ready" for e in live), (engine.name, live)
     assert _errors(engine) == [], engine.name
