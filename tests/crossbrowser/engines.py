@@ -47,7 +47,27 @@ class EngineError(AssertionError):
 
 class PageCrashed(EngineError):
     """The browser's page died under the test (its content process crashed, was killed or
-    hung, or the browser itself went away): the message says what the harness saw."""
+    hung, or the browser itself went away): the message says what the harness saw.
+    ``kind`` is the verdict (:meth:`ProcessWatch.verdict`)."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+#: what each verdict means, said first in the report
+VERDICTS = {
+    "crash": "its content process crashed: it went away with no sign of running out of memory",
+    "memory": "its content process was killed for its memory",
+    "browser": "the browser itself went away",
+    "hang": "its content process is still there but stopped answering (a hang)",
+}
+#: content processes (WebKit's web process, Firefox's content processes) and browsers, by
+#: their process names (the kernel's first 15 characters)
+CONTENT = ("WebKitWebProces", "Isolated Web Co", "Web Content", "WebExtensions")
+BROWSERS = ("MiniBrowser", "firefox-esr", "firefox")
+MEMORY_KILL = re.compile(r"out of memory|oom-kill|oom_reaper|Unable to shrink memory footprint|"
+                         r"exceeded (its )?memory limit|ExceededMemoryLimit", re.I)
 
 
 def _short(value: Any, limit: int = 600) -> str:
@@ -139,7 +159,7 @@ class ProcessWatch:
         with self._lock:
             for pid, name in tree.items():
                 status = self._status(pid)
-                if not status:
+                if "VmRSS" not in status:  # gone, or going: its last figures stand
                     continue
                 info = self.seen.setdefault(pid, {"name": name, "first": now, "gone": None})
                 info["rss_mb"] = int(status.get("VmRSS", "0 kB").split()[0]) // 1024
@@ -187,6 +207,29 @@ class ProcessWatch:
         lines.append("  kernel log: " + ("\n    ".join([""] + kernel) if kernel else "nothing about them"))
         return "\n".join(lines)
 
+    def verdict(self, since: float, log: Path) -> str:
+        """Why the page died, from the processes, the kernel's log and the engine's own:
+        "memory", "crash", "browser" or "hang" (see ``VERDICTS``)."""
+        self.sample()
+        with self._lock:
+            gone = {info["name"] for info in self.seen.values() if info["gone"] and info["gone"] >= since}
+            pids = set(self.seen)
+        try:
+            own = log.read_text(errors="replace")
+        except OSError:
+            own = ""
+        if MEMORY_KILL.search(own) or any(MEMORY_KILL.search(line) for line in _kernel_log(self.started, pids)):
+            return "memory"
+        if gone & set(CONTENT):
+            return "crash"
+        if gone & set(BROWSERS):
+            return "browser"
+        return "hang"
+
+    @property
+    def running(self) -> bool:
+        return not self._stop.is_set()
+
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=5)
@@ -223,19 +266,20 @@ class Firefox:
         code = self._proc.poll()
         driver = ("running" if code is None else
                   f"killed by signal {-code}" if code < 0 else f"exited with status {code}")
+        kind = self._watch.verdict(started, self.log)
         self._crash = PageCrashed(
-            f"firefox: the page died while {self.where} ({what})\n"
+            f"firefox: the page died ({VERDICTS[kind]}) while {self.where} ({what})\n"
             f"  the driver said: {said}\n  the driver (node, puppeteer-core): {driver}\n"
             f"  the last script result before it: {_short(self._last)}\n"
             f"{self._watch.report(started)}\n"
-            f"  Firefox's log ({self.log}), last lines:\n{_tail(self.log)}")
+            f"  Firefox's log ({self.log}), last lines:\n{_tail(self.log)}", kind)
         return self._crash
 
     def _call(self, **cmd: Any) -> Any:
         assert self._proc.stdin and self._proc.stdout
         what = f"{cmd['op']} {_short(cmd.get('url') or cmd.get('arg') or '', 120)}"
         if self._crash is not None:
-            raise PageCrashed(f"{self._crash} (and now: {what})")
+            raise PageCrashed(f"{self._crash} (and now: {what})", self._crash.kind)
         started = time.monotonic()
         try:
             self._proc.stdin.write(json.dumps(cmd) + "\n")
@@ -266,6 +310,8 @@ class Firefox:
         return list(self._call(op="errors"))
 
     def quit(self) -> None:
+        if self._proc.poll() is not None and not self._watch.running:
+            return  # quit already
         try:
             if self._crash is None:
                 self._call(op="quit")
@@ -329,7 +375,7 @@ class WebKit:
         from selenium.common.exceptions import InvalidSessionIdException, WebDriverException
 
         if self._crash is not None:  # the page died earlier in this session: say so again
-            raise PageCrashed(f"{self._crash} (and now: {what})")
+            raise PageCrashed(f"{self._crash} (and now: {what})", self._crash.kind)
         started = time.monotonic()
         try:
             return call()
@@ -340,12 +386,13 @@ class WebKit:
                     or "Could not parse script result" in said or "page crash or hang" in said):
                 raise
             time.sleep(1)  # let the log and the kernel catch up with the process's end
+            kind = self._watch.verdict(started, self.log)
             self._crash = PageCrashed(
-                f"webkit: the page died while {self.where} ({what})\n"
+                f"webkit: the page died ({VERDICTS[kind]}) while {self.where} ({what})\n"
                 f"  WebKitWebDriver said: {type(err).__name__}: {said}\n"
                 f"  the last script result before it: {_short(self._last)}\n"
                 f"{self._watch.report(started)}\n"
-                f"  WebKit's log ({self.log}), last lines:\n{_tail(self.log)}")
+                f"  WebKit's log ({self.log}), last lines:\n{_tail(self.log)}", kind)
             raise self._crash from err
 
     def goto(self, url: str) -> None:
@@ -371,6 +418,8 @@ class WebKit:
         return []  # no console log over WebKitWebDriver; the page's own record is read instead
 
     def quit(self) -> None:
+        if not self._watch.running:
+            return  # quit already
         try:
             self._driver.quit()
         except Exception:  # noqa: BLE001 - a browser whose page died may not answer quit
