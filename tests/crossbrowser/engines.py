@@ -329,11 +329,12 @@ class WebKit:
 
     WebKitWebDriver gives no console log, so page errors are those the page recorded
     (``ERRORS_JS`` installs the recorder after each load). WebKit's own output (the
-    driver's, MiniBrowser's and its web process's, with the page's console) goes to a log
-    file, and the browser's processes are watched: when the page dies (WebKitWebDriver
-    then answers a script with "Could not parse script result", its empty reply from a
-    web process that went away, and then "session deleted because of page crash or
-    hang") the test fails with :class:`PageCrashed` saying what happened."""
+    driver's, MiniBrowser's and its web process's; MiniBrowser does not write the page's
+    console for an automation session) goes to a log file, and the browser's processes
+    are watched. When the page dies, WebKitWebDriver answers the script in flight with
+    "Could not parse script result" (the empty reply of a web process that went away)
+    and then "session deleted because of page crash or hang"; the test fails with
+    :class:`PageCrashed` saying what happened instead."""
 
     name = "webkit"
 
@@ -361,8 +362,6 @@ class WebKit:
         options = Options()
         options.binary_location = browser
         options.add_argument("--automation")
-        # the page's console goes to the log too (MiniBrowser takes WebKitSettings as options)
-        options.add_argument("--enable-write-console-messages-to-stdout=true")
         service = Service(executable_path=WEBKIT_DRIVER, log_output=log,
                           env={**os.environ, "DISPLAY": f":{display}"})
         self._driver = webdriver.WebKitGTK(options=options, service=service)
