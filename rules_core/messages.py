@@ -196,3 +196,21 @@ def parse_json(text: str, field: str, max_depth: int = MAX_DEPTH) -> Any:
     except (ValueError, RecursionError) as err:
         raise InputError(field, f"is not JSON this site can read ({safe_text(str(err), 120)}).") \
             from None
+
+
+def list_items(field: str, raw: Any, what: str) -> list[Any]:
+    """A list typed into a text input or sent as JSON: a JSON list, a JSON list written
+    as text, or text separated by commas (or semicolons). ``what`` names the items in
+    the error message ("members", "names")."""
+    items = raw
+    if isinstance(raw, str):
+        text = raw.strip()
+        if not text:
+            raise InputError(field, f"is empty: enter a list of {what}.")
+        if text.startswith("["):
+            items = parse_json(text, field)
+        else:
+            items = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
+    if not isinstance(items, list):
+        raise InputError(field, f"must be a list of {what}; received {describe(raw)}.")
+    return items

@@ -16,8 +16,11 @@ needs the fences).
 from __future__ import annotations
 
 import ast
+from functools import cache
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,6 +85,7 @@ def _imported(module: str, is_package: bool, tree: ast.AST) -> set[str]:
     return names
 
 
+@cache
 def import_graph(package: str) -> Graph:
     """{module: the modules it imports} for every module of ``package`` (a package of
     this project: ``"calculators"``, ``"rules_core"``), read from the source, nothing
@@ -233,3 +237,82 @@ def test_the_rules_core_never_imports_the_site() -> None:
     graph = _within(import_graph("rules_core"), "calculators")
     wrong = [f"{module} imports {', '.join(sorted(targets))}" for module, targets in sorted(graph.items()) if targets]
     assert not wrong, "rules_core imports the site package:\n  " + "\n  ".join(wrong)
+
+
+# --- the rules core -----------------------------------------------------------------------
+
+SYSTEMS = tuple(sorted(p.name for p in (ROOT / "rules_core").iterdir()
+                       if (p / "calculators.py").is_file()))
+#: what sits above the rules: input fields, calculator declarations, explanations and the
+#: fight's presentation, the registry and the JSON entry point
+PRESENTATION = {"rules_core.fields", "rules_core.fields.base", "rules_core.fields.nested",
+                "rules_core.calculator", "rules_core.explain", "rules_core.fight_result",
+                "rules_core.catalog", "rules_core.api", "rules_core.__main__"}
+
+
+#: rule modules that read stored data or typed text into a rule value with the field
+#: declarations (a roster file, a tracker log, a die size), each with the field helpers it uses
+RULES_THAT_PARSE_FIELDS = {
+    ("rules_core.cortex.dice", "rules_core.fields"),  # the die-size choice every pool takes
+    ("rules_core.phases.tracker_json", "rules_core.fields"),  # a saved tracker log
+    ("rules_core.sucs.roster", "rules_core.fields"),  # a roster file
+    ("rules_core.sucs.unitfields", "rules_core.fields"),  # a unit's stats, in a form or a file
+}
+
+
+def _is_presentation(module: str) -> bool:
+    """A module above the rules: the shared presentation modules, and in a system its
+    calculators (``calc_<page>``, the ``calculators`` registry), its shared fields
+    (``inputs``) and the docs' tables (``reference``)."""
+    last = module.rsplit(".", 1)[-1]
+    return (module in PRESENTATION or last.startswith("calc_")
+            or (module.count(".") == 2 and last in {"calculators", "inputs", "reference"}))
+
+
+def test_the_systems_are_found() -> None:
+    assert set(SYSTEMS) == {"cortex", "gunplay", "heroic", "phases", "sucs"}
+
+
+def test_the_rules_core_has_no_import_cycle() -> None:
+    cycle = find_cycle(_within(import_graph("rules_core"), "rules_core"))
+    assert cycle is None, "rules_core modules import each other in a cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_fight_solver_imports_only_the_standard_library() -> None:
+    imported = import_graph("rules_core")["rules_core.solver"]
+    wrong = sorted(t for t in imported if t.split(".")[0] not in sys.stdlib_module_names)
+    assert not wrong, f"rules_core.solver imports {wrong}"
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_each_system_fights_through_one_fight_module_below_the_presentation(system: str) -> None:
+    """Every system has ``fight.py`` (its implementation of the one fight interface,
+    ``rules_core.solver.Fight``), and neither it nor any rule module it reaches imports
+    a form field, a calculator, an explanation helper or the fight's presentation."""
+    graph = _within(import_graph("rules_core"), "rules_core")
+    start = f"rules_core.{system}.fight"
+    assert start in graph, f"rules_core/{system}/fight.py is missing"
+    wrong, seen, todo = [], {start}, [start]
+    while todo:
+        module = todo.pop()
+        for target in sorted(graph[module]):
+            if _is_presentation(target) and (module, target) not in RULES_THAT_PARSE_FIELDS:
+                wrong.append(f"{module} imports {target}")
+            elif target not in seen and not _is_presentation(target):
+                seen.add(target)
+                todo.append(target)
+    assert not wrong, "the fight's rules reach the presentation:\n  " + "\n  ".join(wrong)
+    assert "rules_core.solver" in graph[start] or any(
+        "rules_core.solver" in graph[m] for m in seen), f"{start} does not use rules_core.solver"
+
+
+def test_only_the_presentation_imports_the_presentation() -> None:
+    """The rules (tables, resolution, fights, dice) never import what sits above them,
+    with the input parsers that build a rule value from text as the one exception: they
+    live beside their rule and import the field helpers they need."""
+    graph = _within(import_graph("rules_core"), "rules_core")
+    wrong = [f"{module} imports {target}"
+             for module, targets in sorted(graph.items()) if not _is_presentation(module)
+             for target in sorted(targets)
+             if _is_presentation(target) and (module, target) not in RULES_THAT_PARSE_FIELDS]
+    assert not wrong, "rule modules import the presentation:\n  " + "\n  ".join(wrong)

@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from rules_core import engagement
+from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Result
 from rules_core.cortex import fight as F
 from rules_core.cortex.calc_dice import EFFECT_LIMIT_FIELD, RULES_FIELD, SURPLUS_FIELD
@@ -55,7 +55,7 @@ FIELDS = (
                 choices=(("a", "Side A (the attackers, usually)"), ("b", "Side B"),
                          ("roll", "Roll-off: each unit's quality dice and assets"))),
     RULES_FIELD, SURPLUS_FIELD, EFFECT_LIMIT_FIELD,
-    engagement.round_cap_field(),
+    fight_result.round_cap_field(),
 )
 
 
@@ -89,12 +89,13 @@ def _compute(inputs: dict[str, Any]) -> Result:
     fight = fight_of(inputs)
     rounds = inputs["max_rounds"]
     try:
-        parts = [(w, F.solve(fight, side, rounds)) for side, w in _orders(inputs, fight)]
-    except engagement.TooLarge as err:
+        parts = [(w, solver.solve(F.Firefight(fight, side), max_rounds=rounds))
+                 for side, w in _orders(inputs, fight)]
+    except solver.TooLarge as err:
         raise InputError("max_rounds", f"Round cap: {err}; lower the Round cap or the number "
                                        f"of members.") from None
-    eng = parts[0][1] if len(parts) == 1 else F.mix(parts)
-    result = engagement.to_result(eng, SIDES)
+    odds = parts[0][1] if len(parts) == 1 else solver.mix(parts)
+    result = fight_result.to_result(odds, SIDES)
     start = (0, 0, 0, 0)
     a_attack, b_defence = fight.pools("a", start)
     b_attack, a_defence = fight.pools("b", start)
@@ -152,15 +153,15 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         f"**The state.** Who is standing (members fall lowest first, so the count lost is "
         f"enough) and each unit's injury die. The exact odds follow every state round by "
         f"round until one unit has nobody left; a fight still going after "
-        f"{inputs['max_rounds']} rounds is reported as \"{engagement.STILL_FIGHTING}\". At the "
+        f"{inputs['max_rounds']} rounds is reported as \"{solver.STILL_FIGHTING}\". At the "
         f"busiest round {result['peak_states']} states were live.",
-        engagement.by_round_table(result),
+        fight_result.by_round_table(result),
     ]
     return "\n\n".join(text)
 
 
 def _headline(result: Result) -> list[tuple[str, str]]:
-    rows = engagement.headline(result)
+    rows = fight_result.headline(result)
     rows.append(("Side A loses on average", f"{result['expected_losses_a']:.2f}"))
     rows.append(("Side B loses on average", f"{result['expected_losses_b']:.2f}"))
     return rows
@@ -168,33 +169,27 @@ def _headline(result: Result) -> list[tuple[str, str]]:
 
 def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     fight = fight_of(inputs)
-    tape = F.Tape([])
+    dice = solver.Dice(rng)
     log: list[str] = []
     first = F.AT_ONCE if inputs["order"] == "at_once" else inputs["first"]
     if first == "roll":
         a_pool = sorted(fight.a.quality + fight.a.assets, reverse=True)
         b_pool = sorted(fight.b.quality + fight.b.assets, reverse=True)
         while first == "roll":
-            ra, rb = roll_pool(a_pool, rng), roll_pool(b_pool, rng)
-            tape.dice += [{"die": f"Initiative Side A d{s}", "face": f} for s, f in ra.dice]
-            tape.dice += [{"die": f"Initiative Side B d{s}", "face": f} for s, f in rb.dice]
+            dice.label = "Initiative Side A"
+            ra = roll_pool(a_pool, dice)  # type: ignore[arg-type]  # Dice rolls as Random does
+            dice.label = "Initiative Side B"
+            rb = roll_pool(b_pool, dice)  # type: ignore[arg-type]
             first = "a" if ra.total > rb.total else "b" if rb.total > ra.total else "roll"
             log.append(f"Initiative: Side A {ra.total}, Side B {rb.total}"
                        + (": tie, roll again." if first == "roll" else
                           f": Side {first.upper()} acts first."))
-    counter = [0]
-
-    def sample(state: F.State, r: random.Random) -> tuple[F.State, str]:
-        counter[0] += 1
-        return F.play_round(fight, first, state, r, tape, counter[0])
-
-    final, outcome, rounds, lines = engagement.play(
-        (0, 0, 0, 0), sample, lambda s: F.outcome(fight, s),
-        max_rounds=inputs["max_rounds"], rng=rng)
-    lost = F.losses(final)
-    return {"outcome": outcome, "rounds": rounds, "lost_a": lost["a"], "lost_b": lost["b"],
-            "log": log + lines, "dice": tape.dice,
-            "summary": f"{outcome} after {count(rounds, 'round')}: Side A lost "
+    played = solver.play(F.Firefight(fight, first), max_rounds=inputs["max_rounds"], rng=rng,
+                         dice=dice)
+    lost = F.losses(played.state)
+    return {"outcome": played.outcome, "rounds": played.rounds, "lost_a": lost["a"],
+            "lost_b": lost["b"], "log": log + played.log, "dice": played.dice,
+            "summary": f"{played.outcome} after {count(played.rounds, 'round')}: Side A lost "
                        f"{lost['a']}, Side B lost {lost['b']}."}
 
 
@@ -202,7 +197,7 @@ ENGAGEMENT = Calculator(
     name="cortex.engagement", title="A whole firefight",
     summary="Two units fight it out: exact odds of who is left standing, when, and the losses.",
     fields=FIELDS, compute=_compute, explain=_explain, headline=_headline,
-    charts=engagement.charts(SIDES, "Members lost"),
+    charts=fight_result.charts(SIDES, "Members lost"),
     roll=_roll, roll_label="Fight it out", page=FIREFIGHTS,
 )
 

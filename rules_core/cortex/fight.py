@@ -20,12 +20,11 @@ per pair of pools, so six members a side is answered in well under a second.
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from rules_core import engagement
+from rules_core import solver
 from rules_core.cortex.contest import MAX_EFFECT_DICE, EffectLimit, effect_dice, roll_pool
 from rules_core.cortex.dice import names
 from rules_core.cortex.effect import Rules, after_attack, assign
@@ -191,96 +190,71 @@ def first_chance(fight: Fight) -> Fraction:
     return Fraction(wins, total - ties)
 
 
-def solve(fight: Fight, first: str, max_rounds: int) -> engagement.Engagement:
-    """The exact answer for a fight in which ``first`` ("a" or "b") always acts first."""
-    na, nb = len(fight.a.quality), len(fight.b.quality)
+@dataclass(frozen=True)
+class Firefight:
+    """The fight with ``first`` ("a", "b" or :data:`AT_ONCE`) acting first in every round:
+    the one fight interface (:class:`rules_core.solver.Fight`). Who goes first is rolled
+    once, before the fight, so the whole answer mixes the two (:func:`solver.mix`)."""
 
-    def ended(state: State) -> str | None:  # :func:`outcome`, inlined: called per move
-        if state[0] < na and state[2] < nb:
-            return None
-        return outcome(fight, state)
+    fight: Fight
+    first: str
+    outcome_order: tuple[str, ...] = OUTCOMES
 
-    return engagement.solve((0, 0, 0, 0), lambda s: step(fight, first, s), ended,
-                            max_rounds=max_rounds, losses=losses, outcome_order=OUTCOMES)
+    def start(self) -> State:
+        return (0, 0, 0, 0)
 
+    def step(self, state: State) -> solver.Moves:
+        return solver.whole_moves(step(self.fight, self.first, state))
 
-def mix(parts: list[tuple[Fraction, engagement.Engagement]]) -> engagement.Engagement:
-    """Two fights weighted by the chance of each (who wins the initiative roll-off)."""
-    outcomes: dict[str, Fraction] = {}
-    ends_in: dict[int, Fraction] = {}
-    losses_: dict[str, dict[int, Fraction]] = {}
-    rounds = parts[0][1].max_rounds
-    by_round: list[dict[str, Fraction]] = [{} for _ in range(rounds)]
-    for w, eng in parts:
-        for k, p in eng.outcomes.items():
-            outcomes[k] = outcomes.get(k, Fraction(0)) + w * p
-        for r, p in eng.ends_in.items():
-            ends_in[r] = ends_in.get(r, Fraction(0)) + w * p
-        for i, row in enumerate(eng.by_round):
-            for k, p in row.items():
-                by_round[i][k] = by_round[i].get(k, Fraction(0)) + w * p
-        for side, dist in eng.losses.items():
-            mine = losses_.setdefault(side, {})
-            for lost, p in dist.items():
-                mine[lost] = mine.get(lost, Fraction(0)) + w * p
-    ordered = {k: outcomes.get(k, Fraction(0)) for k in OUTCOMES}
-    ordered.update({k: p for k, p in outcomes.items() if k not in ordered
-                    and k != engagement.STILL_FIGHTING})
-    if engagement.STILL_FIGHTING in outcomes:
-        ordered[engagement.STILL_FIGHTING] = outcomes[engagement.STILL_FIGHTING]
-    return engagement.Engagement(
-        ordered, by_round, dict(sorted(ends_in.items())),
-        sum((w * e.expected_rounds for w, e in parts), Fraction(0)),
-        {s: dict(sorted(d.items())) for s, d in losses_.items()},
-        max(e.peak_states for _, e in parts), rounds)
+    def outcome(self, state: State) -> str | None:
+        if state[0] < len(self.fight.a.quality) and state[2] < len(self.fight.b.quality):
+            return None  # the common case, checked first: called for every move
+        return outcome(self.fight, state)
+
+    def losses(self, state: State) -> dict[str, int]:
+        return losses(state)
+
+    def sample(self, state: State, dice: solver.Dice) -> tuple[State, str]:
+        return play_round(self.fight, self.first, state, dice)
 
 
 # ---- real dice ------------------------------------------------------------------------
 
-@dataclass
-class Tape:
-    """Every die rolled in a played fight, for the roll's ``dice`` list."""
-
-    dice: list[dict[str, object]]
-
-
-def play_attack(fight: Fight, side: str, state: State, rng: random.Random, tape: Tape,
-                label: str) -> tuple[State, str]:
+def play_attack(fight: Fight, side: str, state: State, dice: solver.Dice) -> tuple[State, str]:
     """One attack with real dice: both pools rolled, the effect dice assigned by
     :func:`rules_core.cortex.effect.assign` (the rule the odds count)."""
     other = "b" if side == "a" else "a"
     attack_pool, defence_pool = fight.pools(side, state)
-    att, dfn = roll_pool(attack_pool, rng), roll_pool(defence_pool, rng)
-    for who, roll in ((SIDE_NAMES[side], att), (SIDE_NAMES[other], dfn)):
-        tape.dice += [{"die": f"{label} {who} d{size}", "face": face} for size, face in roll.dice]
+    dice.label = f"R{dice.round} {SIDE_NAMES[side]}"
+    att = roll_pool(attack_pool, dice)  # type: ignore[arg-type]  # Dice rolls as Random does
+    dice.label = f"R{dice.round} {SIDE_NAMES[other]}"
+    dfn = roll_pool(defence_pool, dice)  # type: ignore[arg-type]
     margin = att.total - dfn.total
-    dice = effect_dice(att.remaining, margin, False, fight.limit)
+    effect = effect_dice(att.remaining, margin, False, fight.limit)
     head = (f"{SIDE_NAMES[side]} rolls {names(list(attack_pool))} for {att.total} against "
             f"{names(list(defence_pool))} for {dfn.total}")
-    if not dice:
+    if not effect:
         return state, head + ": no harm."
     lost, injury = _side_state(other, state)
-    done = assign(dice, fight.unit(other).standing(lost), injury or None, fight.rules,
+    done = assign(effect, fight.unit(other).standing(lost), injury or None, fight.rules,
                   fight.carry_surplus)
     nxt = _with_side(other, state, lost + len(done.taken_out), done.injury or 0)
     what = (f"takes out {len(done.taken_out)} ({names(list(done.taken_out))})"
             if done.taken_out else "takes out nobody")
     if done.injury:
         what += f", {SIDE_NAMES[other]} carries a d{done.injury} injury"
-    return nxt, f"{head}: wins by {margin}, effect dice {names(list(dice))}, {what}."
+    return nxt, f"{head}: wins by {margin}, effect dice {names(list(effect))}, {what}."
 
 
-def play_round(fight: Fight, first: str, state: State, rng: random.Random, tape: Tape,
-               round_no: int) -> tuple[State, str]:
+def play_round(fight: Fight, first: str, state: State, dice: solver.Dice) -> tuple[State, str]:
     """One round with real dice, in the same order as :func:`step`."""
-    label = f"R{round_no}"
     if first == AT_ONCE:
-        on_b, one = play_attack(fight, "a", state, rng, tape, label)
-        on_a, two = play_attack(fight, "b", state, rng, tape, label)
+        on_b, one = play_attack(fight, "a", state, dice)
+        on_a, two = play_attack(fight, "b", state, dice)
         return on_a[:2] + on_b[2:], f"{one} At the same time: {two}"
     second = "b" if first == "a" else "a"
-    state, one = play_attack(fight, first, state, rng, tape, label)
+    state, one = play_attack(fight, first, state, dice)
     if outcome(fight, state) is not None:
         return state, one
-    state, two = play_attack(fight, second, state, rng, tape, label)
+    state, two = play_attack(fight, second, state, dice)
     return state, f"{one} {two}"

@@ -15,7 +15,7 @@ from typing import Any
 from rules_core.cortex.dice import from_steps, name, parse_die, step_up, steps
 from rules_core.cortex.tables import PC_TEAM_MAX, PC_TEAM_MIN, RANGE_DIE, Range
 from rules_core.errors import InputError
-from rules_core.fields import describe, list_items
+from rules_core.messages import describe, list_items
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,20 @@
 """The engagement calculator: sustained fire over combat rounds until the target has
 taken enough hits or the weapon is empty (source: d10 ranged combat, "Bursts and Full
-Auto"; the chain itself is in :mod:`rules_core.gunplay.engagement`)."""
+Auto"; the chain itself is in :mod:`rules_core.gunplay.fight`)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from rules_core import engagement as eng
+from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import BoolField, IntField
 from rules_core.gunplay.burst import bullet_needs
 from rules_core.gunplay.calc_hits import BONUS, BURST_PAGE, PAGE
-from rules_core.gunplay.engagement import OUT_OF_AMMO, TARGET_DOWN, Fire, sampler, solve
+from rules_core.gunplay.fight import OUT_OF_AMMO, TARGET_DOWN, Fire
 from rules_core.gunplay.inputs import plus
 from rules_core.messages import count
 
@@ -39,7 +39,7 @@ FIELDS = (
     BoolField("short_burst", "Fire a short last burst", default=True,
               help="When fewer rounds are left than a full burst, fire them anyway. "
                    "Off: the leftover rounds stay in the weapon."),
-    eng.round_cap_field(),
+    fight_result.round_cap_field(),
 )
 
 
@@ -61,11 +61,11 @@ def _check(inputs: dict[str, Any]) -> None:
 def _compute(inputs: dict[str, Any]) -> Result:
     fire = _fire(inputs)
     try:
-        answer = solve(fire, inputs["max_rounds"])
-    except eng.TooLarge as err:  # pragma: no cover - the chain is at most 101 states wide
+        answer = solver.solve(fire, max_rounds=inputs["max_rounds"])
+    except solver.TooLarge as err:  # pragma: no cover - the chain is at most 101 states wide
         raise InputError("hits_needed", f"{err}; lower {HITS_LABEL} or "
                                         f"{AMMO_LABEL}.") from err
-    result = eng.to_result(answer, SIDES)
+    result = fight_result.to_result(answer, SIDES)
     bursts = -(-fire.ammo // fire.burst) if fire.short_burst else fire.ammo // fire.burst
     result["bursts_in_weapon"] = bursts
     result["rounds_to_empty"] = -(-bursts // fire.bursts_per_round)
@@ -101,8 +101,8 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
              f"after {count(result['rounds_to_empty'], 'combat round')} at the latest.")
     if result["rounds_to_empty"] > inputs["max_rounds"]:
         text += (f" That is past the round cap of {inputs['max_rounds']}, so fire still going "
-                 f"then counts as *{eng.STILL_FIGHTING}*.")
-    text += ("\n\n" + eng.by_round_table(result)
+                 f"then counts as *{solver.STILL_FIGHTING}*.")
+    text += ("\n\n" + fight_result.by_round_table(result)
              + f"\n\nOn average the shooter fires {result['expected_losses_a']:.1f} rounds and "
                f"the target takes {result['expected_losses_b']:.2f} hits (counting no more "
                f"than the {fire.hits_needed} that stop it).")
@@ -110,25 +110,24 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
 
 
 def _headline(result: Result) -> list[tuple[str, str]]:
-    rows = eng.headline(result)
+    rows = fight_result.headline(result)
     rows.append(("Rounds fired on average", f"{result['expected_losses_a']:.1f}"))
     return rows
 
 
 def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     fire = _fire(inputs)
-    faces: list[int] = []
-    final, outcome, rounds, log = eng.play((fire.ammo, 0), sampler(fire, faces), fire.outcome,
-                                           max_rounds=inputs["max_rounds"], rng=rng)
-    spent, hits = fire.ammo - final[0], final[1]
+    played = solver.play(fire, max_rounds=inputs["max_rounds"], rng=rng)
+    lost = fire.losses(played.state)
+    spent, hits = lost["a"], lost["b"]
     return {
-        "outcome": outcome,
-        "rounds": rounds,
+        "outcome": played.outcome,
+        "rounds": played.rounds,
         "rounds_fired": spent,
         "hits": hits,
-        "dice": [{"die": "d10", "face": f} for f in faces],
-        "log": log,
-        "summary": f"{outcome} after {count(rounds, 'combat round')}: "
+        "dice": played.dice,  # one {"die": "d10", "face": f} per burst
+        "log": played.log,
+        "summary": f"{played.outcome} after {count(played.rounds, 'combat round')}: "
                    f"{count(hits, 'hit')} for {spent} rounds fired.",
     }
 
@@ -143,7 +142,7 @@ ENGAGEMENT = Calculator(
     compute=_compute,
     explain=_explain,
     headline=_headline,
-    charts=eng.charts(SIDES, loss_label="Count"),
+    charts=fight_result.charts(SIDES, loss_label="Count"),
     roll=_roll,
     roll_label="Fire until it ends",
     page=BURST_PAGE,

@@ -11,8 +11,8 @@ from rules_core.gunplay.calc_engagement import ENGAGEMENT
 from rules_core.gunplay.calc_handling import SUPPRESSION, WEAPON_SEARCH
 from rules_core.gunplay.calc_hits import HIT_CHANCE, HIT_FIELDS, HIT_ODDS
 from rules_core.gunplay.calc_range import RANGE_BAND, RANGE_TABLE
-from rules_core.gunplay.docs_tables import TABLES
 from rules_core.gunplay.inputs import DISTANCE, EFFECTIVE_RANGE
+from rules_core.gunplay.reference import TABLES
 
 CALCULATORS = (DIFFICULTY, RANGE_BAND, RANGE_TABLE, HIT_CHANCE, HIT_ODDS,
                ENGAGEMENT, SUPPRESSION, WEAPON_SEARCH)

@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from rules_core import engagement as eng
+from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import rule
@@ -95,7 +95,7 @@ FIELDS = (
     ChoiceField("on_break", "A side that breaks", default="flee",
                 choices=(("flee", "Flees: the other side gets its free attack"),
                          ("surrender", "Surrenders: the fight simply ends"))),
-    eng.round_cap_field(),
+    fight_result.round_cap_field(),
 )
 
 
@@ -149,13 +149,11 @@ def _check(inputs: dict[str, Any]) -> None:
                                        f"members or HP each, or choose whole members only.")
 
 
-def solve(inputs: dict[str, Any]) -> tuple[model.Fight, eng.Engagement]:
+def solve(inputs: dict[str, Any]) -> tuple[model.Fight, solver.Odds]:
     f = build(inputs)
     try:
-        result = eng.solve(("fight", *f.start()), lambda s: model.step(f, s), model.outcome,
-                           max_rounds=inputs["max_rounds"], losses=lambda s: model.losses(f, s),
-                           outcome_order=model.outcome_names(f), whole=True)
-    except eng.TooLarge as err:
+        result = solver.solve(f, max_rounds=inputs["max_rounds"])
+    except solver.TooLarge as err:
         raise InputError("max_rounds", f"Round cap: {err}; lower the round cap or the members "
                                        f"of either side.") from None
     return f, result
@@ -167,7 +165,7 @@ def _sides(f: model.Fight) -> tuple[tuple[str, str], ...]:
 
 def _compute(inputs: dict[str, Any]) -> Result:
     f, result = solve(inputs)
-    out = eng.to_result(result, _sides(f))
+    out = fight_result.to_result(result, _sides(f))
     out["sides"] = {"a": f.a.name, "b": f.b.name}
     return out
 
@@ -208,42 +206,26 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
            if f.rules.on_break == "flee" else "surrenders and the fight ends."),
         "",
         f"The fight ends when a side is wiped out or breaks; one still going after "
-        f"{inputs['max_rounds']} rounds is reported as \"{eng.STILL_FIGHTING}\". Every chance "
+        f"{inputs['max_rounds']} rounds is reported as \"{solver.STILL_FIGHTING}\". Every chance "
         f"below is exact (the chain followed at most {result['peak_states']} live states in "
         f"a round).",
         "",
-        eng.by_round_table(result),
+        fight_result.by_round_table(result),
     ]
     return "\n".join(lines)
 
 
-class _Recorder:
-    """Passes random numbers through, keeping every d6 face for the roll's dice list."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.faces: list[int] = []
-
-    def randint(self, low: int, high: int) -> int:
-        value = self.rng.randint(low, high)
-        self.faces.append(value)
-        return value
-
-
 def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     f = build(inputs)
-    rec = _Recorder(rng)
-    state, ended, rounds, log = eng.play(("fight", *f.start()),
-                                         lambda s, r: model.play_round(f, s, r), model.outcome,
-                                         max_rounds=inputs["max_rounds"], rng=rec)  # type: ignore[arg-type]
-    lost = model.losses(f, state)
+    played = solver.play(f, max_rounds=inputs["max_rounds"], rng=rng)
+    lost = f.losses(played.state)
     return {
-        "outcome": ended,
-        "rounds": rounds,
+        "outcome": played.outcome,
+        "rounds": played.rounds,
         "losses": lost,
-        "log": log,
-        "dice": [{"die": "d6", "face": x} for x in rec.faces],
-        "summary": f"{ended} after {count(rounds, 'round')}: "
+        "log": played.log,
+        "dice": played.dice,
+        "summary": f"{played.outcome} after {count(played.rounds, 'round')}: "
                    f"{f.a.name} lost {lost['a']}, {f.b.name} lost {lost['b']}.",
     }
 
@@ -256,8 +238,8 @@ ENGAGEMENT = Calculator(
     check=_check,
     compute=_compute,
     explain=_explain,
-    headline=eng.headline,
-    charts=eng.charts((("a", "Side A's losses"), ("b", "Side B's losses")), "Members lost"),
+    headline=fight_result.headline,
+    charts=fight_result.charts((("a", "Side A's losses"), ("b", "Side B's losses")), "Members lost"),
     roll=_roll,
     roll_label="Play the fight",
     page=PAGE,

@@ -17,8 +17,8 @@ import icepool
 
 from rules_core.dice.distribution import from_icepool
 from rules_core.errors import InputError
-from rules_core.fields import describe
 from rules_core.heroic.groups import injury_from
+from rules_core.messages import describe
 
 MAX_DICE = 10
 MAX_ADD = 50

@@ -21,12 +21,12 @@ Every chance comes from the same resolution functions the other calculators use:
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from rules_core import solver
 from rules_core.heroic import contest, morale
 from rules_core.heroic.damage import Damage, hit_damage, pooled_injury_counts
 from rules_core.heroic.groups import hit_multiplier, injury_from, skill_bonus, standing
@@ -34,8 +34,11 @@ from rules_core.heroic.tables import MAX_REACH_PER_DEFENDER, TACTIC_BY_KEY
 
 #: the outcomes, in the order a reader expects them (A and B stand for the sides' names)
 WIPED, BREAKS, BOTH_BREAK = "{} wiped out", "{} breaks", "Both sides break"
+#: both sides down in the same round (only when ties are played as blows struck at once)
+BOTH_WIPED = "Both sides wiped out"
 SIDES = ("a", "b")
-Moves = tuple[int, tuple[tuple[Any, int], ...]]  # (denominator, ((result, ways), ...))
+Moves = tuple[int, tuple[tuple[Any, int], ...]]  # solver.Moves, kept as tuples (cached)
+State = tuple  # ("fight", pool_a, pool_b) or ("end", outcome, pool_a, pool_b)
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,30 @@ class Fight:
     def side(self, key: str) -> Side:
         return self.a if key == "a" else self.b
 
-    def start(self) -> tuple[int, int]:
-        return (self.a.full_hp, self.b.full_hp)
+    # the one fight interface (rules_core.solver.Fight)
+
+    @property
+    def outcome_order(self) -> tuple[str, ...]:
+        return (WIPED.format(self.b.name), BREAKS.format(self.b.name),
+                WIPED.format(self.a.name), BREAKS.format(self.a.name), BOTH_BREAK,
+                *((BOTH_WIPED,) if self.rules.ties == "simultaneous" else ()))
+
+    def start(self) -> State:
+        return ("fight", self.a.full_hp, self.b.full_hp)
+
+    def step(self, state: State) -> Moves:
+        return round_moves(self, state)
+
+    def outcome(self, state: State) -> str | None:
+        return state[1] if state[0] == "end" else None
+
+    def losses(self, state: State) -> dict[str, int]:
+        """Members each side has lost (down, not merely wounded)."""
+        pools = state[-2:]
+        return {k: self.side(k).members - up(self, k, pools[i]) for i, k in enumerate(SIDES)}
+
+    def sample(self, state: State, dice: solver.Dice) -> tuple[State, str]:
+        return play_round(self, state, dice)
 
 
 # --- one attack ---------------------------------------------------------------------
@@ -189,7 +214,6 @@ def _break_ways(modifier: int) -> int:
     return p.numerator * (DICE_WAYS // p.denominator)
 
 
-State = tuple  # ("fight", pool_a, pool_b) or ("end", outcome, pool_a, pool_b)
 
 
 def _attacks(fight: Fight, order: tuple[str, ...], pools: dict[str, int]
@@ -241,8 +265,8 @@ def pool_after(fight: Fight, key: str, a_up: int, d_up: int, pool: int,
     return common // shared, tuple((k, w // shared) for k, w in out.items())
 
 
-def step(fight: Fight, state: State) -> Moves:
-    """One round, exactly: initiative, both attacks, then morale, as
+def round_moves(fight: Fight, state: State) -> Moves:
+    """One round, exactly (:meth:`Fight.step`): initiative, both attacks, then morale, as
     ``(denominator, ((next state, ways), ...))``."""
     _, pool_a, pool_b = state
     start = {"a": pool_a, "b": pool_b}
@@ -269,6 +293,8 @@ def step(fight: Fight, state: State) -> Moves:
 def end_of_round(fight: Fight, before: tuple[int, int], pool_a: int, pool_b: int) -> Moves:
     """Wipe-outs, then the morale checks due, then the free attack on a side that flees."""
     pools = {"a": pool_a, "b": pool_b}
+    if up(fight, "a", pool_a) == 0 and up(fight, "b", pool_b) == 0:
+        return 1, ((("end", BOTH_WIPED, pool_a, pool_b), 1),)
     if up(fight, "a", pool_a) == 0:
         return 1, ((("end", WIPED.format(fight.a.name), pool_a, pool_b), 1),)
     if up(fight, "b", pool_b) == 0:
@@ -302,28 +328,13 @@ def broken(fight: Fight, key: str, pools: dict[str, int]) -> Moves:
                       for left, w in moves)
 
 
-def outcome(state: State) -> str | None:
-    return state[1] if state[0] == "end" else None
-
-
-def losses(fight: Fight, state: State) -> dict[str, int]:
-    """Members each side has lost (down, not merely wounded)."""
-    pools = state[-2:]
-    return {k: fight.side(k).members - up(fight, k, pools[i]) for i, k in enumerate(SIDES)}
-
-
-def outcome_names(fight: Fight) -> tuple[str, ...]:
-    return (WIPED.format(fight.b.name), BREAKS.format(fight.b.name),
-            WIPED.format(fight.a.name), BREAKS.format(fight.a.name), BOTH_BREAK)
-
-
 # --- the same round with real dice ----------------------------------------------------
 
-def roll_d6(rng: random.Random, n: int) -> list[int]:
+def roll_d6(rng: solver.Dice, n: int) -> list[int]:
     return [rng.randint(1, 6) for _ in range(n)]
 
 
-def play_attack(fight: Fight, key: str, pools: dict[str, int], rng: random.Random,
+def play_attack(fight: Fight, key: str, pools: dict[str, int], rng: solver.Dice,
                 free_attack: bool = False) -> tuple[int, str]:
     """One group attack with real dice; returns the injury and a phrase for the log."""
     att, foe = fight.side(key), "b" if key == "a" else "a"
@@ -341,7 +352,7 @@ def play_attack(fight: Fight, key: str, pools: dict[str, int], rng: random.Rando
     return injury, (f"{head}: {c.hits} hits, {damage} damage, {injury} injury")
 
 
-def play_round(fight: Fight, state: State, rng: random.Random) -> tuple[State, str]:
+def play_round(fight: Fight, state: State, rng: solver.Dice) -> tuple[State, str]:
     """One round with real dice, through the same rules as :func:`step`."""
     _, pool_a, pool_b = state
     before = {"a": pool_a, "b": pool_b}
@@ -358,7 +369,9 @@ def play_round(fight: Fight, state: State, rng: random.Random) -> tuple[State, s
         snapshot = dict(pools)
         for key in movers:
             foe = "b" if key == "a" else "a"
-            if up(fight, key, pools[key]) == 0 or up(fight, foe, pools[foe]) == 0:
+            # as the odds count it: blows struck at once use the numbers of the turn's start
+            if (up(fight, key, snapshot[key]) == 0 or up(fight, foe, snapshot[foe]) == 0
+                    or pools[foe] == 0):
                 continue
             injury, text = play_attack(fight, key, snapshot, rng)
             pools[foe] = after_injury(pools[foe], injury, fight.side(foe).hp, carry)
@@ -370,7 +383,9 @@ def play_round(fight: Fight, state: State, rng: random.Random) -> tuple[State, s
 
 
 def _play_end(fight: Fight, before: dict[str, int], pools: dict[str, int],
-              rng: random.Random, parts: list[str]) -> tuple[State, str]:
+              rng: solver.Dice, parts: list[str]) -> tuple[State, str]:
+    if all(up(fight, key, pools[key]) == 0 for key in SIDES):
+        return ("end", BOTH_WIPED, pools["a"], pools["b"]), "; ".join(parts)
     for key in SIDES:
         if up(fight, key, pools[key]) == 0:
             return ("end", WIPED.format(fight.side(key).name), pools["a"], pools["b"]), \

@@ -1,6 +1,6 @@
 """The engagement calculator: rounds until a momentum tracker fills, and how each phase's
 action dice run out (source: 2d6 combat phases, "Combat rounds", "Action dice tracker",
-"Outcomes", "Combat momentum"; the chain is in :mod:`rules_core.phases.engagement`)."""
+"Outcomes", "Combat momentum"; the chain is in :mod:`rules_core.phases.fight`)."""
 
 from __future__ import annotations
 
@@ -8,23 +8,22 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from rules_core import engagement as eng
+from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.fields import ChoiceField, Field, IntField
 from rules_core.messages import count
-from rules_core.phases.engagement import (
+from rules_core.phases.expectations import EXTRA_CHOICES
+from rules_core.phases.fight import (
     ENDINGS,
     GOAL,
+    MAX_WORK,
     WORN_DOWN,
     Fight,
     phase_endings,
-    sampler,
-    solve,
 )
-from rules_core.phases.expectations import EXTRA_CHOICES
 from rules_core.phases.tables import MAX_POOL, MIN_POOL, PHASE_LABELS, Phase
 from rules_core.phases.tracker import MAX_GOAL
 
@@ -69,7 +68,7 @@ FIELDS = (
     IntField("damage_limit", LIMIT_LABEL, optional=True, minimum=1, maximum=20,
              help="Leave empty to count only rounds. Otherwise the fight also ends when the "
                   "players' side has failed this many defence actions."),
-    eng.round_cap_field(),
+    fight_result.round_cap_field(),
 )
 
 
@@ -124,11 +123,11 @@ def _sides(inputs: dict[str, Any]) -> tuple[tuple[str, str], ...]:
 def _compute(inputs: dict[str, Any]) -> Result:
     fight = _fight(inputs)
     try:
-        answer = solve(fight, inputs["max_rounds"])
-    except eng.TooLarge as err:  # pragma: no cover - _check keeps the chain in bounds
+        answer = solver.solve(fight, max_rounds=inputs["max_rounds"], max_work=MAX_WORK)
+    except solver.TooLarge as err:  # pragma: no cover - _check keeps the chain in bounds
         raise InputError("damage_limit", f"{err}; lower {CAP_LABEL}, {GOAL_LABEL} or the "
                                          "damage limit.") from err
-    result = eng.to_result(answer, _sides(inputs))
+    result = fight_result.to_result(answer, _sides(inputs))
     phases = {}
     for phase, key in ((Phase.OFFENSE, "offense"), (Phase.DEFENCE, "defence")):
         summary = _phase_summary(phase, inputs[f"{key}_dice"], inputs[f"{key}_extra"])
@@ -170,7 +169,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                  f"{_ordinal(limit)} defence action (each failed defence means full damage, "
                  f"{rule('defence outcomes', ACTIONS_PAGE, 'defence-outcomes')})")
     text += (". The referee keeps both pools as set for the whole fight "
-             "([ruling](/rulings/#a-fight-to-the-goal)).\n\n" + eng.by_round_table(result))
+             "([ruling](/rulings/#a-fight-to-the-goal)).\n\n" + fight_result.by_round_table(result))
     rows = []
     for key in ("offense", "defence"):
         ph = result["phases"][key]
@@ -198,17 +197,15 @@ def _ordinal(n: int) -> str:
 
 def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     fight = _fight(inputs)
-    faces: list[int] = []
-    final, outcome, rounds, log = eng.play((0, 0), sampler(fight, faces), fight.outcome,
-                                           max_rounds=inputs["max_rounds"], rng=rng)
-    marks, taken = final
-    summary = (f"{outcome} after {count(rounds, 'round')}: momentum "
+    played = solver.play(fight, max_rounds=inputs["max_rounds"], rng=rng)
+    marks, taken = played.state
+    summary = (f"{played.outcome} after {count(played.rounds, 'round')}: momentum "
                f"{marks}/{fight.goal_spaces}")
     if fight.damage_limit is not None:
         summary += f", full damage taken {taken}/{fight.damage_limit}"
-    return {"outcome": outcome, "rounds": rounds, "marks": marks, "damage_taken": taken,
-            "dice": [{"die": "d6", "face": f} for f in faces], "log": log,
-            "summary": summary + "."}
+    return {"outcome": played.outcome, "rounds": played.rounds, "marks": marks,
+            "damage_taken": taken, "dice": played.dice,  # {"die": "d6", "face": f} each
+            "log": played.log, "summary": summary + "."}
 
 
 ENGAGEMENT = Calculator(
@@ -220,8 +217,8 @@ ENGAGEMENT = Calculator(
     check=_check,
     compute=_compute,
     explain=_explain,
-    headline=eng.headline,
-    charts=(*eng.charts((("a", "Full damage taken"),), loss_label="Results"),
+    headline=fight_result.headline,
+    charts=(*fight_result.charts((("a", "Full damage taken"),), loss_label="Results"),
             Chart("actions_offense", "Actions in one offense phase", "Actions"),
             Chart("actions_defence", "Actions in one defence phase", "Actions")),
     roll=_roll,

@@ -1,5 +1,5 @@
 """2d6 combat phases calculators: action odds, phase odds by threat level, the action
-dice tracker (see ``tracker_calc``) and a random pick from the example tables."""
+dice tracker (see ``calc_tracker``) and a random pick from the example tables."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from rules_core.messages import count
 from rules_core.phases import expectations as ex
 from rules_core.phases.action import outcome_distribution, resolve
 from rules_core.phases.calc_engagement import ENGAGEMENT, side_fields
+from rules_core.phases.calc_tracker import TRACKER
 from rules_core.phases.tables import (
     EXAMPLE_TABLE_LABELS,
     EXAMPLE_TABLES,
@@ -32,7 +33,6 @@ from rules_core.phases.tables import (
     Outcome,
     Phase,
 )
-from rules_core.phases.tracker_calc import TRACKER
 
 ACTIONS_PAGE = "phases/actions"
 TRACKER_PAGE = "phases/tracker"

@@ -18,8 +18,8 @@ Rulings applied here (see the Rulings page, "2d6 combat phases"):
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from rules_core.errors import InputError
 from rules_core.phases.action import Resolution, resolve
@@ -307,7 +307,14 @@ def next_state(state: TrackerState | None, event: Event) -> TrackerState:
     return advance(state, event).state
 
 
-def roll_action(state: TrackerState, extra_die: bool, rng: random.Random, note: str = "") -> Step:
+class Roller(Protocol):
+    """What rolls the dice: :class:`random.Random`, or a whole fight's
+    :class:`rules_core.solver.Dice`, which also keeps every face."""
+
+    def randint(self, low: int, high: int, /) -> int: ...
+
+
+def roll_action(state: TrackerState, extra_die: bool, rng: Roller, note: str = "") -> Step:
     """Roll real dice for the next action and feed them to the same transition."""
     faces = tuple(rng.randint(1, SIDES) for _ in range(dice_for_action(state, extra_die)))
     return advance(state, Action(faces, extra_die, note))

@@ -7,21 +7,14 @@ import random
 import re
 from typing import Any
 
-from rules_core import engagement as eng
+from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Result
 from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import BoolField, ChoiceField, Field, TextField, describe
-from rules_core.sucs.engage import (
-    OUTCOMES,
-    Fight,
-    Fighter,
-    Rules,
-    round_losses,
-    round_outcome,
-)
-from rules_core.sucs.engage_round import make_step, play_round
+from rules_core.sucs.fight import Fight
+from rules_core.sucs.turn import Fighter, Rules
 
 PAGE = "sucs/actions"
 MAX_UNITS = 6
@@ -107,7 +100,7 @@ FIELDS: tuple[Field, ...] = (
     ChoiceField("ties", "Initiative ties", default="reroll",
                 choices=(("reroll", "Roll again"), ("a", "Side A wins ties"),
                          ("b", "Side B wins ties"))),
-    eng.round_cap_field(20),
+    fight_result.round_cap_field(20),
 )
 
 
@@ -121,20 +114,14 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
     return Fight(sides[0], sides[1], rules)
 
 
-def solve(fight: Fight, max_rounds: int) -> eng.Engagement:
-    """The exact answer, or a refusal naming the limit and what to lower."""
-    try:
-        return eng.solve(fight.start(), make_step(fight), round_outcome,
-                         max_rounds=max_rounds, losses=round_losses,
-                         outcome_order=OUTCOMES, whole=True)
-    except eng.TooLarge as err:
-        raise InputError("max_rounds", f"{err}. Lower the Round cap, or put fewer or less "
-                                       "varied units in Side A units or Side B units.") from None
-
-
 def _compute(inputs: dict[str, Any]) -> Result:
     fight = fight_of(inputs)
-    result = eng.to_result(solve(fight, inputs["max_rounds"]), SIDES)
+    try:
+        answer = solver.solve(fight, max_rounds=inputs["max_rounds"])
+    except solver.TooLarge as err:
+        raise InputError("max_rounds", f"{err}. Lower the Round cap, or put fewer or less "
+                                       "varied units in Side A units or Side B units.") from None
+    result = fight_result.to_result(answer, SIDES)
     result["units"] = {"a": [describe_unit(u) for u in fight.units["a"]],
                        "b": [describe_unit(u) for u in fight.units["b"]]}
     result["attack_odds"] = attack_odds(fight)
@@ -201,29 +188,19 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
              "one roll towards the next marker has landed; the walk follows every state with "
              f"its exact chance, turn by turn, up to the round cap of {inputs['max_rounds']} "
              f"(at most {result['peak_states']} states were live at once).\n\n"
-             + eng.by_round_table(result))
+             + fight_result.by_round_table(result))
     return text
 
 
 def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     fight = fight_of(inputs)
-    faces: list[dict[str, Any]] = []
-    real = rng
-
-    class Recorder(random.Random):
-        def randint(self, a: int, b: int) -> int:  # noqa: D102 - records every die
-            face = real.randint(a, b)
-            faces.append({"die": f"d{b}", "face": face})
-            return face
-
-    final, outcome, rounds, log = eng.play(fight.start(), lambda s, r: play_round(fight, s, r),
-                                           round_outcome, max_rounds=inputs["max_rounds"],
-                                           rng=Recorder())
-    lost = round_losses(final)
-    return {"outcome": outcome, "rounds": rounds, "log": log, "dice": faces,
-            "losses": lost,
-            "summary": f"{outcome} after {rounds} turn{'s' * (rounds != 1)}: side A lost "
-                       f"{lost['a']}, side B lost {lost['b']}."}
+    played = solver.play(fight, max_rounds=inputs["max_rounds"], rng=rng)
+    lost = fight.losses(played.state)
+    rounds = played.rounds
+    return {"outcome": played.outcome, "rounds": rounds, "log": played.log,
+            "dice": played.dice, "losses": lost,
+            "summary": f"{played.outcome} after {rounds} turn{'s' * (rounds != 1)}: side A "
+                       f"lost {lost['a']}, side B lost {lost['b']}."}
 
 
 ENGAGEMENT = Calculator(
@@ -234,8 +211,8 @@ ENGAGEMENT = Calculator(
     fields=FIELDS,
     compute=_compute,
     explain=_explain,
-    headline=eng.headline,
-    charts=eng.charts(SIDES, "Units lost"),
+    headline=fight_result.headline,
+    charts=fight_result.charts(SIDES, "Units lost"),
     roll=_roll,
     roll_label="Play the fight",
     page=PAGE,

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core import api, engagement
+from rules_core import api, solver
 from rules_core.cortex import fight as F
 from rules_core.cortex.contest import EffectLimit, effect_dice, resolve
 from rules_core.cortex.effect import Rules, assign
@@ -116,7 +116,7 @@ def test_whole_fight_matches_a_walk_over_every_sequence(fight: F.Fight) -> None:
     lost_b: dict[int, Fraction] = {}
 
     def walk(state: F.State, p: Fraction, r: int, turn: int) -> None:
-        ended = F.outcome(fight, state) or (engagement.STILL_FIGHTING if r == rounds and
+        ended = F.outcome(fight, state) or (solver.STILL_FIGHTING if r == rounds and
                                             turn == 0 else None)
         if ended:
             totals[ended] = totals.get(ended, Fraction(0)) + p
@@ -127,7 +127,7 @@ def test_whole_fight_matches_a_walk_over_every_sequence(fight: F.Fight) -> None:
             walk(nxt, p * q, r + (turn == 1), 1 - turn)
 
     walk((0, 0, 0, 0), Fraction(1), 0, 0)
-    exact = F.solve(fight, "a", rounds)
+    exact = solver.solve(F.Firefight(fight, "a"), max_rounds=rounds)
     assert exact.outcomes == {k: totals.get(k, Fraction(0)) for k in exact.outcomes}
     assert exact.losses["b"] == dict(sorted(lost_b.items()))
 
@@ -144,7 +144,7 @@ def test_rolls_agree_with_the_exact_odds() -> None:
         assert outcome in exact
         counts[outcome] = counts.get(outcome, 0) + 1
     for name, p in exact.items():
-        est = engagement.wilson(counts.get(name, 0), trials, z=3.5)
+        est = solver.wilson(counts.get(name, 0), trials, z=3.5)
         assert est.low <= p <= est.high, (name, p, est)
 
 
@@ -220,9 +220,9 @@ def test_bad_inputs_name_the_field(over: dict, field: str, words: str) -> None:
 
 
 def test_too_much_work_is_refused_naming_the_round_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engagement, "MAX_WORK", 50)
-    monkeypatch.setattr(engagement.solve, "__kwdefaults__",
-                        {**engagement.solve.__kwdefaults__, "max_work": 50})
+    monkeypatch.setattr(solver, "MAX_WORK", 50)
+    monkeypatch.setattr(solver.solve, "__kwdefaults__",
+                        {**solver.solve.__kwdefaults__, "max_work": 50})
     reply = api.run(NAME, inputs(max_rounds=37))
     assert not reply["ok"] and reply["error"]["field"] == "max_rounds"
     assert "Round cap" in reply["error"]["message"] and "50" in reply["error"]["message"]

@@ -9,9 +9,8 @@ from itertools import product
 
 import pytest
 
-from rules_core import api
-from rules_core import engagement as eng
-from rules_core.gunplay.engagement import OUT_OF_AMMO, TARGET_DOWN, Fire, sampler, solve
+from rules_core import api, solver
+from rules_core.gunplay.fight import OUT_OF_AMMO, TARGET_DOWN, Fire
 
 NAME = "gunplay.engagement"
 
@@ -56,7 +55,7 @@ def brute(fire: Fire, max_rounds: int) -> tuple[dict[str, Fraction], dict[int, d
                 elif shots == 0:
                     ended = OUT_OF_AMMO
                 elif seq_len == bursts_max:
-                    ended, ended_at = eng.STILL_FIGHTING, None
+                    ended, ended_at = solver.STILL_FIGHTING, None
                 else:
                     continue  # the fight goes on: a longer sequence covers it
                 # the sequence is exactly the fight: count it
@@ -78,7 +77,7 @@ def brute(fire: Fire, max_rounds: int) -> tuple[dict[str, Fraction], dict[int, d
     (Fire(dc=7, bonus=0, burst=2, recoil=3, ammo=9, hits_needed=9), 2),
 ])
 def test_engagement_matches_every_sequence_of_faces(fire: Fire, rounds: int) -> None:
-    answer = solve(fire, rounds)
+    answer = solver.solve(fire, max_rounds=rounds)
     outcomes, by_round, fired = brute(fire, rounds)
     assert sum(outcomes.values()) == 1
     assert {k: v for k, v in answer.outcomes.items() if v} == outcomes
@@ -96,7 +95,7 @@ def test_one_shot_a_round_at_even_odds_ends_by_round_r_with_one_minus_half_to_th
                  "hits_needed": 1, "max_rounds": 12})
     for r in range(1, 13):
         assert Fraction(result["by_round_exact"][str(r)][TARGET_DOWN]) == 1 - Fraction(1, 2) ** r
-    assert Fraction(result["outcomes_exact"][eng.STILL_FIGHTING]) == Fraction(1, 2) ** 12
+    assert Fraction(result["outcomes_exact"][solver.STILL_FIGHTING]) == Fraction(1, 2) ** 12
     assert Fraction(result["expected_rounds_exact"]) == 2 - Fraction(1, 2) ** 11
 
 
@@ -131,10 +130,8 @@ def test_short_last_burst_reading_changes_the_numbers() -> None:
 
 def test_simulation_agrees_with_the_exact_belt_of_100() -> None:
     fire = Fire(dc=13, bonus=4, burst=5, recoil=1, ammo=100, hits_needed=12)
-    exact = solve(fire, 20).outcomes
-    sample = sampler(fire, [])
-    estimate = eng.simulate((fire.ammo, 0), sample, fire.outcome, max_rounds=20, trials=3000,
-                            rng=random.Random(15))
+    exact = solver.solve(fire, max_rounds=20).outcomes
+    estimate = solver.simulate(fire, max_rounds=20, trials=3000, rng=random.Random(15))
     for name, est in estimate.items():
         assert abs(est.p - float(exact[name])) < 0.04, (name, est, exact[name])
 

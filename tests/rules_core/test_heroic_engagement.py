@@ -9,7 +9,7 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from rules_core import api
+from rules_core import api, solver
 from rules_core.dice.distribution import from_icepool
 from rules_core.fields import initial_inputs, validate
 from rules_core.heroic import contest
@@ -81,14 +81,34 @@ def simulate(raw, trials, seed):
     rng = random.Random(seed)
     counts: dict[str, int] = {}
     for _ in range(trials):
-        state = ("fight", *f.start())
-        for _r in range(raw["max_rounds"]):
-            state, _ = model.play_round(f, state, rng)
-            if model.outcome(state):
-                break
-        name = model.outcome(state) or "Still fighting"
+        name = solver.play(f, max_rounds=raw["max_rounds"], rng=rng).outcome
         counts[name] = counts.get(name, 0) + 1
     return counts
+
+
+def test_blows_struck_at_once_can_wipe_out_both_sides_in_the_exact_odds_and_with_dice():
+    # one fighter a side, 1 HP, any hit kills, nobody checks morale: a tie on initiative
+    # (6 in 36) is a round of blows struck at once, so both can fall together
+    raw = inputs(a_members=1, a_skill=12, a_hp=1, a_dr=0, a_damage="3d", a_morale=False,
+                 b_members=1, b_skill=12, b_hp=1, b_dr=0, b_damage="3d", b_morale=False,
+                 ties="simultaneous", max_rounds=1)
+    out = api.run("heroic.engagement", raw)
+    assert out["ok"], out
+    p = contest.p_win(contest.hit_distribution(12, 12, 4))
+    first, at_once = Fraction(15, 36), Fraction(6, 36)
+    row = {k: Fraction(v) for k, v in out["result"]["by_round_exact"]["1"].items()}
+    assert row[model.BOTH_WIPED] == at_once * p * p
+    assert row["Knights wiped out"] == first * p + first * (1 - p) * p + at_once * p * (1 - p)
+    assert row["Orcs wiped out"] == row["Knights wiped out"]
+    raw["max_rounds"] = 6
+    counts = simulate(raw, 2000, seed=11)
+    assert counts.get(model.BOTH_WIPED, 0) > 0  # the dice player reports it too
+    exact = {k: Fraction(v) for k, v in api.run("heroic.engagement", raw)["result"]
+             ["outcomes_exact"].items()}
+    assert set(counts) <= set(exact)
+    for name, q in exact.items():
+        sd = (float(q) * (1 - float(q)) / 2000) ** 0.5
+        assert abs(counts.get(name, 0) / 2000 - float(q)) <= 4.5 * sd + 0.003, name
 
 
 @pytest.mark.parametrize("over", [

@@ -11,18 +11,16 @@ from functools import cache
 
 import pytest
 
-from rules_core import api
-from rules_core import engagement as eng
+from rules_core import api, solver
 from rules_core.phases import expectations as ex
-from rules_core.phases.engagement import (
+from rules_core.phases.fight import (
     CUT_SHORT,
     GOAL,
     LONE_DIE,
+    MAX_WORK,
     WORN_DOWN,
     Fight,
     phase_endings,
-    sampler,
-    solve,
 )
 from rules_core.phases.tables import Outcome, Phase
 from rules_core.phases.tracker import Action, Start, advance, dice_for_action
@@ -30,6 +28,11 @@ from tests.rules_core.phases_oracle import counts, dice_after, spent
 
 NAME = "phases.engagement"
 ALWAYS, AUTO = ex.ExtraDie.ALWAYS, ex.ExtraDie.AUTO
+
+
+def solve(fight: Fight, rounds: int) -> solver.Odds:
+    """The exact answer within the work the calculator allows."""
+    return solver.solve(fight, max_rounds=rounds, max_work=MAX_WORK)
 
 
 def oracle_round(fight: Fight, marks: int, taken: int) -> dict[tuple[int, int], Fraction]:
@@ -90,7 +93,7 @@ def oracle(fight: Fight, rounds: int) -> tuple[dict[str, Fraction], list[dict[st
         live = nxt
         by_round.append(dict(totals))
     for (_, t), p in live.items():
-        totals[eng.STILL_FIGHTING] = totals.get(eng.STILL_FIGHTING, Fraction(0)) + p
+        totals[solver.STILL_FIGHTING] = totals.get(solver.STILL_FIGHTING, Fraction(0)) + p
         taken_dist[t] = taken_dist.get(t, Fraction(0)) + p
     return totals, by_round, taken_dist
 
@@ -123,7 +126,7 @@ def test_one_round_matches_every_face_played_through_the_tracker() -> None:
             step = advance(after, Action(dfn))
             failed = step.report.outcome is Outcome.FAILURE
             end = (GOAL if step.state.goal_marked >= 2 else WORN_DOWN if failed
-                   else eng.STILL_FIGHTING)
+                   else solver.STILL_FIGHTING)
             counts_end[end] = counts_end.get(end, 0) + 1
     assert dice_for_action(start, False) == 3
     expected = {k: Fraction(n, 216 ** 2) for k, n in counts_end.items()}
@@ -141,7 +144,7 @@ def test_goal_of_one_space_with_three_dice_a_side_is_geometric() -> None:
                             "max_rounds": 10})["result"]
     for r in range(1, 11):
         assert Fraction(result["by_round_exact"][str(r)][GOAL]) == 1 - (1 - q) ** r
-    assert Fraction(result["outcomes_exact"][eng.STILL_FIGHTING]) == (1 - q) ** 10
+    assert Fraction(result["outcomes_exact"][solver.STILL_FIGHTING]) == (1 - q) ** 10
 
 
 def test_phase_endings_agree_with_the_phase_odds_and_the_rules() -> None:
@@ -178,8 +181,7 @@ def test_a_twelve_space_tracker_is_answered_exactly() -> None:
 def test_simulation_agrees_with_the_exact_answer() -> None:
     fight = Fight(5, 4, 5, damage_limit=6)
     exact = solve(fight, 20).outcomes
-    estimate = eng.simulate((0, 0), sampler(fight, []), fight.outcome, max_rounds=20,
-                            trials=2000, rng=random.Random(2))
+    estimate = solver.simulate(fight, max_rounds=20, trials=2000, rng=random.Random(2))
     for name, est in estimate.items():
         assert abs(est.p - float(exact[name])) < 0.04, (name, est, exact[name])
 

@@ -11,19 +11,10 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core import api
-from rules_core import engagement as eng
+from rules_core import api, solver
 from rules_core.sucs.calc_engagement import parse_side
-from rules_core.sucs.engage import (
-    FRESH,
-    OUTCOMES,
-    Fight,
-    Fighter,
-    Rules,
-    round_losses,
-    round_outcome,
-)
-from rules_core.sucs.engage_round import fraction_step, make_step
+from rules_core.sucs.fight import Fight, Round
+from rules_core.sucs.turn import FRESH, Fighter, Rules
 from tests.rules_core.support import refused
 
 FACES = range(1, 7)
@@ -32,8 +23,38 @@ TN = {1: 10, 2: 9, 3: 8, 4: 7, 5: 6}
 
 def solve(a, b, rounds=20, **rules):
     fight = Fight(tuple(a), tuple(b), Rules(**rules))
-    return eng.solve(fight.start(), make_step(fight), round_outcome, max_rounds=rounds,
-                     losses=round_losses, outcome_order=OUTCOMES, whole=True)
+    return solver.solve(fight, max_rounds=rounds)
+
+
+def fraction_step(fight: Fight):
+    """The fight's step with each move's chance as a fraction."""
+    def step(rnd: Round) -> list[tuple[Round, Fraction]]:
+        den, pairs = fight.step(rnd)
+        return [(s, Fraction(w, den)) for s, w in pairs]
+    return step
+
+
+class FractionSteps:
+    """The same fight, its moves handed to the solver from their fractions."""
+
+    def __init__(self, fight: Fight) -> None:
+        self.fight = fight
+        self.outcome_order = fight.outcome_order
+
+    def start(self) -> Round:
+        return self.fight.start()
+
+    def step(self, rnd: Round) -> solver.Moves:
+        return solver.whole_moves(fraction_step(self.fight)(rnd))
+
+    def outcome(self, rnd: Round) -> str | None:
+        return self.fight.outcome(rnd)
+
+    def losses(self, rnd: Round) -> dict[str, int]:
+        return self.fight.losses(rnd)
+
+    def sample(self, rnd: Round, dice: solver.Dice) -> tuple[Round, str]:
+        return self.fight.sample(rnd, dice)
 
 
 def unit(name, q=3, a=1, r=0, **kw):
@@ -86,7 +107,7 @@ def test_initiative_ties_change_a_mirror_match() -> None:
     assert solve(a, b).outcomes["Side A wins"] == solve(b, a).outcomes["Side A wins"]
     reroll = solve(a, b, ties="reroll").outcomes["Side A wins"]
     favoured = solve(a, b, ties="a").outcomes["Side A wins"]
-    assert reroll == Fraction(1, 2) * (1 - solve(a, b).outcomes.get(eng.STILL_FIGHTING, 0))
+    assert reroll == Fraction(1, 2) * (1 - solve(a, b).outcomes.get(solver.STILL_FIGHTING, 0))
     assert favoured > reroll
 
 
@@ -207,7 +228,7 @@ def oracle(a, b, rules, turns):
     totals = {}
     for (sa, sb), p in live.items():
         name = "Side A wins" if sb is None else "Side B wins" if sa is None \
-            else eng.STILL_FIGHTING
+            else solver.STILL_FIGHTING
         totals[name] = totals.get(name, Fraction(0)) + p
     return totals
 
@@ -238,10 +259,8 @@ def test_engagement_matches_the_brute_force_oracle(a, b, rules) -> None:
 def test_whole_number_steps_equal_fraction_steps_in_the_shared_engine() -> None:
     fight = Fight((unit("A1"), unit("A2", a=2, r=1)), (unit("B1", q=4, a=1, targets=2),),
                   Rules(suppression="penalty"))
-    fast = eng.solve(fight.start(), make_step(fight), round_outcome, max_rounds=6,
-                     losses=round_losses, outcome_order=OUTCOMES, whole=True)
-    slow = eng.solve(fight.start(), fraction_step(fight), round_outcome, max_rounds=6,
-                     losses=round_losses, outcome_order=OUTCOMES)
+    fast = solver.solve(fight, max_rounds=6)
+    slow = solver.solve(FractionSteps(fight), max_rounds=6)
     assert fast == slow
 
 
@@ -251,9 +270,8 @@ def test_identical_units_are_merged_without_changing_the_answer() -> None:
     merged = Fight(a, b)
     plain = Fight(a, b)
     plain._merge = False  # every unit kept apart
-    kw = dict(max_rounds=6, losses=round_losses, outcome_order=OUTCOMES, whole=True)
-    fast = eng.solve(merged.start(), make_step(merged), round_outcome, **kw)
-    slow = eng.solve(plain.start(), make_step(plain), round_outcome, **kw)
+    fast = solver.solve(merged, max_rounds=6)
+    slow = solver.solve(plain, max_rounds=6)
     assert fast.outcomes == slow.outcomes and fast.losses == slow.losses
     assert fast.peak_states < slow.peak_states
     # identical units listed in another order: the same fight
@@ -272,7 +290,7 @@ def test_real_dice_agree_with_the_exact_odds() -> None:
         assert rolled["outcome"] in exact
         counts[rolled["outcome"]] = counts.get(rolled["outcome"], 0) + 1
     for name, p in exact.items():
-        est = eng.wilson(counts.get(name, 0), trials, z=3.3)
+        est = solver.wilson(counts.get(name, 0), trials, z=3.3)
         assert est.low <= float(Fraction(p)) <= est.high, name
 
 

@@ -11,7 +11,8 @@ import pytest
 
 from rules_core import api
 from rules_core.sucs.attack import AttackSpec, outcome_distribution
-from rules_core.sucs.engage import Rules, initiative
+from rules_core.sucs.fight import initiative
+from rules_core.sucs.turn import Rules
 from tests.rules_core.support import refused
 
 FACES = range(1, 7)

@@ -1,5 +1,6 @@
 """A whole fight with a momentum goal as an exact Markov chain (source: 2d6 combat
-phases, "Combat rounds", "Action dice tracker", "Outcomes" and "Combat momentum").
+phases, "Combat rounds", "Action dice tracker", "Outcomes" and "Combat momentum"): the system's implementation of the one fight interface,
+:class:`rules_core.solver.Fight`.
 
 Between rounds the fight is two numbers: the **marks on the momentum tracker** and, when
 the side can only take so much, the **full-damage results it has taken** (failed
@@ -21,13 +22,11 @@ the whole fight; the fight stops mid-round as soon as it is decided.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from rules_core import engagement as eng
+from rules_core import solver
 from rules_core.phases.action import outcome_distribution
 from rules_core.phases.expectations import ExtraDie, sample_faces
 from rules_core.phases.tables import KEPT, OUTCOME_LABELS, Outcome, Phase
@@ -80,6 +79,48 @@ class Fight:
         if self.damage_limit is not None and taken >= self.damage_limit:
             return WORN_DOWN
         return None
+
+    @property
+    def outcome_order(self) -> tuple[str, ...]:
+        """Without a damage limit the side cannot be worn down."""
+        return OUTCOMES if self.damage_limit is not None else (GOAL,)
+
+    def start(self) -> State:
+        """No marks, no damage taken."""
+        return (0, 0)
+
+    def losses(self, state: State) -> dict[str, int]:
+        """Full-damage results taken (``a``), counted only with a damage limit."""
+        return {"a": state[1]} if self.damage_limit is not None else {}
+
+    def step(self, state: State) -> solver.Moves:
+        """One round from ``(marks, taken)``, exactly."""
+        marks, taken = state
+        room = None if self.damage_limit is None else self.damage_limit - taken
+        return solver.whole_moves(((m, taken + t), p)
+                                  for (m, t), p in _round_moves(self, marks, room))
+
+    def sample(self, state: State, dice: solver.Dice) -> tuple[State, str]:
+        """One round with real dice through :func:`roll_action` (the faces are kept by
+        ``dice``), stopping the moment the fight is decided."""
+        marks, taken = state
+        tracker = self.round_start(marks)
+        parts: list[str] = []
+        while True:
+            use = uses_extra(tracker, self.extra(tracker.phase))
+            step = roll_action(tracker, use, dice)
+            taken += taken_by(step)
+            outcome = step.report.outcome or Outcome.FAILURE  # an action always has one
+            parts.append(f"{step.report.phase.value} {' '.join(map(str, step.report.faces))}: "
+                         f"{OUTCOME_LABELS[outcome].lower()}")
+            decided = self.outcome((step.state.goal_marked, taken)) is not None
+            if decided or step.state.round != tracker.round:
+                break
+            tracker = step.state
+        marks = step.state.goal_marked
+        line = (", ".join(parts) + f" (momentum {marks}/{self.goal_spaces}, "
+                f"full damage taken {taken})")
+        return (marks, taken), line
 
     def round_start(self, marks: int) -> TrackerState:
         """The tracker at the start of a round with ``marks`` on the momentum tracker."""
@@ -159,29 +200,10 @@ def _round_moves(fight: Fight, marks: int,
     return tuple(done.items())
 
 
-def stepper(fight: Fight) -> Callable[[State], list[tuple[State, Fraction]]]:
-    """The engine's ``step``: one round from ``(marks, taken)``."""
-    def step(state: State) -> list[tuple[State, Fraction]]:
-        marks, taken = state
-        room = None if fight.damage_limit is None else fight.damage_limit - taken
-        return [((m, taken + t), p) for (m, t), p in _round_moves(fight, marks, room)]
-    return step
-
-
-#: transitions one answer may evaluate. Without a damage limit the chain is at most 21
+#: transitions one answer may evaluate (``solver.solve(fight, max_work=MAX_WORK)``). Without a damage limit the chain is at most 21
 #: states wide and never comes near it; with one, the exact fractions grow long over many
 #: rounds, and this keeps the worst case to a few seconds in CPython.
 MAX_WORK = 60_000
-
-
-def solve(fight: Fight, max_rounds: int, max_work: int = MAX_WORK) -> eng.Engagement:
-    """The exact answer: how and when the fight ends, and (with a damage limit) the
-    full-damage results taken. Raises :class:`engagement.TooLarge` past ``max_work``."""
-    def losses(state: State) -> dict[str, int]:
-        return {"a": state[1]} if fight.damage_limit is not None else {}
-    outcomes = OUTCOMES if fight.damage_limit is not None else (GOAL,)
-    return eng.solve((0, 0), stepper(fight), fight.outcome, max_rounds=max_rounds,
-                     losses=losses, outcome_order=outcomes, max_work=max_work)
 
 
 @lru_cache(maxsize=64)
@@ -205,28 +227,3 @@ def phase_endings(phase: Phase, dice: int, extra: str) -> dict[tuple[int, int, s
                 out[key] = out.get(key, Fraction(0)) + p * q
         walking = nxt
     return out
-
-
-def sampler(fight: Fight, faces: list[int]) -> Callable[[State, random.Random], tuple[State, str]]:
-    """One round with real dice through :func:`roll_action`; faces go to ``faces``."""
-    def sample(state: State, rng: random.Random) -> tuple[State, str]:
-        marks, taken = state
-        tracker = fight.round_start(marks)
-        parts: list[str] = []
-        while True:
-            use = uses_extra(tracker, fight.extra(tracker.phase))
-            step = roll_action(tracker, use, rng)
-            faces.extend(step.report.faces)
-            taken += taken_by(step)
-            outcome = step.report.outcome or Outcome.FAILURE  # an action always has one
-            parts.append(f"{step.report.phase.value} {' '.join(map(str, step.report.faces))}: "
-                         f"{OUTCOME_LABELS[outcome].lower()}")
-            decided = fight.outcome((step.state.goal_marked, taken)) is not None
-            if decided or step.state.round != tracker.round:
-                break
-            tracker = step.state
-        marks = step.state.goal_marked
-        line = (", ".join(parts) + f" (momentum {marks}/{fight.goal_spaces}, "
-                f"full damage taken {taken})")
-        return (marks, taken), line
-    return sample

@@ -1,13 +1,18 @@
-"""Whole engagements: a fight as an absorbing Markov chain over its round-by-round state.
+"""Whole fights: a fight as an absorbing Markov chain over its round-by-round state.
 
-Every system describes its fight the same way and this module does the rest:
+This module imports only the standard library. Every system's ``fight.py`` implements the
+one :class:`Fight` interface and this module does the rest:
 
-- a **start state** (any hashable value: a frozen dataclass or a tuple),
-- ``step(state)``: the exact transitions of one round, ``[(next_state, probability), ...]``
-  with probabilities as :class:`~fractions.Fraction` summing to 1,
+- ``start()``: the state before the first round (any hashable value),
+- ``step(state)``: the exact moves of one round, in whole numbers:
+  ``(denominator, ((next_state, ways), ...))``, the ways summing to the denominator
+  (:func:`whole_moves` turns a list of ``(state, Fraction)`` into that shape),
 - ``outcome(state)``: the name of how the fight ended ("Side A wins", "B breaks"), or
   ``None`` while it goes on,
-- optionally ``losses(state)``: what each side has lost, ``{"a": 2, "b": 5}``.
+- ``losses(state)``: what each side has lost, ``{"a": 2, "b": 5}``,
+- ``sample(state, dice)``: one round with real dice (:class:`Dice`), through the same
+  resolution functions the odds count, and a line for the log,
+- ``outcome_order``: the outcomes in the order a reader expects them.
 
 :func:`solve` walks the chain round by round with exact fractions, so every figure it
 returns is exact: the chance of each outcome, the chance the fight has ended by each round
@@ -16,9 +21,9 @@ A fight still going at the round cap ends as :data:`STILL_FIGHTING`. Too many li
 or too much work raises :class:`TooLarge` (the calculator turns it into a message naming
 the input to lower): never a silent approximation.
 
-The same fight is played with real dice by :func:`play`, fed by the system's own
-resolution function, and estimated by :func:`simulate` only where a calculator offers a
-clearly labelled simulation.
+The same fight is played with real dice by :func:`play`, and estimated by
+:func:`simulate` only where a calculator offers a clearly labelled simulation.
+:mod:`rules_core.fight_result` turns an answer into a calculator's result and charts.
 """
 
 from __future__ import annotations
@@ -26,16 +31,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, TypeVar
-
-from rules_core.calculator import Chart
-from rules_core.dice.distribution import percent
-from rules_core.explain import table
-from rules_core.fields import IntField
-
-State = TypeVar("State", bound=Hashable)
+from typing import Any, Protocol
 
 #: the outcome of a fight that has not ended by the round cap
 STILL_FIGHTING = "Still fighting"
@@ -44,14 +42,51 @@ MAX_STATES = 20_000
 #: transitions the whole solution may evaluate before it is refused as too large
 MAX_WORK = 3_000_000
 
-
 #: one state's moves in whole numbers: (denominator, ((next state, ways), ...)), the ways
-#: summing to the denominator (``solve(..., whole=True)``)
-WholeMoves = tuple[int, Iterable[tuple[Any, int]]]
+#: summing to the denominator
+Moves = tuple[int, Iterable[tuple[Any, int]]]
 #: a state's moves as the walk keeps them: (denominator, moves that go on, ways of each
 #: outcome, ways of each (side, losses))
 _Split = tuple[int, tuple[tuple[Any, int], ...], tuple[tuple[str, int], ...],
                tuple[tuple[tuple[str, int], int], ...]]
+
+
+@dataclass
+class Dice:
+    """Real dice for a played fight: ``randint`` as :class:`random.Random` has it, and
+    every face rolled kept for the roll's dice list, named after its die (``label``, when
+    set, goes before the die's name: "R2 Side A d8")."""
+
+    rng: random.Random
+    rolled: list[dict[str, Any]] = field(default_factory=list)
+    label: str = ""
+    round: int = 0  #: the round being played (set by :func:`play`)
+
+    def randint(self, low: int, high: int) -> int:
+        face = self.rng.randint(low, high)
+        die = f"d{high}" if low == 1 else f"{low}-{high}"
+        self.rolled.append({"die": f"{self.label} {die}" if self.label else die, "face": face})
+        return face
+
+    def faces(self) -> list[int]:
+        return [d["face"] for d in self.rolled]
+
+
+class Fight(Protocol):
+    """The one interface every system's whole fight implements (see the module's text)."""
+
+    @property
+    def outcome_order(self) -> Sequence[str]: ...
+
+    def start(self) -> Hashable: ...
+
+    def step(self, state: Any) -> Moves: ...
+
+    def outcome(self, state: Any) -> str | None: ...
+
+    def losses(self, state: Any) -> Mapping[str, int]: ...
+
+    def sample(self, state: Any, dice: Dice) -> tuple[Any, str]: ...
 
 
 class TooLarge(ValueError):
@@ -64,7 +99,7 @@ class TooLarge(ValueError):
 
 
 @dataclass(frozen=True)
-class Engagement:
+class Odds:
     """The exact answer for one fight."""
 
     #: final outcome -> probability; sums to exactly 1
@@ -83,28 +118,16 @@ class Engagement:
     max_rounds: int
 
 
-def solve(
-    start: State,
-    step: Callable[[State], Iterable[tuple[State, Fraction]]] | Callable[[State], WholeMoves],
-    outcome: Callable[[State], str | None],
-    *,
-    max_rounds: int,
-    losses: Callable[[State], Mapping[str, int]] | None = None,
-    outcome_order: Sequence[str] = (),
-    max_states: int = MAX_STATES,
-    max_work: int = MAX_WORK,
-    whole: bool = False,
-) -> Engagement:
+def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
+          max_work: int = MAX_WORK) -> Odds:
     """Walk the fight's Markov chain round by round, exactly.
 
-    ``outcome_order`` lists the outcomes in the order a reader expects them (every one is
-    reported, at probability 0 if it cannot happen); any other outcome follows in order of
-    appearance, and :data:`STILL_FIGHTING` comes last when the cap can be reached.
-
-    With ``whole=True``, ``step`` returns its moves as whole numbers instead:
-    ``(denominator, ((next_state, ways), ...))``, the ways summing to the denominator
-    (faster when the chances have long denominators).
+    Every outcome of ``fight.outcome_order`` is reported, at probability 0 if it cannot
+    happen; any other outcome follows in order of appearance, and :data:`STILL_FIGHTING`
+    comes last when the cap can be reached.
     """
+    outcome, losses, outcome_order = fight.outcome, fight.losses, fight.outcome_order
+    start = fight.start()
     # Masses are whole numbers over one denominator per round (no gcd on every addition,
     # which dominates once the fractions have thousands of digits); each state's moves
     # are cached as whole numbers over their own least common denominator.
@@ -124,8 +147,7 @@ def solve(
         live[start] = 1
     else:
         totals[first] = totals.get(first, Fraction(0)) + 1
-        if losses is not None:
-            loss_mass.update({(side, lost): Fraction(1) for side, lost in losses(start).items()})
+        loss_mass.update({(side, lost): Fraction(1) for side, lost in losses(start).items()})
         ends_in[0] = Fraction(1)
 
     for round_no in range(1, max_rounds + 1):
@@ -134,9 +156,7 @@ def solve(
             continue
         for state in live:
             if state not in transitions:
-                moves: Any = step(state)
-                transitions[state] = _split(moves if whole else _whole_moves(moves),
-                                            outcome, losses)
+                transitions[state] = _split(fight.step(state), outcome, losses)
         scale = math.lcm(*(transitions[state][0] for state in live))
         nxt: dict[Any, int] = {}
         by_outcome: dict[str, int] = {}
@@ -145,8 +165,7 @@ def solve(
             work += len(going_on) + len(ending)
             if work > max_work:
                 raise TooLarge("The work this fight needs", max_work)
-            if losses is not None:
-                visits[state] = visits.get(state, Fraction(0)) + Fraction(m, denominator)
+            visits[state] = visits.get(state, Fraction(0)) + Fraction(m, denominator)
             m *= scale // own
             for target, q in going_on:
                 if target in nxt:
@@ -175,11 +194,10 @@ def solve(
     still = Fraction(sum(live.values()), denominator)
     if still:
         totals[STILL_FIGHTING] = still
-        if losses is not None:
-            for state, w in live.items():
-                for side, lost in losses(state).items():
-                    loss_mass[side, lost] = (loss_mass.get((side, lost), Fraction(0))
-                                             + Fraction(w, denominator))
+        for state, w in live.items():
+            for side, lost in losses(state).items():
+                loss_mass[side, lost] = (loss_mass.get((side, lost), Fraction(0))
+                                         + Fraction(w, denominator))
     expected = sum((r * p for r, p in ends_in.items()), Fraction(0)) + max_rounds * still
     ordered = {name: totals.get(name, Fraction(0)) for name in outcome_order}
     ordered.update({k: v for k, v in totals.items() if k not in ordered and k != STILL_FIGHTING})
@@ -194,13 +212,13 @@ def solve(
         loss_dists.setdefault(side, {})[lost] = p
     if sum(ordered.values(), Fraction(0)) != 1:  # pragma: no cover - a broken step()
         raise ValueError("the fight's transitions do not sum to 1")
-    return Engagement(ordered, by_round, dict(sorted(ends_in.items())), expected,
-                      loss_dists, peak, max_rounds)
+    return Odds(ordered, by_round, dict(sorted(ends_in.items())), expected, loss_dists, peak,
+                max_rounds)
 
 
-def _split(moves: WholeMoves,
+def _split(moves: Moves,
            outcome: Callable[[Any], str | None],
-           losses: Callable[[Any], Mapping[str, int]] | None,
+           losses: Callable[[Any], Mapping[str, int]],
            ) -> _Split:
     """A state's moves split into those that go on and those that end the fight; the
     ending ones summed by outcome, and by (side, losses), which is all the answer needs."""
@@ -214,44 +232,77 @@ def _split(moves: WholeMoves,
             going_on.append((target, q))
             continue
         ending[result] = ending.get(result, 0) + q
-        if losses is not None:
-            for side, n in losses(target).items():
-                lost[side, n] = lost.get((side, n), 0) + q
+        for side, n in losses(target).items():
+            lost[side, n] = lost.get((side, n), 0) + q
     return own, tuple(going_on), tuple(ending.items()), tuple(lost.items())
 
 
-def _whole_moves(moves: Iterable[tuple[State, Fraction]]) -> tuple[int, tuple[tuple[Any, int], ...]]:
-    """One state's moves as whole numbers over their least common denominator."""
+def mix(parts: Sequence[tuple[Fraction, Odds]]) -> Odds:
+    """Fights weighted by the chance of each (who wins a roll made once, before the
+    fight): the answer of the fight whose start is that roll."""
+    outcomes: dict[str, Fraction] = {}
+    ends_in: dict[int, Fraction] = {}
+    losses: dict[str, dict[int, Fraction]] = {}
+    rounds = parts[0][1].max_rounds
+    by_round: list[dict[str, Fraction]] = [{} for _ in range(rounds)]
+    for w, odds in parts:
+        for k, p in odds.outcomes.items():
+            outcomes[k] = outcomes.get(k, Fraction(0)) + w * p
+        for r, p in odds.ends_in.items():
+            ends_in[r] = ends_in.get(r, Fraction(0)) + w * p
+        for i, row in enumerate(odds.by_round):
+            for k, p in row.items():
+                by_round[i][k] = by_round[i].get(k, Fraction(0)) + w * p
+        for side, dist in odds.losses.items():
+            mine = losses.setdefault(side, {})
+            for lost, p in dist.items():
+                mine[lost] = mine.get(lost, Fraction(0)) + w * p
+    ordered = {k: p for k, p in outcomes.items() if k != STILL_FIGHTING}
+    if STILL_FIGHTING in outcomes:
+        ordered[STILL_FIGHTING] = outcomes[STILL_FIGHTING]
+    return Odds(ordered, by_round, dict(sorted(ends_in.items())),
+                sum((w * odds.expected_rounds for w, odds in parts), Fraction(0)),
+                {s: dict(sorted(d.items())) for s, d in losses.items()},
+                max(odds.peak_states for _, odds in parts), rounds)
+
+
+def whole_moves(moves: Iterable[tuple[Any, Fraction]]) -> tuple[int, tuple[tuple[Any, int], ...]]:
+    """One state's moves, given as ``(state, chance)``, as whole numbers over their least
+    common denominator (the shape :meth:`Fight.step` returns)."""
     listed = [(target, Fraction(q)) for target, q in moves if q]
     common = math.lcm(*(q.denominator for _, q in listed)) if listed else 1
     return common, tuple((target, q.numerator * (common // q.denominator))
                          for target, q in listed)
 
 
-def play(
-    start: State,
-    sample: Callable[[State, random.Random], tuple[State, str]],
-    outcome: Callable[[State], str | None],
-    *,
-    max_rounds: int,
-    rng: random.Random,
-) -> tuple[State, str, int, list[str]]:
-    """Play the fight with real dice: ``sample`` resolves one round with random faces
-    through the system's resolution function and returns the new state and a line of log.
+@dataclass(frozen=True)
+class Played:
+    """A fight played with real dice."""
 
-    Returns the final state, its outcome (a key of :attr:`Engagement.outcomes`), the rounds
-    fought and the log, one line per round.
-    """
-    state = start
+    state: Any  #: where it stopped
+    outcome: str  #: a key of :attr:`Odds.outcomes`
+    rounds: int
+    log: list[str]  #: one line per round
+    dice: list[dict[str, Any]]  #: every die rolled, in order
+
+
+def play(fight: Fight, *, max_rounds: int, rng: random.Random, dice: Dice | None = None
+         ) -> Played:
+    """Play the fight with real dice, round by round through ``fight.sample``. ``dice``:
+    dice already rolled before the fight (a roll-off), kept at the head of the list."""
+    dice = Dice(rng) if dice is None else dice
+    state = fight.start()
     log: list[str] = []
-    ended = outcome(state)
+    ended = fight.outcome(state)
     rounds = 0
     while ended is None and rounds < max_rounds:
         rounds += 1
-        state, line = sample(state, rng)
+        dice.round, dice.label = rounds, ""
+        state, line = fight.sample(state, dice)
         log.append(f"Round {rounds}: {line}")
-        ended = outcome(state)
-    return state, ended if ended is not None else STILL_FIGHTING, rounds, log
+        ended = fight.outcome(state)
+    return Played(state, ended if ended is not None else STILL_FIGHTING, rounds, log,
+                  dice.rolled)
 
 
 @dataclass(frozen=True)
@@ -264,20 +315,13 @@ class Estimate:
     trials: int
 
 
-def simulate(
-    start: State,
-    sample: Callable[[State, random.Random], tuple[State, str]],
-    outcome: Callable[[State], str | None],
-    *,
-    max_rounds: int,
-    trials: int,
-    rng: random.Random,
-) -> dict[str, Estimate]:
+def simulate(fight: Fight, *, max_rounds: int, trials: int, rng: random.Random
+             ) -> dict[str, Estimate]:
     """Estimate each outcome's chance by playing the fight ``trials`` times. Only for a
     calculator that labels the answer as a simulation, with its interval."""
     counts: dict[str, int] = {}
     for _ in range(trials):
-        _, ended, _, _ = play(start, sample, outcome, max_rounds=max_rounds, rng=rng)
+        ended = play(fight, max_rounds=max_rounds, rng=rng).outcome
         counts[ended] = counts.get(ended, 0) + 1
     return {name: wilson(k, trials) for name, k in counts.items()}
 
@@ -289,73 +333,3 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> Estimate:
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), trials)
-
-
-# ---- the calculator side: one field, one result shape, the same charts ----------------
-
-def round_cap_field(initial: int = 20, maximum: int = 100) -> IntField:
-    """The round cap every engagement takes: past it the fight counts as still going."""
-    return IntField("max_rounds", "Round cap", default=initial, minimum=1, maximum=maximum,
-                    help=f"Rounds played before a fight still going is reported as "
-                         f"\"{STILL_FIGHTING}\".")
-
-
-def to_result(eng: Engagement, sides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
-    """The JSON result every engagement calculator returns.
-
-    ``outcomes`` / ``outcomes_exact``: final outcome -> chance (floats / exact strings,
-    the exact ones sum to exactly 1). ``by_round`` / ``by_round_exact``: round -> outcome
-    -> chance the fight has ended that way by then. ``end_round`` / ``end_round_exact``:
-    the round the fight ends in (the chart; :data:`STILL_FIGHTING` last when possible).
-    ``expected_rounds``. For each side ``(key, title)``: ``losses_<key>`` and its exact
-    twin, the distribution of what that side lost.
-    """
-    result: dict[str, Any] = {
-        "outcomes": {k: float(p) for k, p in eng.outcomes.items()},
-        "outcomes_exact": {k: str(p) for k, p in eng.outcomes.items()},
-        "by_round": {str(r): {k: float(p) for k, p in row.items()}
-                     for r, row in enumerate(eng.by_round, 1)},
-        "by_round_exact": {str(r): {k: str(p) for k, p in row.items()}
-                           for r, row in enumerate(eng.by_round, 1)},
-        "expected_rounds": float(eng.expected_rounds),
-        "expected_rounds_exact": str(eng.expected_rounds),
-        "max_rounds": eng.max_rounds,
-        "peak_states": eng.peak_states,
-    }
-    end_round: dict[str, Fraction] = {str(r): p for r, p in eng.ends_in.items()}
-    if STILL_FIGHTING in eng.outcomes:
-        end_round[f"Past {eng.max_rounds}"] = eng.outcomes[STILL_FIGHTING]
-    result["end_round"] = {k: float(p) for k, p in end_round.items()}
-    result["end_round_exact"] = {k: str(p) for k, p in end_round.items()}
-    for key, _title in sides:
-        dist = eng.losses.get(key, {0: Fraction(1)})
-        result[f"losses_{key}"] = {str(k): float(p) for k, p in dist.items()}
-        result[f"losses_{key}_exact"] = {str(k): str(p) for k, p in dist.items()}
-        result[f"expected_losses_{key}"] = float(sum((k * p for k, p in dist.items()), Fraction(0)))
-    return result
-
-
-def charts(sides: Sequence[tuple[str, str]] = (), loss_label: str = "Lost") -> tuple[Chart, ...]:
-    """The charts every engagement shows: outcomes, the round it ends, each side's losses."""
-    return (
-        Chart("outcomes", "How the fight ends", "Outcome", ordered=False),
-        Chart("end_round", "Round the fight ends in", "Round"),
-        *(Chart(f"losses_{key}", title, loss_label) for key, title in sides),
-    )
-
-
-def headline(result: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The figures shown large: each outcome's chance, then the expected rounds."""
-    rows = [(name, percent(p)) for name, p in result["outcomes"].items()]
-    rows.append(("Expected rounds", f"{result['expected_rounds']:.2f}"))
-    return rows
-
-
-def by_round_table(result: Mapping[str, Any], rounds: int = 10) -> str:
-    """A Markdown table of the chance the fight has ended by each round, per outcome."""
-    names = [n for n in result["outcomes"] if n != STILL_FIGHTING]
-    rows = []
-    for r, row in list(result["by_round"].items())[:rounds]:
-        rows.append([r, *(percent(row.get(n, 0.0)) for n in names),
-                     percent(sum(row.get(n, 0.0) for n in names))])
-    return table(["By round", *names, "Over by then"], rows)

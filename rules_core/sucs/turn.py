@@ -1,8 +1,8 @@
-"""Whole SUCS engagements: units trading attacks turn by turn until one side is gone
-(source: SUCS, "Order of Play", "Actions", the attack paragraph, "Suppressed Units",
-"Close Combat (melee)").
+"""One SUCS turn (source: SUCS, "Order of Play", "Actions", the attack paragraph,
+"Suppressed Units", "Close Combat (melee)"): the units and the readings, and the walk
+through a turn's activations that :mod:`rules_core.sucs.fight` makes one round of the
+whole fight.
 
-One turn of the fight is one round of the shared engine (:mod:`rules_core.engagement`).
 A turn: the initiative winner activates a unit, then the sides alternate; a side with
 more units activates its surplus at the end. An activated unit first deals with its
 suppression markers (as the chosen reading says), then attacks the enemy it is most
@@ -14,44 +14,44 @@ roll the unit survives that might possibly have damaged it. In melee the unit at
 strikes back if it survives; the return strike is not an attack, so it never counts
 towards the two rolls, and it puts a marker on the striker.
 
-Every attack is resolved by :func:`rules_core.sucs.attack.resolve`: exactly (every face
-of 2d6, the d6 and the spotting 2d6, cached per attacker, target and modifier) for the
-odds, and with real dice for :func:`play_round`. Every choice a side makes depends only
-on the units' stats and states, never on their place in the list, so identical units
-in the same state are interchangeable and the exact walk merges them.
+Every attack goes through a :data:`Resolver`: :func:`exact_resolver` gives every result
+with its weight (the fight's cached odds), a real-dice resolver one result per attack, so
+the odds and a played fight walk the same code. Every choice a side makes depends only
+on the units' stats and states, never on their place in the list, so identical units in
+the same state are interchangeable and the fight may merge them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from typing import Any, Protocol
 
-import icepool
-
-from rules_core.sucs.attack import AttackSpec, can_damage, resolve
+from rules_core.sucs.attack import AttackSpec
 
 #: unit state: None (destroyed) or (suppression markers, threatening rolls survived 0/1)
 UnitState = tuple[int, int] | None
 Side = tuple[UnitState, ...]
 #: the fight between turns: (side A, side B)
 State = tuple[Side, Side]
-#: the round state the engine walks: (turn number, capped at 2: turn 1 may be a charge)
-Round = tuple[int, State]
 #: an attack event: (outcome, whether an attack roll was made: False when a stealthy
 #: target was not found)
 Event = tuple[str, bool]
 #: one resolved attack for the walk: (event, weight, sixes in the weight's denominator,
 #: words for the log)
 Resolved = tuple[Event, int, int, str]
+#: one attack's odds as the fight caches them: (events as (event, ways, sixes), chance
+#: to destroy, can hurt at all, might possibly damage)
+AttackOdds = tuple[tuple[tuple[Event, int, int], ...], Fraction, bool, bool]
+#: paths through a turn: state -> (weight, sixes in its denominator, log lines)
+Paths = dict[State, tuple[int, int, tuple[str, ...]]]
 
 FRESH: tuple[int, int] = (0, 0)
 ROLLS_TO_SUPPRESS = 2
 MELEE_PENALTY = 1
 A_WINS = "Side A wins"
 B_WINS = "Side B wins"
-OUTCOMES = (A_WINS, B_WINS)
 
 
 @dataclass(frozen=True)
@@ -88,76 +88,39 @@ class Rules:
     melee: bool = False
 
 
-def _key(unit: UnitState) -> tuple[int, int, int]:
+class Table(Protocol):
+    """What a turn needs of the fight (:class:`rules_core.sucs.fight.Fight`): both sides,
+    the readings, each attack's odds and where identical units stand in the order."""
+
+    @property
+    def units(self) -> Mapping[str, tuple[Fighter, ...]]: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def memo(self) -> dict[Any, Paths]:
+        """The rest of a turn from (state, units to act, side, charge), when exact."""
+
+    def spec(self, side: str, i: int, t: int, bonus: int) -> AttackSpec: ...
+
+    def odds(self, side: str, i: int, t: int, bonus: int) -> AttackOdds: ...
+
+    def group_rank(self, side: str, i: int) -> int: ...
+
+
+#: resolves one attack (fight, side, i, target, bonus) -> the possible results
+Resolver = Callable[[Table, str, int, int, int], list[Resolved]]
+
+
+def exact_resolver(fight: Table, side: str, i: int, t: int, bonus: int) -> list[Resolved]:
+    """Every result of the attack with its weight: the fight's cached odds."""
+    return [(e, w, s, "") for e, w, s in fight.odds(side, i, t, bonus)[0]]
+
+
+def standing_key(unit: UnitState) -> tuple[int, int, int]:
+    """Units in order: standing before destroyed, the fewest markers first."""
     return (1, 0, 0) if unit is None else (0, *unit)
-
-
-class Fight:
-    """Both sides, the rules, and the per-fight caches of every attack's odds."""
-
-    def __init__(self, a: tuple[Fighter, ...], b: tuple[Fighter, ...],
-                 rules: Rules = Rules()) -> None:
-        self.units = {"a": a, "b": b}
-        self.rules = rules
-        self._groups = {s: _groups(units) for s, units in self.units.items()}
-        self._merge = any(len(g) > 1 for gs in self._groups.values() for g in gs)
-        self._rank = {(s, i): r for s, gs in self._groups.items()
-                      for r, g in enumerate(gs) for i in g}
-        self._odds: dict[tuple[str, int, int, int], tuple] = {}
-        #: the rest of a turn from (state, activations left, charge), when exact
-        self.memo: dict = {}
-
-    def start(self) -> Round:
-        return (1, (tuple(FRESH for _ in self.units["a"]),
-                    tuple(FRESH for _ in self.units["b"])))
-
-    def spec(self, side: str, i: int, t: int, bonus: int) -> AttackSpec:
-        """The single-attack calculator's view of unit ``side`` i attacking enemy t."""
-        attacker, target = self.units[side][i], self.units[_other(side)][t]
-        return AttackSpec(quality=attacker.quality, attack=attacker.attack,
-                          armor=target.armor, cover=target.cover, dug_in=target.dug_in,
-                          stealthy=target.stealthy, roll_modifier=bonus,
-                          armor_modifies_roll=self.rules.armor_modifies_roll,
-                          bonus_from_target_number=self.rules.bonus_from_target_number)
-
-    def odds(self, side: str, i: int, t: int, bonus: int) -> tuple:
-        """(events as (event, ways, sixes), chance to destroy, can hurt at all, might
-        possibly damage), cached per attacker, target and modifier."""
-        key = (side, i, t, bonus)
-        hit = self._odds.get(key)
-        if hit is None:
-            spec = self.spec(side, i, t, bonus)
-            evs, sixes = events(spec)
-            total = 6 ** sixes
-            kill = Fraction(sum(w for (o, _), w in evs if o == "destroyed"), total)
-            hurt = any(o != "no_effect" for (o, _), _w in evs)
-            hit = (tuple((e, w, sixes) for e, w in evs), kill, hurt, can_damage(spec))
-            self._odds[key] = hit
-        return hit
-
-    def canonical(self, state: State) -> State:
-        """Identical units' states sorted: the same fight up to names."""
-        if not self._merge:
-            return state
-        out = []
-        for side, side_units in zip(("a", "b"), state):
-            units = list(side_units)
-            for members in self._groups[side]:
-                if len(members) > 1:
-                    for idx, u in zip(members, sorted((units[m] for m in members), key=_key)):
-                        units[idx] = u
-            out.append(tuple(units))
-        return (out[0], out[1])
-
-    def group_rank(self, side: str, i: int) -> int:
-        return self._rank[(side, i)]
-
-
-def _groups(units: tuple[Fighter, ...]) -> list[list[int]]:
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for i, u in enumerate(units):
-        groups.setdefault(u.stats, []).append(i)
-    return list(groups.values())
 
 
 def _focus(unit: UnitState) -> tuple[int, int]:
@@ -165,37 +128,8 @@ def _focus(unit: UnitState) -> tuple[int, int]:
     return (-unit[0], -unit[1])
 
 
-def _other(side: str) -> str:
+def other_side(side: str) -> str:
     return "b" if side == "a" else "a"
-
-
-@lru_cache(maxsize=2048)
-def events(spec: AttackSpec) -> tuple[tuple[tuple[Event, int], ...], int]:
-    """Every face of one attack through :func:`resolve`, counted: ((outcome, roll made),
-    ways) out of 6^sixes (2d6 and the d6; and the spotting 2d6 for a stealthy target)."""
-    two = 2 @ icepool.d6
-
-    def event(spot: int, roll: int, d6: int) -> Event:
-        res = resolve(spec, roll, d6, spot)
-        return (res.outcome, res.stage != "not_found")
-
-    if spec.stealthy:
-        die, sixes = icepool.map(event, two, two, icepool.d6), 5
-    else:
-        die, sixes = icepool.map(lambda r, f: event(12, r, f), two, icepool.d6), 3
-    total = die.denominator()
-    scale = 6 ** sixes // total
-    return tuple(sorted((e, w * scale) for e, w in die.items())), sixes
-
-
-# ---- one turn ------------------------------------------------------------------------
-
-#: resolves one attack (fight, side, i, target, bonus) -> the possible results
-Resolver = Callable[["Fight", str, int, int, int], list[Resolved]]
-
-
-def exact_resolver(fight: Fight, side: str, i: int, t: int, bonus: int) -> list[Resolved]:
-    return [(e, w, s, "") for e, w, s in fight.odds(side, i, t, bonus)[0]]
 
 
 def _set(state: State, side: str, i: int, unit: UnitState) -> State:
@@ -236,10 +170,6 @@ def apply_hit(state: State, side: str, i: int, event: Event, threat: bool, count
     return _set(state, side, i, (markers, near))
 
 
-#: paths through a turn: state -> (weight, sixes in its denominator, log lines)
-Paths = dict[State, tuple[int, int, tuple[str, ...]]]
-
-
 def _add(out: Paths, state: State, w: int, sixes: int, log: tuple[str, ...]) -> None:
     old = out.get(state)
     if old is None:
@@ -250,10 +180,10 @@ def _add(out: Paths, state: State, w: int, sixes: int, log: tuple[str, ...]) -> 
     out[state] = (w0 * 6 ** (top - s0) + w * 6 ** (top - sixes), top, log0)
 
 
-def strike(fight: Fight, paths: Paths, side: str, i: int, t: int, counts: bool,
+def strike(fight: Table, paths: Paths, side: str, i: int, t: int, counts: bool,
            melee_strike: bool, resolver: Resolver, label: str) -> Paths:
     """Unit ``side`` i rolls against enemy t on every path where both still stand."""
-    enemy = _other(side)
+    enemy = other_side(side)
     out: Paths = {}
     for s, (w, sx, log) in paths.items():
         me, them = _unit(s, side, i), _unit(s, enemy, t)
@@ -275,15 +205,15 @@ def strike(fight: Fight, paths: Paths, side: str, i: int, t: int, counts: bool,
     return out
 
 
-def _attack_bonus(fight: Fight, markers: int) -> int:
+def _attack_bonus(fight: Table, markers: int) -> int:
     return penalty(markers, fight.rules, fight.rules.melee)
 
 
-def choose_targets(fight: Fight, state: State, side: str, i: int, bonus: int) -> list[int]:
+def choose_targets(fight: Table, state: State, side: str, i: int, bonus: int) -> list[int]:
     """The enemies this unit attacks: the ones it is most likely to destroy, as many as
     its weapon may hit; ties go to the unit already hurt the most (the most markers,
     then a roll towards the next one), so fire is concentrated."""
-    enemy = _other(side)
+    enemy = other_side(side)
     alive = [t for t, u in enumerate(state[0 if enemy == "a" else 1]) if u is not None]
     ranked = sorted(alive, key=lambda t: (-fight.odds(side, i, t, bonus)[1],
                                           fight.group_rank(enemy, t),
@@ -291,7 +221,7 @@ def choose_targets(fight: Fight, state: State, side: str, i: int, bonus: int) ->
     return ranked[:fight.units[side][i].targets]
 
 
-def activate(fight: Fight, state: State, side: str, i: int, charge: bool,
+def activate(fight: Table, state: State, side: str, i: int, charge: bool,
              resolver: Resolver) -> Paths:
     """One activation of unit ``side`` i from ``state``: reorganize as the reading says,
     then attack; in melee each attack draws return strikes (source: Order of Play,
@@ -310,7 +240,7 @@ def activate(fight: Fight, state: State, side: str, i: int, charge: bool,
     name = fight.units[side][i].name
     note = (f"{name} reorganizes {removed} marker{'s' * (removed != 1)}",) if removed else ()
     paths: Paths = {state: (1, 0, note)}
-    enemy = _other(side)
+    enemy = other_side(side)
     for t in targets:
         after = strike(fight, paths, side, i, t, True, False, resolver,
                        "attacks")
@@ -329,12 +259,12 @@ def activate(fight: Fight, state: State, side: str, i: int, charge: bool,
     return paths
 
 
-def return_strike(fight: Fight, paths: Paths, side: str, i: int, e: int,
+def return_strike(fight: Table, paths: Paths, side: str, i: int, e: int,
                   resolver: Resolver) -> Paths:
     """A surviving enemy in contact strikes back and takes a marker for it; the strike
     is not an attack (source: Actions, melee; Close Combat). A strike that cannot hurt
     is not worth the marker and is not made."""
-    enemy = _other(side)
+    enemy = other_side(side)
     ready: Paths = {}
     for s, (w, sx, log) in paths.items():
         unit = _unit(s, enemy, e)
@@ -349,30 +279,18 @@ def return_strike(fight: Fight, paths: Paths, side: str, i: int, e: int,
     return ready
 
 
-def initiative(rules: Rules) -> list[tuple[str, Fraction]]:
-    """Who acts first: 2d6 each, the higher goes first; ties as ruled (source: Order of
-    Play)."""
-    if rules.ties == "reroll":
-        return [("a", Fraction(1, 2)), ("b", Fraction(1, 2))]
-    two = [a + b for a in range(1, 7) for b in range(1, 7)]
-    tie = Fraction(sum(x == y for x in two for y in two), len(two) ** 2)  # 73/648
-    win = (1 - tie) / 2
-    return [("a", win + (tie if rules.ties == "a" else 0)),
-            ("b", win + (tie if rules.ties == "b" else 0))]
-
-
-def queues(fight: Fight, state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def queues(fight: Table, state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each side's units standing at the start of the turn, in the order they activate:
     list order of their kind, the least suppressed first."""
     out = []
     for side, units in zip(("a", "b"), state):
         alive = [i for i, u in enumerate(units) if u is not None]
         out.append(tuple(sorted(alive, key=lambda i: (fight.group_rank(side, i),
-                                                      _key(units[i]), i))))
+                                                      standing_key(units[i]), i))))
     return out[0], out[1]
 
 
-def turn(fight: Fight, state: State, first: str, charge: bool, resolver: Resolver) -> Paths:
+def turn(fight: Table, state: State, first: str, charge: bool, resolver: Resolver) -> Paths:
     """One whole turn after the initiative: the sides take turns activating a unit that
     has not acted yet, starting with ``first``; a side with none left passes, so the
     side with more units ends with its surplus (source: Order of Play)."""
@@ -381,16 +299,16 @@ def turn(fight: Fight, state: State, first: str, charge: bool, resolver: Resolve
     return _rest(fight, state, qa, qb, first, charge, resolver, memo)
 
 
-def _rest(fight: Fight, state: State, qa: tuple[int, ...], qb: tuple[int, ...], side: str,
-          charge: bool, resolver: Resolver, memo: dict | None) -> Paths:
+def _rest(fight: Table, state: State, qa: tuple[int, ...], qb: tuple[int, ...], side: str,
+          charge: bool, resolver: Resolver, memo: dict[Any, Paths] | None) -> Paths:
     """The rest of a turn from ``state``, units ``qa`` / ``qb`` still to act, ``side`` to
     move (cached when exact: many turns pass through the same states)."""
     qa = tuple(i for i in qa if state[0][i] is not None)
     qb = tuple(i for i in qb if state[1][i] is not None)
-    if not (qa or qb) or outcome(state) is not None:
+    if not (qa or qb) or winner(state) is not None:
         return {state: (1, 0, ())}
     if not (qa if side == "a" else qb):
-        side = _other(side)
+        side = other_side(side)
     key = (state, qa, qb, side, charge)
     if memo is not None and key in memo:
         return memo[key]
@@ -399,7 +317,7 @@ def _rest(fight: Fight, state: State, qa: tuple[int, ...], qb: tuple[int, ...], 
     out: Paths = {}
     for s2, (w2, sx2, log2) in activate(fight, state, side, i, charge and side == "a",
                                         resolver).items():
-        for s3, (w3, sx3, log3) in _rest(fight, s2, qa, qb, _other(side), charge, resolver,
+        for s3, (w3, sx3, log3) in _rest(fight, s2, qa, qb, other_side(side), charge, resolver,
                                          memo).items():
             _add(out, s3, w2 * w3, sx2 + sx3, log2 + log3)
     if memo is not None:
@@ -407,7 +325,7 @@ def _rest(fight: Fight, state: State, qa: tuple[int, ...], qb: tuple[int, ...], 
     return out
 
 
-def outcome(state: State) -> str | None:
+def winner(state: State) -> str | None:
     """A side with no unit left has lost."""
     a, b = state
     if b.count(None) == len(b):
@@ -417,13 +335,6 @@ def outcome(state: State) -> str | None:
     return None
 
 
-def losses(state: State) -> dict[str, int]:
+def units_lost(state: State) -> dict[str, int]:
+    """Units each side has lost."""
     return {"a": sum(u is None for u in state[0]), "b": sum(u is None for u in state[1])}
-
-
-def round_outcome(rnd: Round) -> str | None:
-    return outcome(rnd[1])
-
-
-def round_losses(rnd: Round) -> dict[str, int]:
-    return losses(rnd[1])

@@ -1,5 +1,6 @@
 """Sustained fire over several combat rounds as an exact Markov chain (source: d10 ranged
-combat, "Bursts and Full Auto" and "Ranged Combat").
+combat, "Bursts and Full Auto" and "Ranged Combat"): the system's implementation of the
+one fight interface, :class:`rules_core.solver.Fight`.
 
 The state is ``(rounds left in the weapon, hits the target has taken)``. Each combat
 round the shooter fires one or more bursts; every burst is one d10 roll resolved by
@@ -17,13 +18,11 @@ Rulings (see the Rulings page, "Sustained fire over several rounds"):
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from rules_core import engagement as eng
+from rules_core import solver
 from rules_core.gunplay.burst import burst_hits, hit_distribution
 from rules_core.messages import count
 
@@ -63,67 +62,55 @@ class Fire:
             return OUT_OF_AMMO
         return None
 
+    @property
+    def outcome_order(self) -> tuple[str, ...]:
+        return OUTCOMES
+
+    def start(self) -> State:
+        """A full weapon, no hits yet."""
+        return (self.ammo, 0)
+
     def losses(self, state: State) -> dict[str, int]:
         """Rounds the shooter spent (``a``) and hits the target took (``b``)."""
         return {"a": self.ammo - state[0], "b": state[1]}
+
+    def step(self, state: State) -> solver.Moves:
+        """One combat round: up to ``bursts_per_round`` bursts, stopping once it is over."""
+        current: dict[State, Fraction] = {state: Fraction(1)}
+        for _ in range(self.bursts_per_round):
+            nxt: dict[State, Fraction] = {}
+            for (left, hits), p in current.items():
+                shots = 0 if self.outcome((left, hits)) else self.next_burst(left)
+                if not shots:
+                    nxt[(left, hits)] = nxt.get((left, hits), Fraction(0)) + p
+                    continue
+                for k, q in _burst_odds(self.dc, self.bonus, shots, self.recoil):
+                    target = (left - shots, min(hits + k, self.hits_needed))
+                    nxt[target] = nxt.get(target, Fraction(0)) + p * q
+            current = nxt
+        return solver.whole_moves(current.items())
+
+    def sample(self, state: State, dice: solver.Dice) -> tuple[State, str]:
+        """One round with real dice: each burst's d10 face fed to :func:`burst_hits`."""
+        left, hits = state
+        parts = []
+        for _ in range(self.bursts_per_round):
+            if self.outcome((left, hits)):
+                break
+            shots = self.next_burst(left)
+            face = dice.randint(1, 10)
+            total = face + self.bonus
+            k = burst_hits(total, self.dc, shots, self.recoil)
+            left, hits = left - shots, min(hits + k, self.hits_needed)
+            what = "shot" if shots == 1 else f"{shots}-round burst"
+            parts.append(f"{what}, d10 {face} {'+' if self.bonus >= 0 else '-'} "
+                         f"{abs(self.bonus)} = {total}: {count(k, 'hit')}")
+        line = "; ".join(parts) + (f" (target {hits}/{self.hits_needed} hits, "
+                                   f"{count(left, 'round')} left)")
+        return (left, hits), line
 
 
 @lru_cache(maxsize=256)
 def _burst_odds(dc: int, bonus: int, rounds: int, recoil: int) -> tuple[tuple[int, Fraction], ...]:
     """Hits from one burst of ``rounds``: the hit-odds calculator's own distribution."""
     return tuple((k, p) for k, p in hit_distribution(dc, bonus, rounds, recoil).items() if p)
-
-
-def stepper(fire: Fire) -> Callable[[State], list[tuple[State, Fraction]]]:
-    """One combat round: up to ``bursts_per_round`` bursts, stopping once it is over."""
-
-    def step(state: State) -> list[tuple[State, Fraction]]:
-        current: dict[State, Fraction] = {state: Fraction(1)}
-        for _ in range(fire.bursts_per_round):
-            nxt: dict[State, Fraction] = {}
-            for (left, hits), p in current.items():
-                shots = 0 if fire.outcome((left, hits)) else fire.next_burst(left)
-                if not shots:
-                    nxt[(left, hits)] = nxt.get((left, hits), Fraction(0)) + p
-                    continue
-                for k, q in _burst_odds(fire.dc, fire.bonus, shots, fire.recoil):
-                    target = (left - shots, min(hits + k, fire.hits_needed))
-                    nxt[target] = nxt.get(target, Fraction(0)) + p * q
-            current = nxt
-        return list(current.items())
-
-    return step
-
-
-def solve(fire: Fire, max_rounds: int) -> eng.Engagement:
-    """The exact answer: each outcome, when it comes, rounds spent and hits taken."""
-    return eng.solve((fire.ammo, 0), stepper(fire), fire.outcome, max_rounds=max_rounds,
-                     losses=fire.losses, outcome_order=OUTCOMES)
-
-
-def sampler(fire: Fire, faces: list[int]) -> Callable[[State, random.Random], tuple[State, str]]:
-    """One round with real dice: each burst's d10 face fed to :func:`burst_hits`.
-
-    Every face rolled is appended to ``faces`` (the roll's dice list).
-    """
-
-    def sample(state: State, rng: random.Random) -> tuple[State, str]:
-        left, hits = state
-        parts = []
-        for _ in range(fire.bursts_per_round):
-            if fire.outcome((left, hits)):
-                break
-            shots = fire.next_burst(left)
-            face = rng.randint(1, 10)
-            faces.append(face)
-            total = face + fire.bonus
-            k = burst_hits(total, fire.dc, shots, fire.recoil)
-            left, hits = left - shots, min(hits + k, fire.hits_needed)
-            what = "shot" if shots == 1 else f"{shots}-round burst"
-            parts.append(f"{what}, d10 {face} {'+' if fire.bonus >= 0 else '-'} "
-                         f"{abs(fire.bonus)} = {total}: {count(k, 'hit')}")
-        line = "; ".join(parts) + (f" (target {hits}/{fire.hits_needed} hits, "
-                                   f"{count(left, 'round')} left)")
-        return (left, hits), line
-
-    return sample

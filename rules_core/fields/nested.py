@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_core.errors import InputError
-from rules_core.fields import INVALID, REQUIRED, ChoiceField, Field
+from rules_core.fields.base import INVALID, REQUIRED, ChoiceField, Field
 from rules_core.messages import (
     MAX_DEPTH,
     describe,

@@ -1,4 +1,4 @@
-"""Input fields: one declaration drives validation, the command line and the widget form.
+"""Single-value input fields (numbers, choices, text) and the starting inputs.
 
 Each calculator lists its fields; :func:`validate_all` turns a raw JSON object into clean
 values or lists every problem, each an :class:`InputError` whose ``field`` is the path
@@ -25,14 +25,8 @@ from rules_core.messages import (
     humanize,
     is_valid_unicode,
     number,
-    parse_json,
     position,
 )
-
-__all__ = ["BoolField", "ChoiceField", "Field", "IntField", "InputError", "ListField",
-           "NameField", "NumberField", "ObjectField", "REQUIRED", "TextField", "describe",
-           "in_words", "initial_inputs", "list_items", "number", "validate", "validate_all",
-           "where"]
 
 MAX_TEXT = 2000  # longest text input accepted, in characters
 
@@ -330,24 +324,6 @@ class NameField(TextField):
         return text
 
 
-def list_items(field: str, raw: Any, what: str) -> list[Any]:
-    """A list typed into a text input or sent as JSON: a JSON list, a JSON list written
-    as text, or text separated by commas (or semicolons). ``what`` names the items in
-    the error message ("members", "names")."""
-    items = raw
-    if isinstance(raw, str):
-        text = raw.strip()
-        if not text:
-            raise InputError(field, f"is empty: enter a list of {what}.")
-        if text.startswith("["):
-            items = parse_json(text, field)
-        else:
-            items = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
-    if not isinstance(items, list):
-        raise InputError(field, f"must be a list of {what}; received {describe(raw)}.")
-    return items
-
-
 def initial_inputs(fields: tuple[Field, ...], overrides: Mapping[str, Any] | None = None
                    ) -> dict[str, Any]:
     """The inputs a widget starts with: each applicable field's starting value, or the
@@ -364,16 +340,3 @@ def initial_inputs(fields: tuple[Field, ...], overrides: Mapping[str, Any] | Non
             values[f.name] = value
     unknown = {k: v for k, v in overrides.items() if k not in {f.name for f in fields}}
     return {**values, **unknown}
-
-
-
-# nested fields and the collecting validator live in rules_core.validation (they build on
-# the fields above); imported last and re-exported so ``rules_core.fields`` is the one API
-from rules_core.validation import (  # noqa: E402
-    ListField,
-    ObjectField,
-    in_words,
-    validate,
-    validate_all,
-    where,
-)

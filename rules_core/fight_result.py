@@ -1,0 +1,106 @@
+"""A whole fight's answer as a calculator shows it: the result JSON, the charts, the
+headline and the by-round table, the same for every system (the presentation above
+:mod:`rules_core.solver`, which knows nothing of forms or pages)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from rules_core.calculator import Chart
+from rules_core.dice.distribution import percent
+from rules_core.explain import table
+from rules_core.fields import IntField
+from rules_core.solver import STILL_FIGHTING, Odds
+
+#: an exact chance is given in the result only while its numerator and denominator have
+#: at most this many digits together (Python refuses to print an integer of more than
+#: 4,300 digits; a reader never needs one): past it the result keeps the float alone
+MAX_EXACT_DIGITS = 4_000
+#: log10(2), for counting an integer's decimal digits from its bits without printing it
+_DIGITS_PER_BIT = 0.30103
+
+
+def exact(p: Fraction) -> str | None:
+    """``p`` as an exact string, or None when it is too long to be of use."""
+    bits = p.numerator.bit_length() + p.denominator.bit_length()
+    return str(p) if bits * _DIGITS_PER_BIT <= MAX_EXACT_DIGITS else None
+
+
+def _exact_map(chances: Mapping[Any, Fraction]) -> dict[str, str] | None:
+    out = {str(k): exact(p) for k, p in chances.items()}
+    return None if None in out.values() else {k: v for k, v in out.items() if v is not None}
+
+
+def round_cap_field(initial: int = 20, maximum: int = 100) -> IntField:
+    """The round cap every whole fight takes: past it the fight counts as still going."""
+    return IntField("max_rounds", "Round cap", default=initial, minimum=1, maximum=maximum,
+                    help=f"Rounds played before a fight still going is reported as "
+                         f"\"{STILL_FIGHTING}\".")
+
+
+def to_result(odds: Odds, sides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+    """The JSON result every whole-fight calculator returns.
+
+    ``outcomes`` / ``outcomes_exact``: final outcome -> chance (floats / exact strings,
+    the exact ones sum to exactly 1). ``by_round`` / ``by_round_exact``: round -> outcome
+    -> chance the fight has ended that way by then. ``end_round`` / ``end_round_exact``:
+    the round the fight ends in (the chart; :data:`STILL_FIGHTING` last when possible).
+    ``expected_rounds``. For each side ``(key, title)``: ``losses_<key>`` and its exact
+    twin, the distribution of what that side lost. An ``_exact`` twin is left out when
+    one of its fractions is past :data:`MAX_EXACT_DIGITS`.
+    """
+    result: dict[str, Any] = {
+        "outcomes": {k: float(p) for k, p in odds.outcomes.items()},
+        "by_round": {str(r): {k: float(p) for k, p in row.items()}
+                     for r, row in enumerate(odds.by_round, 1)},
+        "expected_rounds": float(odds.expected_rounds),
+        "max_rounds": odds.max_rounds,
+        "peak_states": odds.peak_states,
+    }
+    exacts: dict[str, Any] = {
+        "outcomes_exact": _exact_map(odds.outcomes),
+        "expected_rounds_exact": exact(odds.expected_rounds),
+    }
+    rows = [_exact_map(row) for row in odds.by_round]
+    exacts["by_round_exact"] = (None if None in rows else
+                                {str(r): row for r, row in enumerate(rows, 1)})
+    end_round: dict[str, Fraction] = {str(r): p for r, p in odds.ends_in.items()}
+    if STILL_FIGHTING in odds.outcomes:
+        end_round[f"Past {odds.max_rounds}"] = odds.outcomes[STILL_FIGHTING]
+    result["end_round"] = {k: float(p) for k, p in end_round.items()}
+    exacts["end_round_exact"] = _exact_map(end_round)
+    for key, _title in sides:
+        dist = odds.losses.get(key, {0: Fraction(1)})
+        result[f"losses_{key}"] = {str(k): float(p) for k, p in dist.items()}
+        exacts[f"losses_{key}_exact"] = _exact_map(dist)
+        result[f"expected_losses_{key}"] = float(sum((k * p for k, p in dist.items()), Fraction(0)))
+    result.update({k: v for k, v in exacts.items() if v is not None})
+    return result
+
+
+def charts(sides: Sequence[tuple[str, str]] = (), loss_label: str = "Lost") -> tuple[Chart, ...]:
+    """The charts every whole fight shows: outcomes, the round it ends, each side's losses."""
+    return (
+        Chart("outcomes", "How the fight ends", "Outcome", ordered=False),
+        Chart("end_round", "Round the fight ends in", "Round"),
+        *(Chart(f"losses_{key}", title, loss_label) for key, title in sides),
+    )
+
+
+def headline(result: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The figures shown large: each outcome's chance, then the expected rounds."""
+    rows = [(name, percent(p)) for name, p in result["outcomes"].items()]
+    rows.append(("Expected rounds", f"{result['expected_rounds']:.2f}"))
+    return rows
+
+
+def by_round_table(result: Mapping[str, Any], rounds: int = 10) -> str:
+    """A Markdown table of the chance the fight has ended by each round, per outcome."""
+    names = [n for n in result["outcomes"] if n != STILL_FIGHTING]
+    rows = []
+    for r, row in list(result["by_round"].items())[:rounds]:
+        rows.append([r, *(percent(row.get(n, 0.0)) for n in names),
+                     percent(sum(row.get(n, 0.0) for n in names))])
+    return table(["By round", *names, "Over by then"], rows)
