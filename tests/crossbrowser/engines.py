@@ -61,6 +61,7 @@ VERDICTS = {
     "memory": "its content process was killed for its memory",
     "browser": "the browser itself went away",
     "hang": "its content process is still there but stopped answering (a hang)",
+    "killed": "the browser ended its content process (the release log says why)",
 }
 #: content processes (WebKit's web process, Firefox's content processes) and browsers, by
 #: their process names (the kernel's first 15 characters)
@@ -80,6 +81,7 @@ def _tail(path: Path, lines: int = 40) -> str:
         text = path.read_text(errors="replace").splitlines()
     except OSError as err:
         return f"(unreadable: {err})"
+    text = [line for line in text if not line.startswith("Unknown logging channel")]
     return "\n".join(text[-lines:]) or "(empty)"
 
 
@@ -99,6 +101,82 @@ def _kernel_log(since: float, pids: set[int]) -> list[str]:
                 or re.search(r"oom|out of memory|segfault|traps:|WebKit|MiniBrowser", line, re.I)):
             found.append(line)
     return found
+
+
+class JournalTap:
+    """WebKitGTK (as Debian builds it) writes its release log, which says why a web
+    process ended ("processDidTerminateOrFailedToLaunch: reason=Crash", or
+    ExceededMemoryLimit, ExceededCPULimit...), to the systemd journal, and only for the
+    channels named in ``WEBKIT_DEBUG``. Where no journald runs (a container, this test
+    machine), this stands in for it: it listens on the journal's socket for the session
+    and keeps what arrives. Where journald runs, its entries are read with journalctl."""
+
+    SOCKET = "/run/systemd/journal/socket"
+
+    def __init__(self) -> None:
+        import socket
+
+        self.lines: list[str] = []
+        self._started = time.time()
+        self._sock: Any = None
+        if Path(self.SOCKET).exists():
+            return  # a journald (or another session's stand-in) has it: journalctl reads it
+        try:
+            Path(self.SOCKET).parent.mkdir(parents=True, exist_ok=True)
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+            sock.bind(self.SOCKET)
+            os.chmod(self.SOCKET, 0o666)
+        except OSError:
+            return  # not ours to take: the report says how to read the log instead
+        self._sock = sock
+        threading.Thread(target=self._listen, daemon=True).start()
+
+    def _listen(self) -> None:
+        import socket
+        import struct
+
+        while self._sock is not None:
+            try:
+                data, ancillary, _, _ = self._sock.recvmsg(1 << 20, socket.CMSG_SPACE(12))
+            except OSError:
+                return
+            pid = next((struct.unpack("iII", value[:12])[0] for _, kind, value in ancillary
+                        if kind == socket.SCM_CREDENTIALS), "?")
+            fields: dict[str, str] = {}
+            at = 0
+            while (end := data.find(b"\n", at)) >= 0:
+                line = data[at:end]
+                if b"=" in line:  # KEY=value
+                    key, _, value = line.partition(b"=")
+                    at = end + 1
+                else:  # KEY, a 64-bit length, the value
+                    size = struct.unpack("<Q", data[end + 1:end + 9])[0]
+                    key, value = line, data[end + 9:end + 9 + size]
+                    at = end + 9 + size + 1
+                fields[key.decode(errors="replace")] = value.decode(errors="replace")
+            self.lines.append(f"{time.strftime('%H:%M:%S')} [{pid}] {fields.get('MESSAGE', '')}")
+
+    def tail(self, count: int = 25) -> str:
+        if self._sock is not None:
+            keep = [line for line in self.lines if "canTerminateAuxiliaryProcess" not in line]
+            return "\n".join(keep[-count:]) or "(nothing)"
+        if shutil.which("journalctl"):
+            try:
+                out = subprocess.run(
+                    ["journalctl", "-q", "--no-pager", "-o", "short-precise", f"--since=@{int(self._started)}",
+                     "_COMM=MiniBrowser", "_COMM=WebKitWebProces", "_COMM=WebKitNetworkPr"],
+                    capture_output=True, text=True, timeout=30)
+                return "\n".join(out.stdout.splitlines()[-count:]) or f"(nothing readable: {out.stderr.strip()})"
+            except (OSError, subprocess.SubprocessError) as err:
+                return f"(journalctl failed: {err})"
+        return f"(in the systemd journal, which is not readable here: {self.SOCKET} is not ours)"
+
+    def close(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            sock.close()
+            Path(self.SOCKET).unlink(missing_ok=True)
 
 
 def _uptime() -> float:
@@ -207,7 +285,7 @@ class ProcessWatch:
         lines.append("  kernel log: " + ("\n    ".join([""] + kernel) if kernel else "nothing about them"))
         return "\n".join(lines)
 
-    def verdict(self, since: float, log: Path) -> str:
+    def verdict(self, since: float, log: Path, journal: str = "") -> str:
         """Why the page died, from the processes, the kernel's log and the engine's own:
         "memory", "crash", "browser" or "hang" (see ``VERDICTS``)."""
         self.sample()
@@ -218,6 +296,9 @@ class ProcessWatch:
             own = log.read_text(errors="replace")
         except OSError:
             own = ""
+        reason = re.findall(r"processDidTerminateOrFailedToLaunch: reason=(\w+)", journal)
+        if reason and reason[-1] != "Crash":
+            return {"ExceededMemoryLimit": "memory"}.get(reason[-1], "killed")
         if MEMORY_KILL.search(own) or any(MEMORY_KILL.search(line) for line in _kernel_log(self.started, pids)):
             return "memory"
         if gone & set(CONTENT):
@@ -362,8 +443,11 @@ class WebKit:
         options = Options()
         options.binary_location = browser
         options.add_argument("--automation")
-        service = Service(executable_path=WEBKIT_DRIVER, log_output=log,
-                          env={**os.environ, "DISPLAY": f":{display}"})
+        self._journal = JournalTap()
+        service = Service(executable_path=WEBKIT_DRIVER, log_output=log, env={
+            # the release log's channels that say why a web process ended (see JournalTap)
+            "WEBKIT_DEBUG": "Process,ProcessSwapping,ServiceWorker,MemoryPressure",
+            **os.environ, "DISPLAY": f":{display}"})
         self._driver = webdriver.WebKitGTK(options=options, service=service)
         assert service.process is not None
         self._watch = ProcessWatch(service.process.pid)
@@ -385,13 +469,14 @@ class WebKit:
                     or "Could not parse script result" in said or "page crash or hang" in said):
                 raise
             time.sleep(1)  # let the log and the kernel catch up with the process's end
-            kind = self._watch.verdict(started, self.log)
+            kind = self._watch.verdict(started, self.log, self._journal.tail(200))
             self._crash = PageCrashed(
                 f"webkit: the page died ({VERDICTS[kind]}) while {self.where} ({what})\n"
                 f"  WebKitWebDriver said: {type(err).__name__}: {said}\n"
                 f"  the last script result before it: {_short(self._last)}\n"
                 f"{self._watch.report(started)}\n"
-                f"  WebKit's log ({self.log}), last lines:\n{_tail(self.log)}", kind)
+                f"  WebKit's output ({self.log}), last lines:\n{_tail(self.log)}\n"
+                f"  WebKit's release log (the journal), last lines:\n{self._journal.tail()}", kind)
             raise self._crash from err
 
     def goto(self, url: str) -> None:
@@ -426,6 +511,7 @@ class WebKit:
                 raise
         finally:
             self._watch.stop()
+            self._journal.close()
             self._xvfb.terminate()
             self._xvfb.wait(timeout=30)
             if self._crash is None:
