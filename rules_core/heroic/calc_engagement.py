@@ -14,8 +14,9 @@ from rules_core.explain import rule
 from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, TextField, describe
 from rules_core.heroic import fight as model
 from rules_core.heroic.calc_injury import multiplier_fraction
+from rules_core.heroic.calc_melee import reach_field
 from rules_core.heroic.damage import damage_parser
-from rules_core.heroic.tables import DEFAULT_SF, MAX_REACH_PER_DEFENDER, TACTICS
+from rules_core.heroic.tables import DEFAULT_SF, TACTICS
 from rules_core.messages import count
 
 PAGE = "heroic/groups"
@@ -95,6 +96,7 @@ FIELDS = (
     ChoiceField("on_break", "A side that breaks", default="flee",
                 choices=(("flee", "Flees: the other side gets its free attack"),
                          ("surrender", "Surrenders: the fight simply ends"))),
+    reach_field(),
     fight_result.round_cap_field(),
 )
 
@@ -111,7 +113,7 @@ def build(inputs: dict[str, Any]) -> model.Fight:
             frontage=inputs[f"{k}_frontage"], checks_morale=inputs[f"{k}_morale"],
             fearlessness=inputs[f"{k}_fearlessness"], cornered=inputs[f"{k}_cornered"])
     rules = model.Rules(carry_wounds=inputs["wounds"] == "carry", ties=inputs["ties"],
-                        on_break=inputs["on_break"])
+                        on_break=inputs["on_break"], reach=inputs["reach_per_defender"])
     return model.Fight(side("a"), side("b"), rules)
 
 
@@ -131,7 +133,8 @@ def _check(inputs: dict[str, Any]) -> None:
         att, dfd = f.side(key), f.side("b" if key == "a" else "a")
         most = 0
         for foes in range(1, dfd.members + 1):
-            attack, defence, mult = model.contest_skills(att, dfd, att.members, foes, True)
+            attack, defence, mult = model.contest_skills(att, dfd, att.members, foes, True,
+                                                        f.rules.reach)
             most = max(most, (1 + max(0, attack - defence + 15) // att.speed_factor) * mult)
         if most * att.damage.dice > MAX_DAMAGE_DICE:
             raise InputError(f"{key}_damage", f"{title}: damage per hit: one attack could score "
@@ -187,7 +190,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         + ("rolled again, so each side leads half the time." if f.rules.ties == "reroll"
            else "a round in which both sides strike at once (1 chance in 6)."),
         f"2. **The first side attacks** with everyone standing, at most the frontage and at "
-        f"most {MAX_REACH_PER_DEFENDER} around each foe still up (the rest wait their turn): one "
+        f"most {f.rules.reach} around each foe still up (the rest wait their turn): one "
         f"Quick Contest with the skill bonus of the current numbers and the hit multiplier "
         f"of the attackers ({rule('numerical superiority', PAGE, 'numerical-superiority')}, "
         f"{rule('hit multiplier', PAGE, 'the-hit-multiplier')}); each hit's damage is pooled, "

@@ -18,6 +18,7 @@ from rules_core.heroic.tables import (
     DEFAULT_SF,
     FREE_ATTACK_MAX_PENALTY,
     MAX_REACH_PER_DEFENDER,
+    REACH_PER_DEFENDER_LIMIT,
     TACTIC_BY_KEY,
     TACTICS,
 )
@@ -49,6 +50,15 @@ def roll_field(name: str, label: str) -> IntField:
                     help="A 3d6 total already rolled at the table (leave empty for the odds).")
 
 
+def reach_field() -> IntField:
+    """How many attackers can reach one defender (a ruling: six, more for a large foe)."""
+    return IntField("reach_per_defender", "Most attackers around one defender",
+                    default=MAX_REACH_PER_DEFENDER, minimum=1,
+                    maximum=REACH_PER_DEFENDER_LIMIT,
+                    help=f"{MAX_REACH_PER_DEFENDER} around a man-sized foe (the six hexes "
+                         f"about a figure); more for a large foe, fewer in a tight spot.")
+
+
 def roll_3d6(rng: random.Random) -> list[int]:
     return [rng.randint(1, 6) for _ in range(3)]
 
@@ -65,6 +75,7 @@ MELEE_FIELDS = (
     count_field("attackers", "Attackers", 1, "Identical attackers able to reach the foe "
                 "this round (1 for a single fighter)."),
     count_field("defenders", "Defenders", 1),
+    reach_field(),
     ChoiceField("defense", "Defender resists with", default="skill",
                 choices=(("skill", "A weapon, unarmed, Shield or Cloak skill"),
                          ("dodge", "Dodge, as (Dodge - 3) x 2"))),
@@ -132,22 +143,24 @@ def melee_skills(inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_reach(attackers: int, defenders: int) -> None:
-    """Refuse more attackers than can reach the defenders (a ruling: at most
-    MAX_REACH_PER_DEFENDER around each defender)."""
-    most = MAX_REACH_PER_DEFENDER * defenders
+def check_reach(attackers: int, defenders: int, reach: int = MAX_REACH_PER_DEFENDER) -> None:
+    """Refuse more attackers than can reach the defenders (a ruling: at most ``reach``
+    around each defender, six unless the form says otherwise)."""
+    most = reach * defenders
     if attackers > most:
-        raise InputError("attackers", f"Attackers is {attackers}, but at most "
-                                      f"{MAX_REACH_PER_DEFENDER} fighters can reach one defender "
-                                      f"in melee, so at most {most} against {defenders}; enter "
-                                      f"only those who can strike (from 1 to {most}).")
+        raise InputError("attackers", f"Attackers is {attackers}, but at most {reach} "
+                                      f"fighters can reach one defender in melee (Most "
+                                      f"attackers around one defender), so at most {most} "
+                                      f"against {defenders}; enter only those who can strike "
+                                      f"(from 1 to {most}), or raise that number for a large "
+                                      f"foe.")
 
 
 def _melee_check(inputs: dict[str, Any]) -> None:
     if TACTIC_BY_KEY[inputs["attacker_tactic"]].melee is None:
         raise InputError("attacker_tactic", "Retreat allows no attacks; pick another tactic "
                                             "for the attacker.")
-    check_reach(inputs["attackers"], inputs["defenders"])
+    check_reach(inputs["attackers"], inputs["defenders"], inputs["reach_per_defender"])
     assigned = inputs["hits_assigned"]
     if not assigned:
         return
@@ -311,17 +324,21 @@ def _numbers_explain(inputs: dict[str, Any], result: Result) -> str:
             f"({rule('numerical superiority', GROUPS_PAGE, 'numerical-superiority')}); a "
             f"ratio exactly on a row's limit uses that row.\n\n{a} attackers fall in the "
             f"{band} band: every hit they score counts **x{result['hit_multiplier']}** "
-            f"({rule('the hit multiplier', GROUPS_PAGE, 'the-hit-multiplier')}).")
+            f"({rule('the hit multiplier', GROUPS_PAGE, 'the-hit-multiplier')}).\n\n"
+            f"At most {inputs['reach_per_defender']} attackers can reach one defender, so "
+            f"{d} defender(s) can be faced by up to {inputs['reach_per_defender'] * d} "
+            f"({rule('ruling', 'rulings/', 'how-many-can-reach-one-defender')}).")
 
 
 NUMBERS = Calculator(
     name="heroic.numbers",
-    check=lambda i: check_reach(i["attackers"], i["defenders"]),
+    check=lambda i: check_reach(i["attackers"], i["defenders"], i["reach_per_defender"]),
     title="Numerical superiority",
     summary="Skill bonus from the attackers : defenders ratio and the hit multiplier.",
     fields=(count_field("attackers", "Attackers", 12, "Only those who can reach the foe this "
                         "round (frontage, formation)."),
-            count_field("defenders", "Defenders", 8)),
+            count_field("defenders", "Defenders", 8),
+            reach_field()),
     compute=_numbers_compute,
     explain=_numbers_explain,
     headline=lambda r: [("Skill bonus", signed(r["skill_bonus"])),

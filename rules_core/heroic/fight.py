@@ -71,6 +71,7 @@ class Rules:
     carry_wounds: bool = False
     ties: str = "reroll"  # initiative ties: "reroll" or "simultaneous"
     on_break: str = "flee"  # "flee": the winners get the free attack; "surrender": it ends
+    reach: int = MAX_REACH_PER_DEFENDER  # most attackers around one defender
 
 
 @dataclass(frozen=True)
@@ -110,15 +111,15 @@ class Fight:
 
 # --- one attack ---------------------------------------------------------------------
 
-def attackers(side: Side, up: int, foes: int) -> int:
+def attackers(side: Side, up: int, foes: int, reach: int = MAX_REACH_PER_DEFENDER) -> int:
     """Members who can strike: those standing, at most the frontage, and at most
-    MAX_REACH_PER_DEFENDER around each foe still standing (the extra ones wait)."""
-    cap = MAX_REACH_PER_DEFENDER * foes
+    ``reach`` around each foe still standing (the extra ones wait)."""
+    cap = reach * foes
     return min(up, cap) if side.frontage is None else min(up, side.frontage, cap)
 
 
-def contest_skills(att: Side, dfd: Side, att_up: int, dfd_up: int, free_attack: bool
-                   ) -> tuple[int, int, int]:
+def contest_skills(att: Side, dfd: Side, att_up: int, dfd_up: int, free_attack: bool,
+                   reach: int = MAX_REACH_PER_DEFENDER) -> tuple[int, int, int]:
     """(attack skill, defence skill, hit multiplier) for one group attack.
 
     A free attack on a fleeing side is made against its Retreat defence (-4); the
@@ -126,7 +127,7 @@ def contest_skills(att: Side, dfd: Side, att_up: int, dfd_up: int, free_attack: 
     the same Basic Move (so the -1 per level of Move, at worst
     FREE_ATTACK_MAX_PENALTY, does not arise).
     """
-    n = attackers(att, att_up, dfd_up)
+    n = attackers(att, att_up, dfd_up, reach)
     a_tactic, d_tactic = TACTIC_BY_KEY[att.tactic], TACTIC_BY_KEY[dfd.tactic]
     attack = att.skill + (a_tactic.melee or 0) + skill_bonus(n, dfd_up)
     defence = dfd.skill + (TACTIC_BY_KEY["retreat"].defense if free_attack else d_tactic.defense)
@@ -139,7 +140,8 @@ def injury_kernel(fight: Fight, att_key: str, att_up: int, dfd_up: int,
     """Exact distribution of the injury one group attack does to the other group's pool."""
     att = fight.side(att_key)
     dfd = fight.side("b" if att_key == "a" else "a")
-    attack, defence, mult = contest_skills(att, dfd, att_up, dfd_up, free_attack)
+    attack, defence, mult = contest_skills(att, dfd, att_up, dfd_up, free_attack,
+                                           fight.rules.reach)
     return attack_injury(attack - defence, att.speed_factor, mult, att.damage, dfd.dr,
                          att.wounding)
 
@@ -340,10 +342,10 @@ def play_attack(fight: Fight, key: str, pools: dict[str, int], rng: solver.Dice,
     att, foe = fight.side(key), "b" if key == "a" else "a"
     dfd = fight.side(foe)
     a_up, d_up = up(fight, key, pools[key]), up(fight, foe, pools[foe])
-    attack, defence, mult = contest_skills(att, dfd, a_up, d_up, free_attack)
+    attack, defence, mult = contest_skills(att, dfd, a_up, d_up, free_attack, fight.rules.reach)
     ra, rd = sum(roll_d6(rng, 3)), sum(roll_d6(rng, 3))
     c = contest.resolve(attack, defence, ra, rd, att.speed_factor, multiplier=mult)
-    head = (f"{att.name} ({attackers(att, a_up, d_up)} striking, skill {attack}) roll {ra} vs "
+    head = (f"{att.name} ({attackers(att, a_up, d_up, fight.rules.reach)} striking, skill {attack}) roll {ra} vs "
             f"{dfd.name} ({defence}) roll {rd}")
     if not c.hits:
         return 0, head + ": no hits"

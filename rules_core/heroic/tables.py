@@ -165,9 +165,11 @@ FATIGUE_HEAT: dict[str, tuple[str, int]] = {
 HT_ALWAYS_SUCCEEDS = 4
 HT_ALWAYS_FAILS = 17
 
-#: Most attackers the site lets reach one defender in melee: the six hexes around a figure
-#: (a ruling; the source asks for a limit without giving one).
+#: Most attackers the site lets reach one defender in melee by default: the six hexes
+#: around a figure (a ruling; the source asks for a limit without giving one). The
+#: calculators take another number for a large foe, up to REACH_PER_DEFENDER_LIMIT.
 MAX_REACH_PER_DEFENDER = 6
+REACH_PER_DEFENDER_LIMIT = 60
 
 
 # --- actions (source: Actions) ----------------------------------------------------------

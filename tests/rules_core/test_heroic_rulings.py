@@ -13,7 +13,9 @@ import pytest
 
 from rules_core import api
 from rules_core.dice.distribution import from_icepool
+from rules_core.fields import initial_inputs
 from rules_core.heroic import contest
+from rules_core.heroic.calc_engagement import ENGAGEMENT
 from rules_core.heroic.calc_helpers import fatigue_lost, ht_success, initiative_odds
 from rules_core.heroic.damage import Damage, per_roll_injury
 from rules_core.heroic.groups import group_injury
@@ -70,6 +72,56 @@ def test_more_attackers_than_can_reach_are_refused():
         assert out["error"]["field"] == "attackers"
         assert "Attackers is 7" in out["error"]["message"]
         assert "from 1 to 6" in out["error"]["message"]
+
+
+@pytest.mark.parametrize("attackers,reach,bonus,mult", [
+    (7, 8, 14, 3),     # the rulings page's troll: 7:1 is reachable only past six
+    (8, 8, 16, 4),     # and 8:1 past 7:1
+    (13, 20, 16, 5),
+    (6, 6, 12, 3),
+])
+def test_more_room_around_a_large_foe_reaches_the_last_rows(attackers, reach, bonus, mult):
+    for name in ("heroic.numbers", "heroic.melee"):
+        raw = {"attackers": attackers, "defenders": 1, "reach_per_defender": reach}
+        if name == "heroic.melee":
+            raw.update(attacker_skill=10, defender_skill=10)
+        out = api.run(name, raw)
+        assert out["ok"], out
+        assert (out["result"]["skill_bonus"], out["result"]["hit_multiplier"]) == (bonus, mult)
+        if name == "heroic.melee":
+            assert Fraction(out["result"]["p_win_exact"]) == brute_win(10 + bonus, 10)
+    out = api.run("heroic.numbers", {"attackers": reach + 1, "defenders": 1,
+                                     "reach_per_defender": reach})
+    assert out["error"]["field"] == "attackers"
+    assert f"from 1 to {reach}" in out["error"]["message"]
+
+
+@pytest.mark.parametrize("value", [0, 61, 2.5, "six"])
+def test_reach_per_defender_out_of_range_is_refused(value):
+    for name in ("heroic.numbers", "heroic.melee", "heroic.engagement"):
+        raw = {"attackers": 2, "defenders": 1, "attacker_skill": 10, "defender_skill": 10}
+        if name == "heroic.engagement":
+            raw = initial_inputs(ENGAGEMENT.fields)
+        elif name == "heroic.numbers":
+            raw = {"attackers": 2, "defenders": 1}
+        out = api.run(name, {**raw, "reach_per_defender": value})
+        assert out["error"]["field"] == "reach_per_defender", out
+        assert "Most attackers around one defender" in out["error"]["message"]
+
+
+@pytest.mark.parametrize("reach,bonus", [(6, 12), (7, 14), (8, 14)])
+def test_the_whole_fight_lets_only_the_reach_strike(reach, bonus):
+    # seven attackers, one defender of 1 HP that cannot hurt them, nobody checks morale:
+    # the defender falls in round 1 exactly when the group wins its one contest, at
+    # +12 with six striking (x3) or +14 with all seven (x3)
+    raw = {"a_members": 7, "a_skill": 10, "a_dr": 100, "a_morale": False,
+           "b_members": 1, "b_skill": 10, "b_hp": 1, "b_dr": 0, "b_morale": False,
+           "reach_per_defender": reach, "max_rounds": 1}
+    out = api.run("heroic.engagement", {**initial_inputs(ENGAGEMENT.fields), **raw})
+    assert out["ok"], out
+    assert Fraction(out["result"]["outcomes_exact"]["Knights wiped out"]) \
+        == brute_win(10 + bonus, 10)
+    assert f"at most {reach} around each foe" in out["explanation"]
 
 
 @pytest.mark.parametrize("action", ["reload_2", "ready_unwieldy", "grip"])
