@@ -120,7 +120,14 @@ class JournalTap:
         self._started = time.time()
         self._sock: Any = None
         if Path(self.SOCKET).exists():
-            return  # a journald (or another session's stand-in) has it: journalctl reads it
+            try:  # a journald (or another session's stand-in) has it: journalctl reads it
+                with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as probe:
+                    probe.connect(self.SOCKET)
+                return
+            except ConnectionRefusedError:  # left by a session that was killed
+                Path(self.SOCKET).unlink(missing_ok=True)
+            except OSError:
+                return
         try:
             Path(self.SOCKET).parent.mkdir(parents=True, exist_ok=True)
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
