@@ -62,6 +62,11 @@ VERDICTS = {
     "browser": "the browser itself went away",
     "hang": "its content process is still there but stopped answering (a hang)",
     "killed": "the browser ended its content process (the release log says why)",
+    # WebKitGTK runs a page's service worker in the page's own web process; a service worker
+    # that does not stop in time when WebKit ends it (a fetch it did not answer within
+    # WebKit's limit, a missed heartbeat) makes that process exit, page and all
+    "service worker": ("its web process exited because the page's service worker did not stop when "
+                       "WebKit ended it (the release log says which event timed out)"),
 }
 #: content processes (WebKit's web process, Firefox's content processes) and browsers, by
 #: their process names (the kernel's first 15 characters)
@@ -293,8 +298,8 @@ class ProcessWatch:
         return "\n".join(lines)
 
     def verdict(self, since: float, log: Path, journal: str = "") -> str:
-        """Why the page died, from the processes, the kernel's log and the engine's own:
-        "memory", "crash", "browser" or "hang" (see ``VERDICTS``)."""
+        """Why the page died, from the processes, the kernel's log and the engine's own
+        (``journal``: WebKit's release log): one of ``VERDICTS``."""
         self.sample()
         with self._lock:
             gone = {info["name"] for info in self.seen.values() if info["gone"] and info["gone"] >= since}
@@ -303,6 +308,8 @@ class ProcessWatch:
             own = log.read_text(errors="replace")
         except OSError:
             own = ""
+        if "killing the service worker process" in journal:
+            return "service worker"
         reason = re.findall(r"processDidTerminateOrFailedToLaunch: reason=(\w+)", journal)
         if reason and reason[-1] != "Crash":
             return {"ExceededMemoryLimit": "memory"}.get(reason[-1], "killed")
