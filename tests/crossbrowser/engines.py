@@ -117,6 +117,7 @@ class JournalTap:
     and keeps what arrives. Where journald runs, its entries are read with journalctl."""
 
     SOCKET = "/run/systemd/journal/socket"
+    TELLING = re.compile(r"reason=|timeoutTimerFired|HeartBeat|[Tt]erminat|[Kk]ill|[Cc]rash|[Ff]ail|[Mm]emory")
 
     def __init__(self) -> None:
         import socket
@@ -172,14 +173,18 @@ class JournalTap:
     def tail(self, count: int = 25) -> str:
         if self._sock is not None:
             keep = [line for line in self.lines if "canTerminateAuxiliaryProcess" not in line]
-            return "\n".join(keep[-count:]) or "(nothing)"
+            # what says why a process or a worker ended, from the whole session, then the tail
+            telling = [line for line in keep[:-count] if self.TELLING.search(line)]
+            return "\n".join(telling + keep[-count:]) or "(nothing)"
         if shutil.which("journalctl"):
             try:
                 out = subprocess.run(
                     ["journalctl", "-q", "--no-pager", "-o", "short-precise", f"--since=@{int(self._started)}",
                      "_COMM=MiniBrowser", "_COMM=WebKitWebProces", "_COMM=WebKitNetworkPr"],
                     capture_output=True, text=True, timeout=30)
-                return "\n".join(out.stdout.splitlines()[-count:]) or f"(nothing readable: {out.stderr.strip()})"
+                return "\n".join(out.stdout.splitlines()[-count:]) or (
+                    f"(journalctl has nothing for this session {out.stderr.strip()}: the journal's "
+                    f"socket belongs to another program, perhaps another session's stand-in)")
             except (OSError, subprocess.SubprocessError) as err:
                 return f"(journalctl failed: {err})"
         return f"(in the systemd journal, which is not readable here: {self.SOCKET} is not ours)"
