@@ -13,7 +13,6 @@ browser uses, so the page is correct before Pyodide loads.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import Iterator
@@ -195,8 +194,7 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
         raise FenceError(f"app {name!r} has no module assets/apps/{slug}.js")
     bundle_name, _ = bundle.bundle()
     inner = _ENV.get_template(template).render(
-        options=options_, api_run=api.run, api_spec=api.spec,
-        core=lambda module: importlib.import_module(f"rules_core.{module}"),  # its constants
+        options=options_, api_run=api.run, app_data=api.app_data,
         response_html=lambda response, uid=slug: response_html(response, ROOT_PLACEHOLDER, uid),
     )
     return (f'<div class="calc-app" id="app-{uid or slug}" data-app="{slug}" '

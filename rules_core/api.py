@@ -16,9 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rules_core.calculator import Calculator
-from rules_core.catalog import calculators, find
+from rules_core.catalog import apps, calculators, find
 from rules_core.errors import InputError
-from rules_core.fields import in_words, initial_inputs, validate_all
+from rules_core.fields import in_words, validate_all
 from rules_core.messages import describe, sentence
 
 _SYSTEM_RANDOM = random.SystemRandom()
@@ -31,17 +31,18 @@ def names() -> list[str]:
 
 def spec(name: str) -> dict[str, Any]:
     """The calculator's public description: title, summary and its form fields."""
-    calc = _find(name)
-    return {
-        "name": calc.name,
-        "title": calc.title,
-        "summary": calc.summary,
-        "page": calc.page,
-        "fields": [f.form() for f in calc.fields],
-        "initial": initial_inputs(calc.fields),
-        "can_roll": calc.roll is not None,
-        "roll_label": calc.roll_label,
-    }
+    return _find(name).spec()
+
+
+def app_data(name: str) -> dict[str, Any]:
+    """Everything app ``name`` (``sucs.roster``, ``phases.tracker``) needs from the core:
+    its limits, formats, rule values and prerendered data, so that no template or script
+    retypes them (see ``rules_core.catalog.apps``)."""
+    made = apps().get(name)
+    if made is None:
+        raise InputError("name", f"is not known: no app is called {describe(name)}; the apps "
+                                 f"are: {', '.join(apps())}.")
+    return made()
 
 
 def _find(name: Any) -> Calculator:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rules_core.fields import Field
+from rules_core.fields import Field, initial_inputs
 
 Result = dict[str, Any]
 
@@ -59,3 +59,16 @@ class Calculator:
     roll_label: str = "Roll"
     #: page (site-relative, e.g. "gunplay/difficulty/") where the rule is explained
     page: str = ""
+
+    def spec(self) -> dict[str, Any]:
+        """The calculator's public description: title, summary and its form fields."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "summary": self.summary,
+            "page": self.page,
+            "fields": [f.form() for f in self.fields],
+            "initial": initial_inputs(self.fields),
+            "can_roll": self.roll is not None,
+            "roll_label": self.roll_label,
+        }

@@ -3,7 +3,9 @@
 Each system package has a ``calculators`` module with a ``CALCULATORS`` tuple; adding a
 calculator there is all it takes for the API, the command line and the site to see it.
 The same module may have ``TABLES``: name -> function returning a rules table
-(``{"caption", "header", "rows"}``) that the site renders with the ``rules-table`` fence.
+(``{"caption", "header", "rows"}``) that the site renders with the ``rules-table`` fence,
+and ``APPS``: name -> function returning the data an app (the army builder, the
+tracker) needs from the core.
 """
 
 from __future__ import annotations
@@ -47,14 +49,25 @@ def find(name: object) -> Calculator | None:
     return system_calculators(system).get(name) if system in SYSTEMS else None
 
 
-@cache
-def rules_tables() -> dict[str, Callable[[], dict[str, Any]]]:
-    """Every rules table the docs can render, keyed by name ("system.table")."""
+def _registered(what: str) -> dict[str, Callable[[], dict[str, Any]]]:
+    """Every system registry's ``what`` (``TABLES``, ``APPS``), keyed by "system.name"."""
     found: dict[str, Callable[[], dict[str, Any]]] = {}
     for system in SYSTEMS:
         module = importlib.import_module(f"rules_core.{system}.calculators")
-        for name, fn in getattr(module, "TABLES", {}).items():
+        for name, fn in getattr(module, what, {}).items():
             if not name.startswith(system + "."):
-                raise ValueError(f"table {name!r} must be named {system}.<name>")
+                raise ValueError(f"{what} entry {name!r} must be named {system}.<name>")
             found[name] = fn
     return found
+
+
+@cache
+def rules_tables() -> dict[str, Callable[[], dict[str, Any]]]:
+    """Every rules table the docs can render, keyed by name ("system.table")."""
+    return _registered("TABLES")
+
+
+@cache
+def apps() -> dict[str, Callable[[], dict[str, Any]]]:
+    """Every app's data from the core, keyed by the app's name ("system.app")."""
+    return _registered("APPS")

@@ -16,8 +16,8 @@ needs the fences).
 from __future__ import annotations
 
 import ast
-from functools import cache
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest

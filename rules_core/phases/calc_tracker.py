@@ -140,3 +140,22 @@ TRACKER = Calculator(
     roll_label="Roll the action",
     page=PAGE,
 )
+
+
+# --- the tracker app's data ---------------------------------------------------------
+
+#: the tracker's saved fight: its format version, the log steps kept, and the limits a
+#: saved or loaded fight is read within ({history: [{state, view: {goal: {...}}}]} is 5
+#: deep)
+SAVE_VERSION = 1
+MAX_HISTORY = 300
+MAX_FILE_CHARS = 2_000_000
+MAX_DEPTH = 8
+
+
+def tracker_app_data() -> dict[str, Any]:
+    """What the tracker (``app`` phases.tracker) takes from the core at build time: the
+    keys of a state (a newer version's extra keys are dropped when a fight is read) and
+    the saved fight's format and limits, none of them retyped in the scripts."""
+    return {"state_keys": [name for name, _ in STATE_PARTS], "version": SAVE_VERSION,
+            "max_history": MAX_HISTORY, "max_file_chars": MAX_FILE_CHARS, "max_depth": MAX_DEPTH}

@@ -16,7 +16,7 @@ from rules_core.messages import count
 from rules_core.phases import expectations as ex
 from rules_core.phases.action import outcome_distribution, resolve
 from rules_core.phases.calc_engagement import ENGAGEMENT, side_fields
-from rules_core.phases.calc_tracker import TRACKER
+from rules_core.phases.calc_tracker import TRACKER, tracker_app_data
 from rules_core.phases.tables import (
     EXAMPLE_TABLE_LABELS,
     EXAMPLE_TABLES,
@@ -350,3 +350,5 @@ TABLES = {
     "phases.complications": lambda: _examples_table(ExampleTable.COMPLICATIONS),
     "phases.ultra_successes": lambda: _examples_table(ExampleTable.ULTRA),
 }
+
+APPS = {"phases.tracker": tracker_app_data}

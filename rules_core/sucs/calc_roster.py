@@ -10,8 +10,12 @@ from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import TextField
-from rules_core.sucs import legality
+from rules_core.sucs import legality, roster
+from rules_core.sucs.calc_units import PRESETS, UNIT_COST, list_choices
+from rules_core.sucs.cost import price
+from rules_core.sucs.presets import by_id
 from rules_core.sucs.roster import MAX_DEPTH, MAX_FILE_CHARS, nesting_depth, normalize_roster, parse_file
+from rules_core.sucs.tables import QUALITY, QUALITY_BASE
 
 PAGE = "sucs/roster"
 SEVERITY = {"illegal": "Breaks a rule", "over_limit": "Over the points limit",
@@ -63,9 +67,7 @@ ROSTER_CHECK = Calculator(
             "to change.",
     fields=(TextField("roster", "Roster (JSON)", parse=_parse_roster,
                       max_length=MAX_FILE_CHARS,
-                      initial=json.dumps({"format": "sucs-roster", "version": 1,
-                                          "name": "Empty roster", "points_limit": 100,
-                                          "units": []}),
+                      initial=json.dumps(roster.blank("Empty roster", 100)),
                       help="A roster in the site's format (see the army builder)."),),
     compute=_check_compute,
     explain=_check_explain,
@@ -111,3 +113,36 @@ ROSTER_IMPORT = Calculator(
                         ("Problems", str(len(r["problems"])))],
     page=PAGE,
 )
+
+
+# --- the army builder's data --------------------------------------------------------
+
+#: the roster a first visit starts with
+STARTER_NAME, STARTER_LIMIT = "My first army", 200
+
+
+def roster_app_data() -> dict[str, Any]:
+    """What the army builder (``app`` sucs.roster) takes from the core at build time:
+    the unit form's fields, the published units with their full cost (worked out once,
+    by :func:`rules_core.sucs.cost.price`), the lists, the file format and limits, the
+    target numbers, and the starter roster with its check. No number here is retyped
+    in the template or the scripts."""
+    starter = roster.blank(STARTER_NAME, STARTER_LIMIT)
+    presets = PRESETS.compute({"tech_level": None})["units"]
+    units = by_id()
+    return {
+        "spec": UNIT_COST.spec(),
+        "presets": [{**p, "total_cost": price(units[p["id"]].unit).cost} for p in presets],
+        "lists": [list(choice) for choice in list_choices()],
+        "rules": {
+            "format": roster.ROSTER_FORMAT, "collection": roster.COLLECTION_FORMAT,
+            "version": roster.VERSION, "starter_limit": STARTER_LIMIT, "max_name": roster.MAX_NAME,
+            "max_units": roster.MAX_UNITS, "max_count": roster.MAX_COUNT,
+            "max_limit": roster.MAX_LIMIT, "max_file_chars": MAX_FILE_CHARS,
+            "max_depth": MAX_DEPTH, "max_rosters": roster.MAX_ROSTERS,
+            "target_number": {str(q): tn for q, (tn, _) in QUALITY.items()},
+        },
+        "quality_bases": [QUALITY_BASE[q] for q in sorted(QUALITY_BASE)],
+        "first": starter,
+        "check": legality.check(starter),
+    }

@@ -112,7 +112,8 @@ UNIT_COST = Calculator(
 
 # --- the published lists ------------------------------------------------------------
 
-def _list_choices() -> tuple[tuple[str, str], ...]:
+def list_choices() -> tuple[tuple[str, str], ...]:
+    """(list id, title) of every published tech-level list."""
     return tuple(list_titles().items())
 
 
@@ -147,7 +148,7 @@ PRESETS = Calculator(
     name="sucs.presets",
     title="Published unit lists",
     summary="Every unit of the tech-level lists with its published and computed extra cost.",
-    fields=(ChoiceField("tech_level", "Tech-level list", optional=True, choices=_list_choices(),
+    fields=(ChoiceField("tech_level", "Tech-level list", optional=True, choices=list_choices(),
                         none_label="All lists"),),
     compute=_presets_compute,
     explain=_presets_explain,

@@ -5,6 +5,7 @@ the tech-level unit tables)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 from rules_core.dice.distribution import percent
 from rules_core.explain import Table
@@ -56,22 +57,34 @@ def actions_table() -> Table:
             "header": ["Action", "May be taken twice"], "rows": rows}
 
 
+def _half(price: int) -> str:
+    """A price with a restriction on its use (source: Unit Costs, values in parentheses)."""
+    return points_text(price * COSTS.restricted)
+
+
+def _share(multiplier: Fraction) -> str:
+    return "half price" if multiplier == Fraction(1, 2) else f"{multiplier} of the price"
+
+
 def costs_table() -> Table:
     c = COSTS
+    bases = ", ".join(f"{QUALITY_BASE[q]} {QUALITY_NAMES[q].lower()}" for q in sorted(QUALITY_BASE))
     rows = [
-        ["Quality base", "2 raw, 4 green, 8 regular, 12 veteran, 16 elite"],
+        ["Quality base", bases],
         ["Attack", f"+{c.per_attack} per point, for each unit the weapon can hit"],
         ["Automatic fire", f"+{c.per_extra_target} per unit after the first"],
-        ["Armor", f"+{c.per_armor} per point (+{c.per_armor // 2} if it works against some "
+        ["Armor", f"+{c.per_armor} per point (+{_half(c.per_armor)} if it works against some "
                   "attacks only)"],
         ["Speed", f'+{c.per_six_inches_speed} per 6" above the free {c.free_speed}" '
-                  '(+1 per 6" for a unit that must move)'],
-        ["Range", f'+{c.per_six_inches_range} per 6" (+1 per 6" with a minimum range)'],
+                  f'(+{_half(c.per_six_inches_speed)} per 6" for a unit that must move)'],
+        ["Range", f'+{c.per_six_inches_range} per 6" (+{_half(c.per_six_inches_range)} per 6" '
+                  f"with a minimum range)"],
         ["Amphibious", f"+{c.amphibious}"],
         ["Stealth", f"+{c.stealth}"],
-        ["Transport", f"+{c.per_transported} per unit carried (+1 if restricted)"],
+        ["Transport", f"+{c.per_transported} per unit carried (+{_half(c.per_transported)} if "
+                      f"restricted)"],
         ["Support action", f"+{c.per_support_action} each (reorganize, +1 armor, +1 attack)"],
-        ["Other weapons", "half price; the dearest weapon is paid in full"],
+        ["Other weapons", f"{_share(c.other_weapons)}; the dearest weapon is paid in full"],
         ["Special weapon (smoke)", f"+{c.special_weapon} each"],
         ["Altitude", f"+{c.per_altitude} per level, +{c.ground_effect} for ground effect"],
         ["Disembark from altitude", f"+{c.disembark_from_altitude}"],

@@ -98,6 +98,12 @@ def _normal(clean: dict[str, Any]) -> dict[str, Any]:
                       for u in clean["units"]]}
 
 
+def blank(name: str, points_limit: int) -> dict[str, Any]:
+    """A roster with no units, in the current file format."""
+    return {"format": ROSTER_FORMAT, "version": VERSION, "name": name,
+            "points_limit": points_limit, "units": []}
+
+
 def normalize_roster(raw: Any, where: str = "roster") -> tuple[dict[str, Any] | None,
                                                                 list[Problem]]:
     """Check one roster object; return (normalized roster or None, every problem)."""

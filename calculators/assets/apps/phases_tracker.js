@@ -8,8 +8,6 @@ import { FightStore, FIGHT_KEY, KEPT_PREFIX, readFight } from "./phases_tracker_
 import { askPersist, PERSIST_REFUSED, download, guardedParse, ask } from "./storage_kit.js";
 
 const CALC = "phases.tracker";
-const MAX_HISTORY = 300;
-const MAX_FILE = 2_000_000;
 
 /**
  * @typedef {import("./phases_tracker_store.js").Step} Step
@@ -37,7 +35,8 @@ export async function mount(root, bridge) {
   /** @param {string} sel @returns {any} */
   const $ = (sel) => root.querySelector(sel);
   const data = JSON.parse($(".pt-data").dataset.json);
-  const store = new FightStore(data.state_keys, MAX_HISTORY);
+  const store = new FightStore(data);
+  const maxHistory = data.max_history;
   const setup = $(".pt-setup");
   const board = $(".pt-board");
   const error = $(".pt-error");
@@ -116,7 +115,7 @@ export async function mount(root, bridge) {
     $(".pt-goal-box").hidden = !goal;
     if (goal) $(".pt-goal").textContent = `${goal.marked} / ${goal.spaces}${goal.complete ? " (reached)" : ""}`;
     $(".pt-last").textContent = entry.text;
-    $(".pt-log").replaceChildren(...history.slice(-MAX_HISTORY).reverse().map((e) => {
+    $(".pt-log").replaceChildren(...history.slice(-maxHistory).reverse().map((e) => {
       const li = document.createElement("li");
       li.textContent = `Round ${String(e.round)} · ${e.text}`;
       return li;
@@ -201,7 +200,7 @@ export async function mount(root, bridge) {
         if (report.event === "start") history = [];
         history.push({ state: reply.result.state, view: reply.result.view, text: report.text,
                        round: report.round, phase: report.phase });
-        if (history.length > MAX_HISTORY) history = history.slice(-MAX_HISTORY);
+        if (history.length > maxHistory) history = history.slice(-maxHistory);
         await save();
       }
       return reply;
@@ -238,9 +237,9 @@ export async function mount(root, bridge) {
 
   /** @param {File} file */
   async function importFight(file) {
-    const text = file.size > MAX_FILE ? null : await file.text();
-    const checked = text === null ? null : guardedParse(text, { maxChars: MAX_FILE, maxDepth: 8 });
-    const read = checked && checked.ok && text !== null ? readFight(text, data.state_keys, MAX_HISTORY) : null;
+    const text = file.size > data.max_file_chars ? null : await file.text();
+    const checked = text === null ? null : guardedParse(text, { maxChars: data.max_file_chars, maxDepth: data.max_depth });
+    const read = checked && checked.ok && text !== null ? readFight(text, data) : null;
     if (!read || read.whole || !read.history.length) {
       showError(`${file.name} is not a fight saved by this tracker; nothing was changed.`);
       return;

@@ -11,9 +11,13 @@ import { scopedKey, storageArea, guardedParse, isObj, KeptCopies, kb } from "./s
 export const FIGHT_KEY = scopedKey("phases-tracker:v1");
 export const KEPT_PREFIX = scopedKey("phases-tracker:kept:");
 const LEGACY_KEY = "phases-tracker:v1"; // before storage names were scoped
-const VERSION = 1;
-const MAX_CHARS = 2_000_000;
-const MAX_DEPTH = 8; // {history: [{state, view: {goal: {…}}}]} is 5 deep
+
+/**
+ * The core's data for the tracker (rules_core.phases.calc_tracker.tracker_app_data, in
+ * the page's data block): the keys of a state, the saved fight's format and limits.
+ * @typedef {{state_keys: string[], version: number, max_history: number, max_file_chars: number,
+ *   max_depth: number}} TrackerData
+ */
 
 /**
  * @typedef {{state: Record<string, unknown>, view: Record<string, any>, text: string, round: unknown, phase: unknown}} Step
@@ -32,30 +36,29 @@ function cleanStep(e, stateKeys) {
 
 /**
  * Read a saved fight's text: its usable steps and what was wrong.
- * @param {string} raw @param {string[]} stateKeys @param {number} maxHistory
+ * @param {string} raw @param {TrackerData} core
  * @returns {Read}
  */
-export function readFight(raw, stateKeys, maxHistory) {
-  const parsed = guardedParse(raw, { maxChars: MAX_CHARS, maxDepth: MAX_DEPTH });
+export function readFight(raw, core) {
+  const parsed = guardedParse(raw, { maxChars: core.max_file_chars, maxDepth: core.max_depth });
   if (!parsed.ok) return { history: [], problems: [parsed.reason], whole: true };
   const data = parsed.value;
   if (!isObj(data) || !Array.isArray(data.history)) return { history: [], problems: ["it is not a saved fight"], whole: true };
   const problems = [];
-  if (typeof data.version !== "number" || data.version > VERSION) {
+  if (typeof data.version !== "number" || data.version > core.version) {
     problems.push(`it was saved by a newer version of this page (format ${String(data.version).slice(0, 20)})`);
   }
-  // only the kept length is read: a history of 100,000 steps costs no more than 300
-  const steps = data.history.slice(-maxHistory).map((e) => cleanStep(e, stateKeys));
+  // only the kept length is read: a history of 100,000 steps costs no more than the kept length
+  const steps = data.history.slice(-core.max_history).map((e) => cleanStep(e, core.state_keys));
   const history = /** @type {Step[]} */ (steps.filter(Boolean));
   if (history.length < steps.length) problems.push(`${steps.length - history.length} step(s) of its log are damaged`);
   return { history, problems, whole: false };
 }
 
 export class FightStore {
-  /** @param {string[]} stateKeys @param {number} maxHistory */
-  constructor(stateKeys, maxHistory) {
-    this.stateKeys = stateKeys;
-    this.maxHistory = maxHistory;
+  /** @param {TrackerData} core */
+  constructor(core) {
+    this.core = core;
     this.area = storageArea();
     this.kept = new KeptCopies(this.area, KEPT_PREFIX);
     /** @type {string | null} the saved text as this tab last read or wrote it */
@@ -87,7 +90,7 @@ export class FightStore {
     const raw = this.readRaw();
     this.lastRaw = raw;
     if (raw === null) return { history: [], problems: [], kept: true, error: null };
-    const found = readFight(raw, this.stateKeys, this.maxHistory);
+    const found = readFight(raw, this.core);
     let kept = true;
     if (found.problems.length) {
       kept = this.kept.keep(raw) !== null;
@@ -104,7 +107,7 @@ export class FightStore {
     if (this.frozen) return "frozen";
     const now = this.readRaw();
     if (!force && now !== this.lastRaw) return "conflict";
-    const text = JSON.stringify({ version: VERSION, history: history.slice(-this.maxHistory) });
+    const text = JSON.stringify({ version: this.core.version, history: history.slice(-this.core.max_history) });
     try {
       this.area.setItem(FIGHT_KEY, text);
     } catch (err) {
@@ -120,7 +123,7 @@ export class FightStore {
     const raw = this.readRaw();
     if (raw === this.lastRaw) return null;
     if (raw === null) return { raw, history: [], problems: [], whole: false };
-    return { raw, ...readFight(raw, this.stateKeys, this.maxHistory) };
+    return { raw, ...readFight(raw, this.core) };
   }
 
   /** Take the saved text as this tab's starting point. @param {string | null} raw */

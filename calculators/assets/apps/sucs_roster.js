@@ -6,7 +6,7 @@
 // asked about). Every text from storage, files or the address reaches the page through
 // textContent only.
 import {
-  COLLECTION, VERSION, HASH_KEY, blankRoster, clone, suffixed, configure, limits, presetCost,
+  RULES, HASH_KEY, blankRoster, clone, suffixed, configure, limits, presetCost,
   encodeShare, download, fileName, busyTracker, QUESTIONS, SAVE_PROBLEMS, damageMessage,
 } from "./sucs_roster_lib.js";
 import {
@@ -372,7 +372,7 @@ export async function mount(root, bridge) {
     "close-editor": () => closeEditor(),
     export: () => download(fileName(roster().name), JSON.stringify(roster(), null, 2)),
     "export-all": () => download("sucs-rosters.json", JSON.stringify(
-      { format: COLLECTION, version: VERSION, rosters: store.rosters() }, null, 2)),
+      { format: RULES.collection, version: RULES.version, rosters: store.rosters() }, null, 2)),
     "kept-download": (/** @type {HTMLElement} */ button) => {
       const key = button.closest("li")?.dataset.key || "";
       const text = store.keptText(key);

@@ -4,7 +4,7 @@
 // taken by a different roster is asked about (each in turn), and one already saved
 // exactly is opened instead of being added twice. An "?add=" link (from the unit cost
 // builder or a published unit's row) adds one unit to the open roster.
-import { HASH_KEY, ADD_PARAM, FORMAT, VERSION, QUESTIONS, suffixed, textProblem, decodeShare, clone } from "./sucs_roster_lib.js";
+import { RULES, HASH_KEY, ADD_PARAM, QUESTIONS, suffixed, textProblem, decodeShare, clone } from "./sucs_roster_lib.js";
 import { replaceAddress } from "../site.js";
 
 /**
@@ -156,7 +156,7 @@ export function importer({ store, checkFile, question, notice, showProblems, swi
       } catch {
         unit = null;
       }
-      const file = JSON.stringify({ format: FORMAT, version: VERSION, name: "Added unit", points_limit: 0, units: [unit] });
+      const file = JSON.stringify({ format: RULES.format, version: RULES.version, name: "Added unit", points_limit: 0, units: [unit] });
       const reply = await checkFile(file);
       if (!reply.ok) { showProblems("The unit's link was refused; nothing was added.", [reply.error]); return; }
       if (!reply.result.accepted) {

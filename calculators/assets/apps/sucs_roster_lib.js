@@ -8,19 +8,18 @@ import { guardedParse, isObj, ask } from "./storage_kit.js";
 import { pack, unpack } from "../sharelink.js";
 
 export { download } from "./storage_kit.js";
-export const FORMAT = "sucs-roster";
-export const COLLECTION = "sucs-rosters";
-export const VERSION = 1;
 export const HASH_KEY = "roster=";
 /** "?add=": a unit to add to the open roster (a published unit's id, or a unit packed
  *  like a share link), the address the cost builder and the unit lists link to. */
 export const ADD_PARAM = "add";
 
 /**
- * The core's numbers the builder needs (from the page's data block).
- * @typedef {{max_name: number, max_units: number, max_count: number, max_limit: number,
+ * The core's numbers the builder needs (rules_core.sucs.calc_roster.roster_app_data, in
+ * the page's data block): the file format, the limits, the target number of each quality.
+ * @typedef {{format: string, collection: string, version: number, starter_limit: number,
+ *   max_name: number, max_units: number, max_count: number, max_limit: number,
  *   max_file_chars: number, max_depth: number, max_rosters: number,
- *   target_number: Record<string, number>, quality_base: Record<string, number>}} Rules
+ *   target_number: Record<string, number>}} Rules
  */
 /** @type {Rules} */
 export const RULES = /** @type {any} */ ({});
@@ -64,7 +63,7 @@ export function newId() {
 
 /** @param {string} [name] @returns {import("./sucs_roster_store.js").Roster} */
 export function blankRoster(name = "New army") {
-  return { format: FORMAT, version: VERSION, name, points_limit: 200, units: [] };
+  return { format: RULES.format, version: RULES.version, name, points_limit: RULES.starter_limit, units: [] };
 }
 
 /** @template T @param {T} value @returns {T} */
@@ -130,11 +129,11 @@ export function tn(quality) {
   return RULES.target_number[String(quality)] ?? "?";
 }
 
-/** A unit's total cost per model: its quality base plus its extra cost (the one cost
- *  convention of the builder: the picker and the lines both show it).
- *  @param {{stats: {quality: number}, computed_cost: number}} preset */
+/** A published unit's total cost per model (its quality base plus its extra cost, as
+ *  the core prices it: the picker and the lines both show it).
+ *  @param {{total_cost: number}} preset */
 export function presetCost(preset) {
-  return (RULES.quality_base[String(preset.stats.quality)] ?? 0) + preset.computed_cost;
+  return preset.total_cost;
 }
 
 /** @param {Record<string, any>} s */
