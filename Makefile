@@ -9,7 +9,7 @@ PORT ?= 8000
 GENERATOR ?= mkdocs
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help setup site serve test test-fast test-pyodide test-loaded browser lint bench clean
+.PHONY: help setup site serve test test-fast test-js test-pyodide test-loaded browser lint bench clean
 
 help:
 	@echo "make serve   build the site and serve it at http://127.0.0.1:$(PORT)/"
@@ -74,11 +74,18 @@ browser: setup
 # builds in Chromium, and Firefox ESR and WebKitGTK run the smoke tests), then the
 # rules_core tests again inside Pyodide (the browser's Python).
 test: setup browser
+	$(MAKE) --no-print-directory test-js
 	$(PY) -m pytest -q --durations=15
 	$(MAKE) --no-print-directory test-pyodide
 
 test-fast: setup
+	$(MAKE) --no-print-directory test-js
 	$(PY) -m pytest -q -m "not browser"
+
+# The JavaScript that needs no page (share links, the storage kit, the army builder's
+# library and its first storage format), in Node's own test runner, with the core's data.
+test-js: setup
+	PYTHON=$(PY) node --test tests/js/
 
 # CI trust: the browser suite RUNS times in a row (default 3) while two busy processes hold
 # both cores, stopping at the first failure: a test that passes only on a quiet machine

@@ -21,7 +21,8 @@ USAGE = """usage:
   python -m rules_core list                 every calculator, one per line
   python -m rules_core spec NAME            its inputs as JSON
   python -m rules_core run NAME 'JSON'      compute (JSON object of inputs; '-' reads stdin)
-  python -m rules_core roll NAME 'JSON'     roll real dice for it"""
+  python -m rules_core roll NAME 'JSON'     roll real dice for it
+  python -m rules_core app NAME             an app's data from the core (sucs.roster...)"""
 
 
 def _emit(text: str, stream: Any = None) -> None:
@@ -66,12 +67,12 @@ def main(argv: list[str]) -> int:
         for name in api.names():
             _emit(f"{name}\t{api.spec(name)['summary']}")
         return 0
-    if command == "spec" and len(rest) == 1:
+    if command in {"spec", "app"} and len(rest) == 1:
+        what = "the calculator's name" if command == "spec" else "the app's name"
         try:
-            _emit(json.dumps(api.spec(rest[0]), indent=2))
+            _emit(json.dumps((api.spec if command == "spec" else api.app_data)(rest[0]), indent=2))
         except InputError as err:
-            _emit(_dump(api.error_reply([InputError(err.field, sentence(
-                "the calculator's name", err.message))]), None))
+            _emit(_dump(api.error_reply([InputError(err.field, sentence(what, err.message))]), None))
             return 2
         return 0
     if command in {"run", "roll"} and len(rest) in {1, 2}:

@@ -16,6 +16,8 @@ function toBase64url(bytes) {
 /** @param {string} text */
 function fromBase64url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("it holds characters a share link never has");
+  // base64 never ends one character into a group of four: the link lost its end
+  if (text.length % 4 === 1) throw new Error("it is cut off or damaged");
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
   const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
@@ -60,8 +62,9 @@ export async function unpack(text, maxBytes) {
   let bytes;
   try {
     bytes = fromBase64url(packed ? text.slice(PACKED.length) : text);
-  } catch {
-    throw new Error("it holds characters a share link never has");
+  } catch (err) {
+    throw new Error(err instanceof Error && /never has/.test(err.message) ? err.message : "it is cut off or damaged",
+      { cause: err });
   }
   if (packed) {
     if (typeof DecompressionStream !== "function") throw new Error("this browser cannot unpack compressed links");
