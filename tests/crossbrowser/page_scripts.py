@@ -93,7 +93,11 @@ LIVE = """async ([index, timeout]) => {""" + _WAIT + _WIDGET + """
       `says "${(el.querySelector(".calc-status") || {}).textContent || ""}", ` +
       `runtime ${html.runtime || "-"} ${html.runtimeStart || ""}, errors ${JSON.stringify(window.__tcrErrors || [])})`);
   }
-  return { name, status: el.dataset.status };
+  // what it says and the runtime's state, for a widget that went live with an error
+  const html = document.documentElement.dataset;
+  return { name, status: el.dataset.status,
+           says: (el.querySelector(".calc-status") || {}).textContent || "",
+           runtime: `${html.runtime || "-"} ${html.runtimeStart || ""}`.trim() };
 }"""
 
 #: change one number of calculator number ``index`` (a number one step up, or down at the

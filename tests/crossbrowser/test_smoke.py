@@ -108,7 +108,7 @@ def test_every_page_loads_and_every_widget_goes_live_and_recomputes(engine: Engi
             assert engine.run(js.ERRORS) == [], f"{engine.name} /{path}"
         for entry in _live(engine, path, recompute=True):
             where = f"{engine.name} /{path} {entry['name']}"
-            assert entry["status"] == "ready", where
+            assert entry["status"] == "ready", (where, entry)
             widgets += 1
             if entry["recomputed"] is not None:
                 assert entry["recomputed"]["answered"], (where, entry["recomputed"])
@@ -148,7 +148,8 @@ def test_a_page_visited_once_works_offline(engine: Engine, site) -> None:  # typ
         engine.where = "loading /gunplay/difficulty/ online"
         engine.goto(url)
         engine.run(js.ERRORS)
-        assert all(e["status"] == "ready" for e in _live(engine, "gunplay/difficulty/", recompute=False))
+        live = _live(engine, "gunplay/difficulty/", recompute=False)
+        assert all(e["status"] == "ready" for e in live), (engine.name, live)
         engine.where = "/gunplay/difficulty/: waiting for the service worker to hold the page"
         assert engine.run(js.OFFLINE_READY, LIVE_TIMEOUT_MS), engine.name
     finally:
