@@ -13,6 +13,7 @@ from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import BoolField, ChoiceField, Field, TextField, describe
+from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.fight import Fight
 from rules_core.sucs.turn import Fighter, Rules
 
@@ -111,14 +112,40 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
                   ties=inputs["ties"], melee=inputs["mode"] == "melee")
     sides = [inputs[k] if not isinstance(inputs[k], str) else parse_side(k, inputs[k])
              for k in ("side_a", "side_b")]  # a default is not parsed by validate()
-    return Fight(sides[0], sides[1], rules)
+    return Fight(sides[0], sides[1], rules,
+                 max_work=sucs_fight.limits(inputs["max_rounds"])[0])
+
+
+def refusal(fight: Fight, rounds: int, found: sucs_fight.Plan) -> InputError:
+    """The message for a fight past a limit, naming what to lower: the round cap when
+    at least the first two turns fit, else the units (the side with more kinds of unit)."""
+    what = found.message
+    if found.rounds >= 2:
+        return InputError("max_rounds", f"Round cap: {what} at a cap of {rounds}. The "
+                                        f"first {found.rounds} turns fit: lower the Round "
+                                        f"cap to {found.rounds} or less, or put fewer or "
+                                        f"less varied units in Side A units or Side B units.")
+    kinds = {s: len({u.stats for u in fight.units[s]}) for s in ("a", "b")}
+    sizes = {s: len(fight.units[s]) for s in ("a", "b")}
+    side = max(("a", "b"), key=lambda s: (kinds[s], sizes[s], s == "a"))
+    name = f"side_{side}"
+    melee = (" or make it an exchange of fire (Kind of fight)" if fight.rules.melee else "")
+    return InputError(name, f"{LABELS[name]}: {what} (limit hit in turn {found.rounds + 1}). "
+                            f"Put fewer or less varied units in {LABELS[name]} (or in the "
+                            f"other side){melee}; the Round cap alone cannot bring it "
+                            f"under the limit.")
 
 
 def _compute(inputs: dict[str, Any]) -> Result:
     fight = fight_of(inputs)
+    rounds = inputs["max_rounds"]
+    solver_work = sucs_fight.limits(rounds)[1]
+    found = sucs_fight.plan(fight, rounds, max_work=solver_work)
+    if found.limit is not None:
+        raise refusal(fight, rounds, found)
     try:
-        answer = solver.solve(fight, max_rounds=inputs["max_rounds"])
-    except solver.TooLarge as err:
+        answer = solver.solve(fight, max_rounds=rounds)
+    except solver.TooLarge as err:  # pragma: no cover - the plan refuses first
         raise InputError("max_rounds", f"{err}. Lower the Round cap, or put fewer or less "
                                        "varied units in Side A units or Side B units.") from None
     result = fight_result.to_result(answer, SIDES)

@@ -17,6 +17,7 @@ units' stats and states only), so the exact walk merges them (:meth:`Fight.canon
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -40,6 +41,7 @@ from rules_core.sucs.turn import (
     Table,
     exact_resolver,
     other_side,
+    pow6,
     standing_key,
     turn,
     units_lost,
@@ -51,13 +53,33 @@ Round = tuple[int, State]
 OUTCOMES = (A_WINS, B_WINS)
 #: the readings a fight is played under unless told otherwise
 DEFAULT_RULES = Rules()
+#: paths the exact turn walk may build (each attack result on each path, each way a turn
+#: goes on) before the fight is refused, at a round cap of 20 or less: under a second of
+#: CPython with the solver's share (:func:`limits` scales it for higher caps)
+MAX_TURN_WORK = 75_000
+#: the solver's work one fight may need, in transitions weighted by the size of the
+#: numbers (:func:`plan`), at a round cap of 20 or less
+MAX_SOLVER_WORK = 300_000
+#: live states one round may hold
+MAX_STATES = 8_000
+#: the round cap the limits above are set for; at 100 rounds they are three times as
+#: large (a fight that long may take up to three seconds)
+BASE_ROUNDS = 20
+
+
+def limits(max_rounds: int) -> tuple[int, int]:
+    """(turn walk work, solver work) allowed at this round cap: the base limits up to
+    :data:`BASE_ROUNDS`, growing linearly to three times as much at 100 rounds."""
+    extra = max(0, max_rounds - BASE_ROUNDS)
+    return (MAX_TURN_WORK + MAX_TURN_WORK * extra // 40,
+            MAX_SOLVER_WORK + MAX_SOLVER_WORK * extra // 40)
 
 
 class Fight:
     """Both sides, the rules, and the per-fight caches of every attack's odds."""
 
     def __init__(self, a: tuple[Fighter, ...], b: tuple[Fighter, ...],
-                 rules: Rules = DEFAULT_RULES) -> None:
+                 rules: Rules = DEFAULT_RULES, max_work: int = MAX_TURN_WORK) -> None:
         self.units = {"a": a, "b": b}
         self.rules = rules
         self._groups = {s: _groups(units) for s, units in self.units.items()}
@@ -67,6 +89,12 @@ class Fight:
         self._odds: dict[tuple[str, int, int, int], AttackOdds] = {}
         #: the rest of a turn from (state, activations left, charge), when exact
         self.memo: dict[Any, Paths] = {}
+        #: each round's exact moves, once built (:func:`plan` and the solver share them)
+        self._steps: dict[Round, tuple[int, list[tuple[Round, int]]]] = {}
+        self._canon: dict[State, State] = {}
+        #: paths the exact turn walk has built, and the most it may build
+        self.work = 0
+        self.max_work = max_work
 
     # ---- the fight interface ---------------------------------------------------------
 
@@ -90,18 +118,25 @@ class Fight:
     def step(self, rnd: Round) -> tuple[int, list[tuple[Round, int]]]:
         """One turn, exactly, as whole-number weights over one denominator. A melee starts
         with side A charging (it moved into contact, so it acts first)."""
+        built = self._steps.get(rnd)
+        if built is not None:
+            return built
         n, state = rnd
         charge = self.rules.melee and n == 1
         firsts = [("a", Fraction(1))] if charge else initiative(self.rules)
-        parts: list[tuple[Round, int, int]] = []
-        for first, pf in firsts:
-            for s, (w, sx, _) in turn(self, state, first, charge, exact_resolver).items():
-                parts.append(((2, self.canonical(s)), pf.numerator * w, pf.denominator * 6 ** sx))
-        common = math.lcm(*(den for _, _, den in parts))
+        # one denominator for the whole turn: the initiative's times 6^(most sixes of a
+        # path), so each path's weight is scaled by a power of 6, never divided
+        walks = [(pf, turn(self, state, first, charge, exact_resolver)) for first, pf in firsts]
+        top = max(sx for _, paths in walks for _, sx, _ in paths.values())
+        first_den = math.lcm(*(pf.denominator for pf, _ in walks))
         out: dict[Round, int] = {}
-        for key, num, den in parts:
-            out[key] = out.get(key, 0) + num * (common // den)
-        return common, list(out.items())
+        for pf, paths in walks:
+            scale = pf.numerator * (first_den // pf.denominator)
+            for s, (w, sx, _) in paths.items():
+                key = (2, self.canonical(s))
+                out[key] = out.get(key, 0) + scale * w * pow6(top - sx)
+        self._steps[rnd] = built = (first_den * 6 ** top, list(out.items()))
+        return built
 
     def sample(self, rnd: Round, dice: solver.Dice) -> tuple[Round, str]:
         """One turn with real dice: the initiative roll, then every activation through the
@@ -145,6 +180,9 @@ class Fight:
         """Identical units' states sorted: the same fight up to names."""
         if not self._merge:
             return state
+        known = self._canon.get(state)
+        if known is not None:
+            return known
         out = []
         for side, side_units in zip(("a", "b"), state):
             units = list(side_units)
@@ -154,10 +192,69 @@ class Fight:
                                                       key=standing_key)):
                         units[idx] = u
             out.append(tuple(units))
-        return (out[0], out[1])
+        self._canon[state] = merged = (out[0], out[1])
+        return merged
 
     def group_rank(self, side: str, i: int) -> int:
         return self._rank[(side, i)]
+
+    def spend(self, work: int) -> None:
+        """Count paths built by the exact turn walk; past :attr:`max_work` the fight is
+        refused while the turn is still being built, not after."""
+        if self.work + work > self.max_work:
+            raise solver.TooLarge("The work of building this fight's turns", self.max_work)
+        self.work += work
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the exact answer would cost, found before any chance is computed: which
+    states each round can hold (the solver's live states do not depend on the chances)."""
+
+    rounds: int            #: rounds that fit in every limit (the round cap when all do)
+    peak: int              #: the most live states a round holds
+    solver_work: int       #: the solver's weighted work for those rounds
+    #: the limit that stopped the plan short: None, "turn" (:data:`MAX_TURN_WORK`),
+    #: "states" (:data:`MAX_STATES`) or "work" (:data:`MAX_SOLVER_WORK`)
+    limit: str | None
+    message: str = ""
+
+
+def plan(fight: Fight, max_rounds: int, max_states: int = MAX_STATES,
+         max_work: int = MAX_SOLVER_WORK) -> Plan:
+    """Walk the rounds the solver would walk, building each new state's moves (under the
+    fight's own budget) but only following which states can be reached, not their chances.
+    The solver's cost of a round is its transitions times the size of the numbers, which
+    grow by at most one turn's denominator each round; so round r's transitions are
+    weighted by 1 + r * bits / 2500, bits the largest denominator of a turn's moves so far
+    (measured: about a microsecond per unit). Stops at the first round past a limit."""
+    live = {fight.start()} if fight.outcome(fight.start()) is None else set()
+    peak, spent, bits = len(live), 0, 0
+    for r in range(1, max_rounds + 1):
+        if not live:
+            break
+        nxt: set[Round] = set()
+        transitions = 0
+        try:
+            for state in live:
+                denominator, moves = fight.step(state)
+                bits = max(bits, denominator.bit_length())
+                transitions += len(moves)
+                nxt.update(s for s, _ in moves if fight.outcome(s) is None)
+        except solver.TooLarge as err:
+            return Plan(r - 1, peak, spent, "turn", str(err))
+        weighted = transitions * (2500 + r * bits) // 2500
+        if spent + weighted > max_work:
+            return Plan(r - 1, peak, spent, "work",
+                        f"The work of the exact answer is past the limit of {max_work:,}")
+        spent += weighted
+        if len(nxt) > max_states:
+            return Plan(r - 1, peak, spent, "states",
+                        f"The number of ways this fight can stand after one round is past "
+                        f"the limit of {max_states:,} for an exact answer")
+        live = nxt
+        peak = max(peak, len(live))
+    return Plan(max_rounds, peak, spent, None)
 
 
 def _groups(units: tuple[Fighter, ...]) -> list[list[int]]:

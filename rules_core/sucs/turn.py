@@ -108,6 +108,10 @@ class Table(Protocol):
 
     def group_rank(self, side: str, i: int) -> int: ...
 
+    def spend(self, work: int) -> None:
+        """Count ``work`` paths built by the exact walk against the fight's budget (raises
+        :class:`rules_core.solver.TooLarge` past it)."""
+
 
 #: resolves one attack (fight, side, i, target, bonus) -> the possible results
 Resolver = Callable[[Table, str, int, int, int], list[Resolved]]
@@ -170,14 +174,27 @@ def apply_hit(state: State, side: str, i: int, event: Event, threat: bool, count
     return _set(state, side, i, (markers, near))
 
 
+#: 6^k, looked up rather than computed on every merge of two paths
+_POW6 = [6 ** k for k in range(64)]
+
+
+def pow6(k: int) -> int:
+    """6^k."""
+    return _POW6[k] if k < len(_POW6) else 6 ** k
+
+
 def _add(out: Paths, state: State, w: int, sixes: int, log: tuple[str, ...]) -> None:
     old = out.get(state)
     if old is None:
         out[state] = (w, sixes, log)
         return
     w0, s0, log0 = old
-    top = max(s0, sixes)
-    out[state] = (w0 * 6 ** (top - s0) + w * 6 ** (top - sixes), top, log0)
+    if s0 == sixes:
+        out[state] = (w0 + w, s0, log0)
+    elif s0 > sixes:
+        out[state] = (w0 + w * pow6(s0 - sixes), s0, log0)
+    else:
+        out[state] = (w0 * pow6(sixes - s0) + w, sixes, log0)
 
 
 def strike(fight: Table, paths: Paths, side: str, i: int, t: int, counts: bool,
@@ -193,7 +210,9 @@ def strike(fight: Table, paths: Paths, side: str, i: int, t: int, counts: bool,
         bonus = penalty(me[0], fight.rules, melee_strike) if melee_strike else \
             _attack_bonus(fight, me[0])
         threat = fight.odds(side, i, t, bonus)[3]
-        for event, ways, sixes, words in resolver(fight, side, i, t, bonus):
+        results = resolver(fight, side, i, t, bonus)
+        fight.spend(len(results))
+        for event, ways, sixes, words in results:
             text = (f"{fight.units[side][i].name} {label} {fight.units[enemy][t].name}: "
                     f"{words}") if words else ""
             s2 = apply_hit(s, enemy, t, event, threat, counts, fight.rules)
@@ -317,8 +336,9 @@ def _rest(fight: Table, state: State, qa: tuple[int, ...], qb: tuple[int, ...], 
     out: Paths = {}
     for s2, (w2, sx2, log2) in activate(fight, state, side, i, charge and side == "a",
                                         resolver).items():
-        for s3, (w3, sx3, log3) in _rest(fight, s2, qa, qb, other_side(side), charge, resolver,
-                                         memo).items():
+        rest = _rest(fight, s2, qa, qb, other_side(side), charge, resolver, memo)
+        fight.spend(len(rest))
+        for s3, (w3, sx3, log3) in rest.items():
             _add(out, s3, w2 * w3, sx2 + sx3, log2 + log3)
     if memo is not None:
         memo[key] = out

@@ -1,0 +1,56 @@
+"""The heaviest inputs the SUCS engagement form accepts, generated: the most units a
+side, every unit different, stealth and automatic fire, close combat, the highest round
+cap, under each reading. Shared by the budget test and ``benchmarks/sucs_engagement.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules_core.fields import IntField
+from rules_core.sucs.calc_engagement import FIELDS, MAX_UNITS
+
+#: the round cap's largest value, read from the form
+MAX_ROUNDS = next(f for f in FIELDS if f.name == "max_rounds")
+assert isinstance(MAX_ROUNDS, IntField)
+TOP = MAX_ROUNDS.maximum
+
+
+def _units(extras: str, qualities: str = "12345", armor: int = 2) -> str:
+    """MAX_UNITS units, no two alike: varied quality, attack, automatic fire and armor."""
+    out = []
+    for n in range(MAX_UNITS):
+        q = qualities[n % len(qualities)]
+        hits = f"x{n // 2 + 2}" if n % 2 else ""
+        out.append(f"{q}/{n % 3 + 1}{hits}/{(n + armor) % 4} {extras}".strip())
+    return ", ".join(out)
+
+
+SIX_STEALTHY = _units("s")
+SIX_OTHER = _units("c1", qualities="54321", armor=1)
+SIX_TOUGH = _units("d s", armor=3)
+
+
+def worst_inputs() -> list[tuple[str, dict[str, Any]]]:
+    """(label, inputs) for the heaviest fights the form takes."""
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("melee three a side (issue 29)", {"side_a": "3/1/1, 3/2/1, 4/1/0",
+                                           "side_b": "3/1x2/0, 3/1/1, 4/2/2", "mode": "melee"}),
+        ("six different units charge one", {"side_a": SIX_OTHER, "side_b": "3/1/0",
+                                             "mode": "melee"}),
+        ("page default, melee, round cap 100", {"mode": "melee", "max_rounds": TOP}),
+    ]
+    for mode in ("melee", "ranged"):
+        for suppression in ("reorganize", "penalty"):
+            for rounds in (20, TOP):
+                cases.append((f"six stealthy vs six different, {mode}, {suppression}, "
+                              f"{rounds} rounds",
+                              {"side_a": SIX_STEALTHY, "side_b": SIX_OTHER, "mode": mode,
+                               "suppression": suppression, "max_rounds": rounds}))
+    cases.append(("six tough dug-in stealthy a side, ranged, 100 rounds",
+                  {"side_a": SIX_TOUGH, "side_b": SIX_TOUGH, "max_rounds": TOP,
+                   "two_roll_rule": False}))
+    cases.append(("six tough a side, melee, armor out of the roll, 100 rounds",
+                  {"side_a": SIX_TOUGH, "side_b": SIX_OTHER, "mode": "melee",
+                   "armor_modifies_roll": False, "bonus_over": "target_number",
+                   "max_rounds": TOP}))
+    return cases

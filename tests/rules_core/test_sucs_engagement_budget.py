@@ -1,0 +1,80 @@
+"""SUCS engagements too large for an exact answer are refused while the turns are being
+built, under a deterministic work budget, with a message naming the input to lower
+(issue 29). Each case's CPU time is printed (``pytest -s``), never asserted: the
+assertion is on the work counters, which do not depend on the machine."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rules_core import api, solver
+from rules_core.sucs import fight as sucs_fight
+from rules_core.sucs.calc_engagement import FIELDS, fight_of
+from rules_core.sucs.turn import Fighter
+from tests.rules_core.sucs_worst import worst_inputs
+
+DEFAULTS = {f.name: f.default for f in FIELDS}
+
+
+@pytest.mark.parametrize("label,inputs", worst_inputs(), ids=[c[0] for c in worst_inputs()])
+def test_the_worst_inputs_are_answered_or_refused_within_the_budget(label, inputs) -> None:
+    cpu = time.process_time()
+    reply = api.run("sucs.engagement", inputs)
+    spent = time.process_time() - cpu
+    print(f"\n{label}: {spent:.2f} s CPU, "
+          + ("answered" if reply["ok"] else f"refused: {reply['error']['message']}"))
+    if not reply["ok"]:
+        error = reply["error"]
+        assert error["field"] in ("side_a", "side_b", "max_rounds"), error
+        assert "limit of" in error["message"] and "Lower" in error["message"] or \
+            "fewer" in error["message"], error
+    # the counters: the turn walk never goes past its budget, nor the solver's plan
+    full = {**DEFAULTS, **inputs}
+    fight = fight_of(full)
+    turn_limit, solver_limit = sucs_fight.limits(full["max_rounds"])
+    found = sucs_fight.plan(fight, full["max_rounds"], max_work=solver_limit)
+    assert fight.max_work == turn_limit and fight.work <= turn_limit
+    assert found.solver_work <= solver_limit and found.peak <= sucs_fight.MAX_STATES
+    assert (found.limit is None) == reply["ok"]
+
+
+def test_the_budget_grows_with_the_round_cap_to_three_times_at_100() -> None:
+    assert sucs_fight.limits(1) == sucs_fight.limits(20) == (
+        sucs_fight.MAX_TURN_WORK, sucs_fight.MAX_SOLVER_WORK)
+    assert sucs_fight.limits(100) == (3 * sucs_fight.MAX_TURN_WORK,
+                                      3 * sucs_fight.MAX_SOLVER_WORK)
+
+
+def test_a_turn_walk_past_its_budget_stops_while_the_turn_is_built() -> None:
+    units = tuple(Fighter(f"U{n}", 3, 1 + n % 3, targets=1 + n % 2, armor=n % 3)
+                  for n in range(4))
+    fight = sucs_fight.Fight(units, units, max_work=500)
+    with pytest.raises(solver.TooLarge, match="building this fight's turns"):
+        fight.step(fight.start())
+    assert fight.work <= 500
+    assert not fight._steps  # no turn was finished
+
+
+def test_the_plan_finds_the_rounds_that_fit_and_the_refusal_names_the_round_cap() -> None:
+    inputs = {**DEFAULTS, "max_rounds": 100}
+    fight = fight_of(inputs)
+    found = sucs_fight.plan(fight, 100, max_work=30_000)
+    assert found.limit == "work" and 2 <= found.rounds < 100
+    # the rounds that fit do fit, and one more does not
+    assert sucs_fight.plan(fight_of(inputs), found.rounds, max_work=30_000).limit is None
+    assert sucs_fight.plan(fight_of(inputs), found.rounds + 1, max_work=30_000).limit == "work"
+
+
+@pytest.mark.parametrize("inputs,field,words", [
+    ({"side_a": "3/1/1, 3/2/1, 4/1/0", "side_b": "3/1x2/0, 3/1/1, 4/2/2", "mode": "melee"},
+     "side_a", ("Side A units", "fewer or less varied units", "exchange of fire")),
+    ({"mode": "melee", "max_rounds": 100}, "max_rounds", ("Round cap", "lower the Round cap to")),
+])
+def test_refusals_name_the_limit_and_the_input_to_lower(inputs, field, words) -> None:
+    reply = api.run("sucs.engagement", inputs)
+    assert not reply["ok"] and reply["error"]["field"] == field, reply
+    assert "past the limit of" in reply["error"]["message"]
+    for w in words:
+        assert w in reply["error"]["message"], reply["error"]["message"]
