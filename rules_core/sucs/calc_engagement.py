@@ -91,6 +91,13 @@ FIELDS: tuple[Field, ...] = (
     ChoiceField("suppression", "What a suppression marker does", default="reorganize",
                 choices=(("reorganize", "It must be reorganized away before the unit attacks"),
                          ("penalty", "-1 per marker on attacks; one reorganized each turn"))),
+    ChoiceField("melee_suppressed", "A suppressed unit in close combat", default="attack",
+                choices=(("attack", "Reorganizes one marker, then attacks at -1 (as written)"),
+                         ("reorganize", "Reorganizes its markers first, as outside melee")),
+                help="Only in close combat, under the first reading of a suppression marker."),
+    BoolField("hopeless_reorganizes",
+              "A suppressed unit whose attack cannot hurt reorganizes again instead",
+              default=False, help="The source is silent; off: it attacks anyway."),
     BoolField("two_roll_rule", "Two attack rolls that might have damaged a unit suppress it",
               default=True, help="The Suppressed Units rule; untick to see the fight without it."),
     BoolField("armor_modifies_roll", "Armor also raises the number needed (as written)",
@@ -109,7 +116,9 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
     rules = Rules(armor_modifies_roll=inputs["armor_modifies_roll"],
                   bonus_from_target_number=inputs["bonus_over"] == "target_number",
                   suppression=inputs["suppression"], two_roll_rule=inputs["two_roll_rule"],
-                  ties=inputs["ties"], melee=inputs["mode"] == "melee")
+                  ties=inputs["ties"], melee=inputs["mode"] == "melee",
+                  melee_suppressed=inputs["melee_suppressed"],
+                  hopeless_reorganizes=inputs["hopeless_reorganizes"])
     sides = [inputs[k] if not isinstance(inputs[k], str) else parse_side(k, inputs[k])
              for k in ("side_a", "side_b")]  # a default is not parsed by validate()
     return Fight(sides[0], sides[1], rules,
@@ -188,12 +197,21 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                  "fights at -1 "
                  f"({rule('close combat', PAGE, 'close-combat')}, "
                  f"{rule('who the free strike suppresses', 'rulings', 'sucs-who-the-free-strike-suppresses')}).")
-    text += ("\n\n**An activation.** "
-             + ("A unit first reorganizes away its suppression markers, up to two; it attacks "
-                "only if it has an action left and no marker. "
-                if rules.suppression == "reorganize" else
-                "A suppressed unit reorganizes one marker and attacks with -1 per marker left "
-                "(it reorganizes a second one instead if that attack could not hurt). ")
+    if rules.suppression == "penalty":
+        first = "A suppressed unit reorganizes one marker and attacks with -1 per marker left"
+    elif rules.melee and rules.melee_suppressed == "attack":
+        first = ("A suppressed unit reorganizes one marker and then attacks, at -1 while it "
+                 "still has a marker ("
+                 + rule("a suppressed unit in close combat", "rulings",
+                        "sucs-a-suppressed-unit-in-close-combat") + ")")
+    else:
+        first = ("A unit first reorganizes away its suppression markers, up to two; it attacks "
+                 "only if it has an action left and no marker")
+    if rules.hopeless_reorganizes and (rules.suppression == "penalty" or rules.melee):
+        first += (" (it reorganizes a second one instead if that attack could not hurt: "
+                  + rule("the ruling", "rulings",
+                         "sucs-a-suppressed-unit-whose-attack-cannot-hurt") + ")")
+    text += ("\n\n**An activation.** " + first + ". "
              + "It attacks the enemy it is most likely to destroy (ties: the one with the "
                "most markers, to concentrate fire); automatic fire takes the next best as well, "
                "a separate roll each. Each attack is the "

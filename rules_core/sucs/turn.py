@@ -86,6 +86,13 @@ class Rules:
     #: initiative ties: "reroll", or the side that wins them ("a" / "b")
     ties: str = "reroll"
     melee: bool = False
+    #: a suppressed unit in melee under the "reorganize" reading: "attack" (as the melee
+    #: rule reads: it reorganizes one marker, then attacks at -1 while still suppressed)
+    #: or "reorganize" (markers first, as outside melee)
+    melee_suppressed: str = "attack"
+    #: a still-suppressed unit whose attack cannot hurt reorganizes again instead of
+    #: attacking (the source is silent; off by default)
+    hopeless_reorganizes: bool = False
 
 
 class Table(Protocol):
@@ -240,6 +247,15 @@ def choose_targets(fight: Table, state: State, side: str, i: int, bonus: int) ->
     return ranked[:fight.units[side][i].targets]
 
 
+def reorganized(markers: int, rules: Rules) -> tuple[int, bool]:
+    """(markers a unit with ``markers`` reorganizes away first, whether it may attack after)
+    under the readings: two actions, one of them the attack (source: Order of Play,
+    Suppressed Units; Close Combat: suppressed units in melee attack at -1)."""
+    if rules.suppression == "penalty" or (rules.melee and rules.melee_suppressed == "attack"):
+        return min(markers, 1), True
+    return min(markers, 2), markers < 2
+
+
 def activate(fight: Table, state: State, side: str, i: int, charge: bool,
              resolver: Resolver) -> Paths:
     """One activation of unit ``side`` i from ``state``: reorganize as the reading says,
@@ -247,13 +263,13 @@ def activate(fight: Table, state: State, side: str, i: int, charge: bool,
     Actions, Suppressed Units, Close Combat)."""
     rules = fight.rules
     markers, near = _unit(state, side, i)  # type: ignore[misc]
-    removed = min(markers, 2 if rules.suppression == "reorganize" else 1)
-    attacks = rules.suppression == "penalty" or markers < 2
+    removed, attacks = reorganized(markers, rules)
     markers -= removed
     bonus = _attack_bonus(fight, markers)
     state = _set(state, side, i, (markers, near))
     targets = choose_targets(fight, state, side, i, bonus) if attacks else []
-    if targets and markers and not fight.odds(side, i, targets[0], bonus)[2]:
+    if targets and markers and rules.hopeless_reorganizes and \
+            not fight.odds(side, i, targets[0], bonus)[2]:
         markers, removed, targets = markers - 1, removed + 1, []  # no hope: reorganize again
         state = _set(state, side, i, (markers, near))
     name = fight.units[side][i].name

@@ -138,12 +138,14 @@ def attack_faces(att, tgt, bonus, rules):
 
 
 @functools.cache
-def might_damage(att, tgt, rules):
+def might_damage(att, tgt, rules, bonus=0):
+    """Some roll of this attack (with the attacker's modifier) does damage >= armor."""
     tn = TN[att.quality]
     armor = tgt.armor + tgt.dug_in
     need = tn + tgt.cover + (armor if rules.armor_modifies_roll else 0)
     base = tn if rules.bonus_from_target_number else need
-    return any(att.attack + (r - base >= 3) >= armor for r in range(need, 13))
+    return any(att.attack + (t + bonus - base >= 3) >= armor for t in range(2, 13)
+               if t + bonus >= need)
 
 
 def oracle(a, b, rules, turns):
@@ -151,14 +153,15 @@ def oracle(a, b, rules, turns):
     attack enumerated, states with equal markers added up after each activation."""
     units = {"a": a, "b": b}
 
-    def hit(st, who, res, counts):
+    def hit(st, who, res, counts, bb=0):
         m, n = st[who]
         if res[0] == "destroyed":
             return {**st, who: None}
         if res[0] == "suppressed":
             return {**st, who: (m + 1, n)}
         other = "a" if who == "b" else "b"
-        if counts and res[1] and rules.two_roll_rule and might_damage(units[other], units[who], rules):
+        if counts and res[1] and rules.two_roll_rule and might_damage(units[other], units[who],
+                                                                       rules, bb):
             n += 1
             if n == 2:
                 m, n = m + 1, 0
@@ -178,11 +181,16 @@ def oracle(a, b, rules, turns):
         if st[who] is None or st[other] is None:
             return [(st, Fraction(1))]
         m, n = st[who]
-        removed = min(m, 2 if rules.suppression == "reorganize" else 1)
-        attacks = rules.suppression == "penalty" or m < 2
+        # two actions: in melee (as written) or under the penalty reading a suppressed
+        # unit reorganizes one marker and attacks; else up to two markers come off first
+        one_off = rules.suppression == "penalty" or (rules.melee
+                                                     and rules.melee_suppressed == "attack")
+        removed = min(m, 1 if one_off else 2)
+        attacks = one_off or m < 2
         m -= removed
         bb = bonus(m, rules.melee)
-        if attacks and m and not hurts(units[who], units[other], bb):
+        if attacks and m and rules.hopeless_reorganizes and \
+                not hurts(units[who], units[other], bb):
             m, attacks = m - 1, False
         st = {**st, who: (m, n)}
         if not attacks:
@@ -191,7 +199,7 @@ def oracle(a, b, rules, turns):
         faces = attack_faces(units[who], units[other], bb, rules)
         total = sum(n for _, n in faces)
         for res, ways in faces:
-            s2 = hit(st, other, res, True)
+            s2 = hit(st, other, res, True, bb)
             q = Fraction(ways, total)
             if rules.melee and s2[other] is not None:
                 mo = s2[other][0]
@@ -244,6 +252,14 @@ CASES = [
     (unit("A", q=4, a=1, r=1), unit("B", a=1, r=1, dug_in=True),
      {"melee": True, "suppression": "penalty"}),
     (unit("A", a=1, r=0), unit("B", a=0, r=0), {"two_roll_rule": False}),
+    (unit("A", a=1, r=1), unit("B", q=4, a=1, r=1), {"melee": True,
+                                                     "melee_suppressed": "reorganize"}),
+    # attack 1 at -1 cannot hurt armor 1 from quality 1: the hopeless switch matters
+    (unit("A", q=1, a=1, r=1), unit("B", q=4, a=2, r=1), {"melee": True,
+                                                          "hopeless_reorganizes": True}),
+    (unit("A", q=1, a=1, r=1), unit("B", q=4, a=2, r=1), {"melee": True}),
+    (unit("A", q=2, a=1, r=1), unit("B", a=2, r=1), {"suppression": "penalty",
+                                                     "hopeless_reorganizes": True}),
 ]
 
 
@@ -301,12 +317,9 @@ def test_result_shape_and_log() -> None:
     assert sum(Fraction(v) for v in result["outcomes_exact"].values()) == 1
     assert set(result["by_round_exact"]) == {str(r) for r in range(1, 21)}
     assert sum(Fraction(v) for v in result["losses_a_exact"].values()) == 1
-    rolled = api.roll("sucs.engagement", {"mode": "melee", "side_a": "3/2/1",
-                                          "side_b": "3/1/0, 3/1/0"}, random.Random(3))
-    res = rolled["result"]
-    assert res["outcome"] in api.run("sucs.engagement", {"mode": "melee", "side_a": "3/2/1",
-                                                          "side_b": "3/1/0, 3/1/0"}
-                                     )["result"]["outcomes_exact"]
+    melee = {"mode": "melee", "side_a": "3/2/1", "side_b": "3/1/0, 3/1/0", "max_rounds": 6}
+    res = api.roll("sucs.engagement", melee, random.Random(3))["result"]
+    assert res["outcome"] in api.run("sucs.engagement", melee)["result"]["outcomes_exact"]
     assert res["log"][0].startswith("Round 1: side A charges")
     assert res["dice"] and all(d["face"] >= 1 for d in res["dice"])
 

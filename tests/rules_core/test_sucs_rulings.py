@@ -89,6 +89,26 @@ def test_engagement_readings_quoted_on_the_rulings_page() -> None:
     assert a_wins(suppression="penalty") == "41.0%"
 
 
+def _chances(**inputs) -> tuple[str, ...]:
+    out = api.run("sucs.engagement", inputs)["result"]["outcomes"]
+    return tuple(f"{out[k] * 100:.2f}%" for k in ("Side A wins", "Side B wins"))
+
+
+def test_a_suppressed_unit_in_close_combat_both_readings() -> None:
+    charge = {"side_a": "3/1/0, 3/1/0", "side_b": "4/1/1", "mode": "melee", "max_rounds": 10}
+    assert _chances(**charge)[0] == "36.27%"
+    assert _chances(**charge, melee_suppressed="reorganize")[0] == "38.28%"
+
+
+def test_a_suppressed_unit_whose_attack_cannot_hurt_both_readings() -> None:
+    mirror = {"side_a": "3/2/2 c2", "side_b": "3/2/2 c2", "mode": "melee", "max_rounds": 10}
+    # each needs a 12: at -1 no roll can hurt
+    assert outcome_distribution(AttackSpec(attack=2, armor=2, cover=2, roll_modifier=-1))[
+        "no_effect"] == 1
+    assert _chances(**mirror) == ("14.70%", "15.69%")
+    assert _chances(**mirror, hopeless_reorganizes=True) == ("14.72%", "15.40%")
+
+
 # ---- impossible states ---------------------------------------------------------------
 
 @pytest.mark.parametrize("inputs,field,words", [
