@@ -76,6 +76,18 @@ HEAVIEST = {
     # whole engagements at the sizes SPEC.md names (<= 1 s CPython, <= 3 s Pyodide)
     "gunplay.engagement": {"ammo": 100, "burst": 1, "recoil": 0, "hits_needed": 10,
                            "max_rounds": 100},
+    # the worst duels the form accepts (12 hits a side; issue 29), measured at 0.49 s
+    # (cap 20) and 0.80 s (cap 100) of CPU in CPython
+    "gunplay.engagement duel, cap 20": {
+        **{f"{p}{k}": v for p in ("", "b_") for k, v in {
+            "dc": 12, "bonus": 5, "burst": 5, "recoil": 1, "ammo": 200, "magazine": 7,
+            "bursts_per_round": 5, "hits_needed": 12}.items()},
+        "duel": "same_time", "max_rounds": 20},
+    "gunplay.engagement duel, cap 100": {
+        **{f"{p}{k}": v for p in ("", "b_") for k, v in {
+            "dc": 12, "bonus": 5, "burst": 1, "recoil": 1, "ammo": 200, "bursts_per_round": 5,
+            "hits_needed": 12}.items()},
+        "duel": "turns", "max_rounds": 100},
     "cortex.engagement": {"a_quality": "d10 d8 d8 d8 d6 d6", "a_assets": "d8", "a_armor": 8,
                           "a_cover": 8, "b_quality": "d8 d8 d8 d8 d6 d6", "b_assets": "d6",
                           "b_armor": 6, "b_cover": 6, "distance": "adjacent", "first": "roll"},

@@ -42,7 +42,9 @@ CASES = {
                          {"dc": 12, "bonus": 6, "rounds": 60, "recoil": 1}],
     "gunplay.engagement": [{"ammo": 100, "burst": 1, "recoil": 0, "hits_needed": 20,
                             "max_rounds": 100},
-                           {"short_burst": False, "ammo": 10, "bursts_per_round": 2}],
+                           {"short_burst": False, "ammo": 10, "bursts_per_round": 2},
+                           {"ammo": 90, "magazine": 30, "aim": 1, "bursts_per_round": 2,
+                            "duel": "same_time", "b_magazine": 5, "b_aim": 2}],
     "gunplay.suppression": [{"lanes": 2, "open_groups": 1, "actions": 6, "magazine": 20}],
     "gunplay.weapon_search": [{"stealth": 4, "notice": 2, "method": "hands_on"},
                               {"stealth": 0, "notice": 9, "method": "distance"}],
@@ -259,6 +261,28 @@ def test_engagement_plays_a_whole_fight(page: Page) -> None:
     summary = root.locator(".calc-roll-summary").inner_text()
     assert summary.split(" after ")[0] in ("Target down", "Out of ammunition", "Still fighting")
     assert root.locator(".calc-roll-current .calc-die").count() >= 1
+
+
+def test_engagement_duel_from_a_share_link_and_a_magazine_too_big(page: Page) -> None:
+    query = ("?engagement.duel=turns_b&engagement.magazine=10&engagement.aim=1"
+             "&engagement.b_hits_needed=3")
+    visit(page, "bursts", query)
+    root = widget(page, "gunplay.engagement")
+    assert wait_settled(page, root) == "ready"
+    assert root.locator("#calc-engagement-b_dc").is_visible()
+    expected = api.run("gunplay.engagement", {"duel": "turns_b", "magazine": 10, "aim": 1,
+                                              "b_hits_needed": 3})
+    headline = root.locator(".calc-headline dd").first.inner_text()
+    assert headline == expected["display"]["headline"][0][1]
+    reply = wait_result(page, root, lambda: page.fill("#calc-engagement-magazine", "31"))
+    assert not reply["ok"]
+    assert "(31) is more than the 30 rounds carried" in error_text(root, "magazine")
+    fixed(page, root, "#calc-engagement-magazine", "10")
+    roll_once(page, root)
+    assert root.locator(".calc-roll-summary").inner_text().split(" after ")[0] in (
+        "Second shooter down", "First shooter down", "Both out of ammunition", "Still fighting")
+    reply = wait_result(page, root, lambda: page.select_option("#calc-engagement-duel", "none"))
+    assert reply["ok"] and root.locator("#calc-engagement-b_dc").is_hidden()
 
 
 def test_suppression_needs_a_target_and_recovers(page: Page) -> None:

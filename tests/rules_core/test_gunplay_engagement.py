@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from functools import cache
 from itertools import product
 
 import pytest
 
 from rules_core import api, solver
-from rules_core.gunplay.fight import OUT_OF_AMMO, TARGET_DOWN, Fire
+from rules_core.gunplay.fight import (
+    A_DOWN,
+    B_DOWN,
+    BOTH_DOWN,
+    BOTH_EMPTY,
+    OUT_OF_AMMO,
+    SAME_TIME,
+    TARGET_DOWN,
+    TURNS,
+    Duel,
+    Fire,
+)
+from rules_core.gunplay.tables import AIM_PER_ACTION
 
 NAME = "gunplay.engagement"
 
@@ -186,3 +199,297 @@ def test_a_burst_longer_than_the_weapon_holds_is_refused_without_short_bursts() 
 def test_bad_inputs_name_the_field(inputs: dict, field: str) -> None:
     reply = api.run(NAME, inputs)
     assert not reply["ok"] and reply["error"]["field"] == field
+
+
+# --- aim, magazines and reloads, duels (issue 29) ------------------------------------
+#
+# The model below is written from the rules, action by action, independently of the
+# solver's chain: each shooter holds a list of magazines, every firing action either
+# fires a burst (each bullet checked against DC + recoil x its place, the DC lowered by
+# AIM_PER_ACTION for each aim action while the aim holds) or swaps in the next magazine;
+# every d10 face of every burst is its own branch, counted 1/10 each.
+
+
+Gun = tuple[tuple[int, ...], int]  # (magazines: the loaded one first, reload actions owed)
+
+
+def magazines(fire: Fire) -> tuple[int, ...]:
+    size = fire.magazine or fire.ammo
+    return (size,) * (fire.ammo // size) + ((fire.ammo % size,) if fire.ammo % size else ())
+
+
+def shots_from(fire: Fire, rounds_in: int) -> int:
+    if rounds_in >= fire.burst:
+        return fire.burst
+    return rounds_in if fire.short_burst else 0
+
+
+def can_fire(fire: Fire, gun: Gun) -> bool:
+    mags, owed = gun
+    return bool(owed or (mags and shots_from(fire, mags[0]))
+                or (len(mags) > 1 and shots_from(fire, mags[1])))
+
+
+def one_round(fire: Fire, gun: Gun, hits: int, faces: list[int]) -> tuple[Gun, int, int]:
+    """One shooter's round fed with faces (as many as it fires): weapon, hits, rounds
+    fired this round."""
+    mags, owed = gun
+    fired, first = 0, True
+    for _ in range(fire.bursts_per_round):
+        if hits >= fire.hits_needed:
+            break
+        if owed:
+            owed -= 1
+            continue
+        shots = shots_from(fire, mags[0]) if mags else 0
+        if not shots:
+            if len(mags) > 1 and shots_from(fire, mags[1]):
+                mags, owed = mags[1:], fire.reload_actions - 1
+                continue
+            break
+        aim = fire.aim if (first or fire.aim_every_burst) else 0
+        dc = fire.dc + AIM_PER_ACTION * aim
+        total = faces.pop(0) + fire.bonus
+        hits = min(fire.hits_needed,
+                   hits + sum(1 for i in range(shots) if total >= dc + fire.recoil * i))
+        mags = (mags[0] - shots,) + mags[1:]
+        fired += shots
+        first = False
+    return (mags, owed), hits, fired
+
+
+def bursts_this_round(fire: Fire, gun: Gun) -> int:
+    """Faces the round needs if the target stands throughout."""
+    faces = [10] * 10 * fire.bursts_per_round
+    tough = Fire(**{**fire.__dict__, "hits_needed": 10 ** 6})
+    one_round(tough, gun, 0, faces)
+    return 10 * fire.bursts_per_round - len(faces)
+
+
+def end_of(duel: Duel | None, fire: Fire, ga: Gun, on_b: int, gb: Gun | None, on_a: int
+           ) -> str | None:
+    if duel is None:
+        if on_b >= fire.hits_needed:
+            return TARGET_DOWN
+        return None if can_fire(fire, ga) else OUT_OF_AMMO
+    a_down, b_down = on_a >= duel.b.hits_needed, on_b >= duel.a.hits_needed
+    if a_down and b_down:
+        return BOTH_DOWN
+    if b_down or a_down:
+        return B_DOWN if b_down else A_DOWN
+    assert gb is not None
+    return None if can_fire(duel.a, ga) or can_fire(duel.b, gb) else BOTH_EMPTY
+
+
+def model(fight: Fire | Duel, rounds: int) -> dict[tuple[str, int, int, int], Fraction]:
+    """(outcome, rounds A fired, hits on B, hits on A) -> exact chance."""
+    duel = fight if isinstance(fight, Duel) else None
+    a = fight.a if duel else fight
+    b = duel.b if duel else None
+
+    @cache
+    def go(ga: Gun, on_b: int, gb: Gun | None, on_a: int, spent: int, left: int
+           ) -> tuple[tuple[tuple[str, int, int, int], Fraction], ...]:
+        over = end_of(duel, a, ga, on_b, gb, on_a)
+        if over or not left:
+            return (((over or solver.STILL_FIGHTING, spent, on_b, on_a), Fraction(1)),)
+        out: dict[tuple[str, int, int, int], Fraction] = {}
+        ka = bursts_this_round(a, ga)
+        kb = bursts_this_round(b, gb) if b and gb is not None else 0
+        for faces in product(range(1, 11), repeat=ka + kb):
+            fa, fb = list(faces[:ka]), list(faces[ka:])
+            if b is None or gb is None:
+                na, nb_hits, fired = one_round(a, ga, on_b, fa)
+                nxt = (na, nb_hits, gb, on_a, spent + fired)
+            elif duel and duel.order == SAME_TIME:
+                na, nb_hits, fired = one_round(a, ga, on_b, fa)
+                nb, na_hits, _ = one_round(b, gb, on_a, fb)
+                nxt = (na, nb_hits, nb, na_hits, spent + fired)
+            elif duel and not duel.b_first:
+                na, nb_hits, fired = one_round(a, ga, on_b, fa)
+                nb, na_hits = gb, on_a
+                if nb_hits < a.hits_needed:
+                    nb, na_hits, _ = one_round(b, gb, on_a, fb)
+                nxt = (na, nb_hits, nb, na_hits, spent + fired)
+            else:
+                nb, na_hits, _ = one_round(b, gb, on_a, fb)
+                na, nb_hits, fired = ga, on_b, 0
+                if na_hits < b.hits_needed:
+                    na, nb_hits, fired = one_round(a, ga, on_b, fa)
+                nxt = (na, nb_hits, nb, na_hits, spent + fired)
+            for key, p in go(*nxt, left - 1):
+                out[key] = out.get(key, Fraction(0)) + p / 10 ** (ka + kb)
+        return tuple(out.items())
+
+    start_b = (magazines(b), 0) if b else None
+    return dict(go((magazines(a), 0), 0, start_b, 0, 0, rounds))
+
+
+def marginals(found: dict[tuple[str, int, int, int], Fraction]
+              ) -> tuple[dict[str, Fraction], list[dict[int, Fraction]]]:
+    outcomes: dict[str, Fraction] = {}
+    sides: list[dict[int, Fraction]] = [{}, {}, {}]
+    for (name, *lost), p in found.items():
+        outcomes[name] = outcomes.get(name, Fraction(0)) + p
+        for i, n in enumerate(lost):
+            sides[i][n] = sides[i].get(n, Fraction(0)) + p
+    return outcomes, sides
+
+
+ONE = dict(dc=9, bonus=2, burst=2, recoil=2, ammo=7, hits_needed=3)
+FIGHTS = [
+    (Fire(**ONE, magazine=3), 4),  # three magazines: 3, 3 and the odd round
+    (Fire(**ONE, magazine=3, short_burst=False), 4),  # leftovers stay in each magazine
+    (Fire(**{**ONE, "burst": 1}, magazine=2, reload_actions=2), 5),  # a reload across rounds
+    (Fire(**ONE, magazine=4, bursts_per_round=2, aim=1), 3),  # aim: the first burst only
+    (Fire(**ONE, magazine=4, bursts_per_round=2, aim=1, aim_every_burst=True), 3),
+    (Fire(**{**ONE, "dc": 11}, aim=2), 3),
+    (Duel(Fire(**{**ONE, "ammo": 4}), Fire(dc=8, bonus=0, burst=1, recoil=0, ammo=3,
+                                          hits_needed=2), TURNS), 4),
+    (Duel(Fire(**{**ONE, "ammo": 4}), Fire(dc=8, bonus=0, burst=1, recoil=0, ammo=3,
+                                          hits_needed=2), TURNS, b_first=True), 4),
+    (Duel(Fire(**{**ONE, "ammo": 4}, magazine=2), Fire(dc=8, bonus=1, burst=1, recoil=0,
+                                                       ammo=3, hits_needed=1, aim=1),
+          SAME_TIME), 4),
+    (Duel(Fire(dc=7, bonus=0, burst=1, recoil=0, ammo=3, hits_needed=1),
+          Fire(dc=7, bonus=0, burst=1, recoil=0, ammo=3, hits_needed=1), SAME_TIME), 3),
+]
+
+
+@pytest.mark.parametrize("fight, rounds", FIGHTS)
+def test_aim_magazines_and_duels_match_the_action_by_action_model(fight: Fire | Duel,
+                                                                  rounds: int) -> None:
+    answer = solver.solve(fight, max_rounds=rounds)
+    outcomes, sides = marginals(model(fight, rounds))
+    assert sum(outcomes.values()) == 1
+    assert {k: v for k, v in answer.outcomes.items() if v} == outcomes
+    for key, dist in zip("abc", sides):
+        if key in answer.losses:
+            assert answer.losses[key] == dict(sorted(dist.items())), key
+
+
+def test_both_down_when_both_fire_at_once() -> None:
+    # one shot each, DC 7 from +0: each hits 4/10; both down 16/100 in round one, and the
+    # turns reading can never leave both down
+    at_once = Duel(Fire(dc=7, bonus=0, burst=1, recoil=0, ammo=1, hits_needed=1),
+                   Fire(dc=7, bonus=0, burst=1, recoil=0, ammo=1, hits_needed=1), SAME_TIME)
+    odds = solver.solve(at_once, max_rounds=3).outcomes
+    assert odds[BOTH_DOWN] == Fraction(16, 100)
+    assert odds[A_DOWN] == odds[B_DOWN] == Fraction(24, 100)
+    assert odds[BOTH_EMPTY] == Fraction(36, 100)
+    turns = solver.solve(Duel(at_once.a, at_once.b, TURNS), max_rounds=3).outcomes
+    assert BOTH_DOWN not in turns
+    assert turns[B_DOWN] == Fraction(4, 10) and turns[A_DOWN] == Fraction(6, 10) * Fraction(4, 10)
+
+
+def test_aim_lowers_the_dc_by_the_rule_per_action() -> None:
+    # a single shot at DC 14 from +3 needs 11: impossible; two aim actions make it DC 10
+    # (needs 7+: 4/10)
+    base = {"dc": 14, "bonus": 3, "burst": 1, "recoil": 0, "ammo": 1, "hits_needed": 1}
+    assert ok(base)["outcomes_exact"][TARGET_DOWN] == "0"
+    aimed = ok({**base, "aim": 2})["outcomes_exact"][TARGET_DOWN]
+    assert Fraction(aimed) == Fraction(10 - (14 + 2 * AIM_PER_ACTION - 3) + 1, 10)
+
+
+def test_the_aim_reading_matters_only_with_several_bursts_a_round() -> None:
+    base = {"dc": 13, "bonus": 4, "burst": 1, "recoil": 0, "ammo": 6, "hits_needed": 2,
+            "aim": 1, "max_rounds": 3}
+    one = [ok({**base, "aim_every_burst": e})["outcomes_exact"] for e in (False, True)]
+    assert one[0] == one[1]
+    two = [ok({**base, "bursts_per_round": 2, "aim_every_burst": e})["outcomes_exact"]
+           for e in (False, True)]
+    assert Fraction(two[1][TARGET_DOWN]) > Fraction(two[0][TARGET_DOWN])
+    # the figures the Rulings page quotes
+    # 2 hits from 6 shots: three at 4/10 and three at 2/10, or all six at 4/10
+    assert two[0][TARGET_DOWN] == "1829/3125" and two[1][TARGET_DOWN] == "2396/3125"
+
+
+def test_a_reload_costs_a_firing_action() -> None:
+    # 4 single shots in magazines of 2, one action a round: shot, shot, reload, shot, shot
+    result = ok({"dc": 30, "bonus": 0, "burst": 1, "recoil": 0, "ammo": 4, "magazine": 2,
+                 "hits_needed": 1, "max_rounds": 10})
+    assert result["outcomes_exact"] == {TARGET_DOWN: "0", OUT_OF_AMMO: "1"}
+    assert result["end_round_exact"] == {"5": "1"}
+    assert (result["bursts_in_weapon"], result["reloads"], result["rounds_to_empty"]) == (4, 1, 5)
+    slow = ok({"dc": 30, "bonus": 0, "burst": 1, "recoil": 0, "ammo": 4, "magazine": 2,
+               "reload_actions": 3, "hits_needed": 1, "max_rounds": 10})
+    assert slow["end_round_exact"] == {"7": "1"}
+
+
+@pytest.mark.parametrize("inputs", [
+    {"duel": SAME_TIME, "magazine": 10, "b_magazine": 5, "aim": 1, "bursts_per_round": 2,
+     "max_rounds": 8},
+    {"duel": "turns_b", "b_burst": 3, "b_ammo": 9, "b_magazine": 4, "hits_needed": 2},
+    {"magazine": 7, "burst": 3, "bursts_per_round": 2, "aim": 2, "aim_every_burst": True,
+     "short_burst": False, "max_rounds": 6},
+])
+def test_seeded_fights_replay_through_the_model_and_match_the_exact_odds(inputs: dict) -> None:
+    full = api.run(NAME, inputs)
+    assert full["ok"], full
+    exact = {k: Fraction(v) for k, v in full["result"]["outcomes_exact"].items()}
+    counts: dict[str, int] = {}
+    trials = 400
+    for seed in range(trials):
+        rolled = api.roll(NAME, inputs, random.Random(seed))["result"]
+        assert exact[rolled["outcome"]] > 0
+        counts[rolled["outcome"]] = counts.get(rolled["outcome"], 0) + 1
+        assert len(rolled["log"]) == rolled["rounds"]
+        assert all(1 <= d["face"] <= 10 for d in rolled["dice"])
+    for name, p in exact.items():
+        est = solver.wilson(counts.get(name, 0), trials, z=4.0)
+        assert est.low <= float(p) <= est.high, (name, est, float(p))
+
+
+@pytest.mark.parametrize("fight, rounds", FIGHTS[6:])
+def test_played_duels_follow_the_rules_face_by_face(fight: Duel, rounds: int) -> None:
+    # every die a played duel rolls, fed back through the model's own rounds (each
+    # shooter's faces in the order rolled), ends where the played fight ended
+    for seed in range(30):
+        played = solver.play(fight, max_rounds=rounds, rng=random.Random(seed))
+        fa = [d["face"] for d in played.dice if d["die"].startswith("A ")]
+        fb = [d["face"] for d in played.dice if d["die"].startswith("B ")]
+        assert len(fa) + len(fb) == len(played.dice)
+        ga, on_b, gb, on_a = (magazines(fight.a), 0), 0, (magazines(fight.b), 0), 0
+        for _ in range(played.rounds):
+            if fight.order == SAME_TIME:
+                (ga, on_b, _), (gb, on_a, _) = (one_round(fight.a, ga, on_b, fa),
+                                                one_round(fight.b, gb, on_a, fb))
+                continue
+            for who in ("b", "a") if fight.b_first else ("a", "b"):
+                if on_b >= fight.a.hits_needed or on_a >= fight.b.hits_needed:
+                    break
+                if who == "a":
+                    ga, on_b, _ = one_round(fight.a, ga, on_b, fa)
+                else:
+                    gb, on_a, _ = one_round(fight.b, gb, on_a, fb)
+        assert (on_b, on_a) == (played.state[1], played.state[3])
+        assert end_of(fight, fight.a, ga, on_b, gb, on_a) == (
+            None if played.outcome == solver.STILL_FIGHTING else played.outcome)
+        assert fa == [] and fb == []
+
+
+@pytest.mark.parametrize("inputs, field, words", [
+    ({"magazine": 40}, "magazine", "is more than the 30 rounds carried"),
+    ({"magazine": 2, "burst": 3, "short_burst": False}, "burst", "a magazine of 2"),
+    ({"duel": "turns", "hits_needed": 13}, "hits_needed", "1 to 12"),
+    ({"duel": SAME_TIME, "b_hits_needed": 20}, "b_hits_needed", "1 to 12"),
+    ({"duel": "turns", "b_magazine": 16}, "b_magazine", "is more than the 15"),
+    ({"aim": 6}, "aim", "from 0 to 5"),
+    ({"reload_actions": 0}, "reload_actions", "from 1 to 4"),
+    ({"duel": "both"}, "duel", "received"),
+])
+def test_new_inputs_are_refused_with_the_field_what_came_and_what_is_allowed(
+        inputs: dict, field: str, words: str) -> None:
+    reply = api.run(NAME, inputs)
+    assert not reply["ok"] and reply["error"]["field"] == field
+    assert words in reply["error"]["message"]
+
+
+def test_a_duel_needs_no_second_shooter_when_there_is_no_return_fire() -> None:
+    # the second shooter's fields are hidden without a duel, and refused if sent
+    reply = api.run(NAME, {"b_hits_needed": 3})
+    assert not reply["ok"] and reply["error"]["field"] == "b_hits_needed"
+    duel = api.run(NAME, {"duel": "turns"})
+    assert [c["key"] for c in duel["display"]["charts"]] == \
+        ["outcomes", "end_round", "losses_a", "losses_b", "losses_c"]
+    assert "/rulings/#a-duel-of-two-shooters" in duel["explanation"]
