@@ -17,7 +17,7 @@ from fractions import Fraction
 import icepool
 
 from rules_core.dice.distribution import from_icepool
-from rules_core.sucs.tables import target_number
+from rules_core.sucs.tables import DUG_IN_ARMOR, OUT_OF_COMMAND, SUPPORT_BONUS, target_number
 
 OUTCOMES = ("destroyed", "suppressed", "no_effect")
 OUTCOME_LABELS = {"destroyed": "Destroyed", "suppressed": "Suppressed",
@@ -50,11 +50,12 @@ class AttackSpec:
     @property
     def base_tn(self) -> int:
         tn = self.target_number if self.target_number is not None else target_number(self.quality)
-        return tn + (1 if self.out_of_command else 0)
+        return tn + (OUT_OF_COMMAND if self.out_of_command else 0)
 
     @property
     def effective_armor(self) -> int:
-        return self.armor + int(self.dug_in) + int(self.armor_support)
+        return (self.armor + DUG_IN_ARMOR * self.dug_in
+                + SUPPORT_BONUS * self.armor_support)
 
     @property
     def defence(self) -> int:
@@ -72,7 +73,7 @@ class AttackSpec:
 
     @property
     def damage(self) -> int:
-        return self.attack + int(self.attack_support)
+        return self.attack + SUPPORT_BONUS * self.attack_support
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from typing import Any
 
 from rules_core import fight_result, solver
@@ -12,13 +13,16 @@ from rules_core.calculator import Calculator, Result
 from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
-from rules_core.fields import BoolField, ChoiceField, Field, TextField, describe
+from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField, describe
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.fight import Fight
+from rules_core.sucs.tables import OUT_OF_COMMAND, SUPPORT_BONUS
 from rules_core.sucs.turn import Fighter, Rules
 
 PAGE = "sucs/actions"
 MAX_UNITS = 6
+#: suppression markers a side's units may start with
+MAX_START_MARKERS = 5
 SIDES = (("a", "Side A units lost"), ("b", "Side B units lost"))
 LABELS = {"side_a": "Side A units", "side_b": "Side B units"}
 UNIT_RE = re.compile(r"(\d+)/(\d+)(?:x(\d+))?/(\d+)((?:\s+\S+)*)")
@@ -76,6 +80,9 @@ def describe_unit(u: Fighter) -> str:
     hits = f"x{u.targets}" if u.targets > 1 else ""
     extras = [f"cover {u.cover}"] if u.cover else []
     extras += ["dug in"] * u.dug_in + ["stealth"] * u.stealthy
+    extras += [f"target number +{OUT_OF_COMMAND}, out of command"] * u.out_of_command
+    extras += [f"+{SUPPORT_BONUS} attack from support"] * u.attack_support
+    extras += [f"+{SUPPORT_BONUS} armor from support"] * u.armor_support
     return (f"{u.name}: quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
             + (f" ({', '.join(extras)})" if extras else ""))
 
@@ -85,6 +92,25 @@ FIELDS: tuple[Field, ...] = (
               placeholder="3/1/0, 4/2/1", help=f"Up to {MAX_UNITS}: {FORMAT_HELP}."),
     TextField("side_b", "Side B units", default="4/1x2/0, 3/1/1", parse=parse_side,
               placeholder="3/1/0, 4/2/1", help=f"Up to {MAX_UNITS}, written the same way."),
+    *(field for side in ("a", "b") for field in (
+        BoolField(f"{side}_out_of_command",
+                  f"Side {side.upper()} out of its commanders' range "
+                  f"(+{OUT_OF_COMMAND} target number)", default=False,
+                  help="Beyond every commander's range, or its commanders lost."),
+        ChoiceField(f"{side}_support", f"Side {side.upper()} support", default="none",
+                    choices=(("none", "None"),
+                             ("attack", f"+{SUPPORT_BONUS} attack for every unit"),
+                             ("armor", f"+{SUPPORT_BONUS} armor for every unit")),
+                    help="A support unit's action, taken every turn, counted for the "
+                         "whole fight."),
+        IntField(f"{side}_markers", f"Side {side.upper()} suppression markers at the start",
+                 default=0, minimum=0, maximum=MAX_START_MARKERS,
+                 help="Markers on every unit of the side when the fight starts."),
+    )),
+    ChoiceField("first", "Who acts first", default="roll",
+                choices=(("roll", "Rolled each turn (initiative)"),
+                         ("a", "Side A every turn"), ("b", "Side B every turn")),
+                help="A charge still puts side A first in the first turn."),
     ChoiceField("mode", "Kind of fight", default="ranged",
                 choices=(("ranged", "Exchange of fire"),
                          ("melee", "Close combat: side A charges"))),
@@ -118,11 +144,16 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
                   suppression=inputs["suppression"], two_roll_rule=inputs["two_roll_rule"],
                   ties=inputs["ties"], melee=inputs["mode"] == "melee",
                   melee_suppressed=inputs["melee_suppressed"],
-                  hopeless_reorganizes=inputs["hopeless_reorganizes"])
+                  hopeless_reorganizes=inputs["hopeless_reorganizes"], first=inputs["first"])
     sides = [inputs[k] if not isinstance(inputs[k], str) else parse_side(k, inputs[k])
              for k in ("side_a", "side_b")]  # a default is not parsed by validate()
+    sides = [tuple(replace(u, out_of_command=inputs[f"{s}_out_of_command"],
+                           attack_support=inputs[f"{s}_support"] == "attack",
+                           armor_support=inputs[f"{s}_support"] == "armor") for u in units)
+             for s, units in zip("ab", sides)]
     return Fight(sides[0], sides[1], rules,
-                 max_work=sucs_fight.limits(inputs["max_rounds"])[0])
+                 max_work=sucs_fight.limits(inputs["max_rounds"])[0],
+                 markers=(inputs["a_markers"], inputs["b_markers"]))
 
 
 def refusal(fight: Fight, rounds: int, found: sucs_fight.Plan) -> InputError:
@@ -183,10 +214,17 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     fight = fight_of(inputs)
     rules = fight.rules
     units = "; ".join(escape(u) for u in result["units"]["a"] + result["units"]["b"])
-    text = (f"**The units.** {units}.\n\n"
-            f"**A turn** is one round here. Both sides roll 2d6 for the initiative "
-            f"({'ties rolled again' if rules.ties == 'reroll' else f'side {rules.ties.upper()} wins ties'}); "
-            f"the winner activates one unit, then the sides take turns, and the side with more "
+    starts = [f"every side {s.upper()} unit starts with {m} suppression "
+              f"marker{'s' * (m != 1)}" for s, m in zip("ab", fight.markers) if m]
+    text = (f"**The units.** {units}" + (f"; {' and '.join(starts)}" if starts else "")
+            + ".\n\n"
+            + ("**A turn** is one round here. Both sides roll 2d6 for the initiative "
+               f"({'ties rolled again' if rules.ties == 'reroll' else f'side {rules.ties.upper()} wins ties'}); "
+               "the winner activates one unit"
+               if rules.first == "roll" else
+               f"**A turn** is one round here. Side {rules.first.upper()} acts first every "
+               "turn, as set, and activates one unit")
+            + f", then the sides take turns, and the side with more "
             f"units activates the rest at the end "
             f"({rule('order of play', 'sucs', 'order-of-play')}).")
     if rules.melee:

@@ -29,7 +29,6 @@ from rules_core.sucs.attack import AttackSpec, can_damage, resolve
 from rules_core.sucs.turn import (
     A_WINS,
     B_WINS,
-    FRESH,
     AttackOdds,
     Event,
     Fighter,
@@ -79,8 +78,11 @@ class Fight:
     """Both sides, the rules, and the per-fight caches of every attack's odds."""
 
     def __init__(self, a: tuple[Fighter, ...], b: tuple[Fighter, ...],
-                 rules: Rules = DEFAULT_RULES, max_work: int = MAX_TURN_WORK) -> None:
+                 rules: Rules = DEFAULT_RULES, max_work: int = MAX_TURN_WORK,
+                 markers: tuple[int, int] = (0, 0)) -> None:
         self.units = {"a": a, "b": b}
+        #: suppression markers every unit of each side has when the fight starts
+        self.markers = markers
         self.rules = rules
         self._groups = {s: _groups(units) for s, units in self.units.items()}
         self._merge = any(len(g) > 1 for gs in self._groups.values() for g in gs)
@@ -104,8 +106,9 @@ class Fight:
 
     def start(self) -> Round:
         """Turn 1, every unit fresh."""
-        return (1, (tuple(FRESH for _ in self.units["a"]),
-                    tuple(FRESH for _ in self.units["b"])))
+        ma, mb = self.markers
+        return (1, (tuple((ma, 0) for _ in self.units["a"]),
+                    tuple((mb, 0) for _ in self.units["b"])))
 
     def outcome(self, rnd: Round) -> str | None:
         """A side with no unit left has lost."""
@@ -158,6 +161,9 @@ class Fight:
         return AttackSpec(quality=attacker.quality, attack=attacker.attack,
                           armor=target.armor, cover=target.cover, dug_in=target.dug_in,
                           stealthy=target.stealthy, roll_modifier=bonus,
+                          out_of_command=attacker.out_of_command,
+                          attack_support=attacker.attack_support,
+                          armor_support=target.armor_support,
                           armor_modifies_roll=self.rules.armor_modifies_roll,
                           bonus_from_target_number=self.rules.bonus_from_target_number)
 
@@ -285,7 +291,9 @@ def events(spec: AttackSpec) -> tuple[tuple[tuple[Event, int], ...], int]:
 
 def initiative(rules: Rules) -> list[tuple[str, Fraction]]:
     """Who acts first: 2d6 each, the higher goes first; ties as ruled (source: Order of
-    Play)."""
+    Play); or one side every turn, when the table agrees so."""
+    if rules.first != "roll":
+        return [(rules.first, Fraction(1))]
     if rules.ties == "reroll":
         return [("a", Fraction(1, 2)), ("b", Fraction(1, 2))]
     two = [a + b for a in range(1, 7) for b in range(1, 7)]
@@ -297,6 +305,8 @@ def initiative(rules: Rules) -> list[tuple[str, Fraction]]:
 
 def roll_initiative(rules: Rules, dice: solver.Dice) -> tuple[str, str]:
     """2d6 each until one is higher, or the tie rule decides."""
+    if rules.first != "roll":
+        return rules.first, f"side {rules.first.upper()} acts first, as set"
     rolls = []
     while True:
         ra = dice.randint(1, 6) + dice.randint(1, 6)

@@ -126,6 +126,16 @@ ERAS: dict[str, tuple[str, str]] = {
 }
 
 
+#: Armor a dug-in unit (or one in a fortification) gains (source: Actions, dig in;
+#: Terrain Types and Effects, fortification).
+DUG_IN_ARMOR = 1
+#: Attack or armor a support action gives another unit (source: Actions, support).
+SUPPORT_BONUS = 1
+#: Added to the target number of a unit beyond its commanders' range, or whose
+#: commanders are lost (source: Special rules for commanders).
+OUT_OF_COMMAND = 1
+
+
 def target_number(quality: int) -> int:
     """The 2d6 target number of a unit of this quality (source: Unit Quality)."""
     return QUALITY[quality][0]

@@ -66,11 +66,15 @@ class Fighter:
     cover: int = 0
     dug_in: bool = False
     stealthy: bool = False
+    out_of_command: bool = False   # beyond its commanders' range: target number +1
+    attack_support: bool = False   # +1 attack from a support action
+    armor_support: bool = False    # +1 armor from a support action
 
     @property
     def stats(self) -> tuple[int, ...]:
         return (self.quality, self.attack, self.targets, self.armor, self.cover,
-                int(self.dug_in), int(self.stealthy))
+                int(self.dug_in), int(self.stealthy), int(self.out_of_command),
+                int(self.attack_support), int(self.armor_support))
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,8 @@ class Rules:
     two_roll_rule: bool = True
     #: initiative ties: "reroll", or the side that wins them ("a" / "b")
     ties: str = "reroll"
+    #: who acts first each turn: "roll" (the initiative roll), or always side "a" / "b"
+    first: str = "roll"
     melee: bool = False
     #: a suppressed unit in melee under the "reorganize" reading: "attack" (as the melee
     #: rule reads: it reorganizes one marker, then attacks at -1 while still suppressed)

@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 from rules_core import api, solver
-from rules_core.sucs.calc_engagement import parse_side
+from rules_core.sucs.calc_engagement import FIELDS, fight_of, parse_side
 from rules_core.sucs.fight import Fight, Round
 from rules_core.sucs.turn import FRESH, Fighter, Rules
 from tests.rules_core.support import refused
@@ -117,8 +117,8 @@ def test_initiative_ties_change_a_mirror_match() -> None:
 def attack_faces(att, tgt, bonus, rules):
     """(outcome, rolled) -> how many of the 2d6 x d6 (x spot 2d6) faces give it, the rule
     written out again face by face."""
-    tn = TN[att.quality]
-    armor = tgt.armor + tgt.dug_in
+    tn = TN[att.quality] + att.out_of_command
+    armor = tgt.armor + tgt.dug_in + tgt.armor_support
     need = tn + tgt.cover + (armor if rules.armor_modifies_roll else 0)
     spots = list(itertools.product(FACES, FACES)) if tgt.stealthy else [(6, 6)]
     out = []
@@ -131,7 +131,7 @@ def attack_faces(att, tgt, bonus, rules):
             out.append(("no_effect", True))
             continue
         base = tn if rules.bonus_from_target_number else need
-        dmg = att.attack + (roll - base >= 3)
+        dmg = att.attack + att.attack_support + (roll - base >= 3)
         out.append(("destroyed", True) if dmg > armor else ("no_effect", True) if dmg < armor
                    else ("destroyed" if d >= 4 else "suppressed", True))
     return tuple(collections.Counter(out).items())
@@ -140,15 +140,15 @@ def attack_faces(att, tgt, bonus, rules):
 @functools.cache
 def might_damage(att, tgt, rules, bonus=0):
     """Some roll of this attack (with the attacker's modifier) does damage >= armor."""
-    tn = TN[att.quality]
-    armor = tgt.armor + tgt.dug_in
+    tn = TN[att.quality] + att.out_of_command
+    armor = tgt.armor + tgt.dug_in + tgt.armor_support
     need = tn + tgt.cover + (armor if rules.armor_modifies_roll else 0)
     base = tn if rules.bonus_from_target_number else need
-    return any(att.attack + (t + bonus - base >= 3) >= armor for t in range(2, 13)
+    return any(att.attack + att.attack_support + (t + bonus - base >= 3) >= armor for t in range(2, 13)
                if t + bonus >= need)
 
 
-def oracle(a, b, rules, turns):
+def oracle(a, b, rules, turns, markers=(0, 0)):
     """Outcome chances of a one-on-one fight after ``turns`` turns: every die of every
     attack enumerated, states with equal markers added up after each activation."""
     units = {"a": a, "b": b}
@@ -218,11 +218,12 @@ def oracle(a, b, rules, turns):
     def key(st):
         return (st["a"], st["b"])
 
-    live = {key({"a": FRESH, "b": FRESH}): Fraction(1)}
+    live = {key({"a": (markers[0], 0), "b": (markers[1], 0)}): Fraction(1)}
     for t in range(turns):
         nxt = {}
-        firsts = [("a", Fraction(1))] if rules.melee and t == 0 else [("a", Fraction(1, 2)),
-                                                                        ("b", Fraction(1, 2))]
+        firsts = [("a", Fraction(1))] if rules.melee and t == 0 else \
+            [(rules.first, Fraction(1))] if rules.first != "roll" else \
+            [("a", Fraction(1, 2)), ("b", Fraction(1, 2))]
         for (sa, sb), p in live.items():
             if sa is None or sb is None:
                 nxt[(sa, sb)] = nxt.get((sa, sb), 0) + p
@@ -261,6 +262,31 @@ CASES = [
     (unit("A", q=2, a=1, r=1), unit("B", a=2, r=1), {"suppression": "penalty",
                                                      "hopeless_reorganizes": True}),
 ]
+
+
+#: the inputs every side may set (issue 29): out of command, support, markers at the
+#: start, who acts first; each against the oracle
+NEW_INPUT_CASES = [
+    (unit("A", a=1, r=1, out_of_command=True), unit("B", a=1, r=1), {}, (0, 0)),
+    (unit("A", a=1, r=1, attack_support=True), unit("B", q=4, a=1, r=1), {}, (0, 0)),
+    (unit("A", a=1, r=1), unit("B", a=2, r=1, armor_support=True), {}, (0, 0)),
+    (unit("A", a=1, r=1, out_of_command=True), unit("B", a=1, r=1, stealthy=True), {}, (0, 0)),
+    (unit("A", a=1, r=1), unit("B", a=1, r=1), {}, (2, 1)),
+    (unit("A", a=1, r=1), unit("B", a=1, r=1), {"suppression": "penalty"}, (3, 0)),
+    (unit("A", a=1, r=1), unit("B", q=4, a=1, r=1), {"first": "b"}, (0, 0)),
+    (unit("A", a=1, r=1), unit("B", q=4, a=1, r=1), {"first": "a"}, (1, 0)),
+    (unit("A", a=1, r=1, attack_support=True), unit("B", a=1, r=1, armor_support=True),
+     {"melee": True, "first": "b"}, (0, 2)),
+]
+
+
+@pytest.mark.parametrize("a,b,rules,markers", NEW_INPUT_CASES)
+def test_the_new_inputs_match_the_brute_force_oracle(a, b, rules, markers) -> None:
+    turns = 3
+    fight = Fight((a,), (b,), Rules(**rules), markers=markers)
+    exact = solver.solve(fight, max_rounds=turns).outcomes
+    brute = oracle(a, b, Rules(**rules), turns, markers)
+    assert {k: v for k, v in exact.items() if v} == {k: v for k, v in brute.items() if v}
 
 
 @pytest.mark.parametrize("a,b,rules", CASES)
@@ -310,6 +336,27 @@ def test_real_dice_agree_with_the_exact_odds() -> None:
         assert est.low <= float(Fraction(p)) <= est.high, name
 
 
+@pytest.mark.parametrize("extra", [
+    {"a_support": "attack", "b_out_of_command": True, "first": "b"},
+    {"a_markers": 2, "b_support": "armor", "mode": "melee", "max_rounds": 3},
+])
+def test_real_dice_agree_with_the_exact_odds_with_the_new_inputs(extra) -> None:
+    inputs = {"side_a": "3/1/0, 3/1/1", "side_b": "4/1/0, 3/2/1", "max_rounds": 20, **extra}
+    exact = api.run("sucs.engagement", inputs)["result"]["outcomes_exact"]
+    fight = fight_of({**{f.name: f.default for f in FIELDS}, **inputs})
+    rng = random.Random(29)
+    counts: dict[str, int] = {}
+    trials = 400
+    for _ in range(trials):
+        played = solver.play(fight, max_rounds=inputs["max_rounds"], rng=rng)
+        counts[played.outcome] = counts.get(played.outcome, 0) + 1
+    for name, p in exact.items():
+        est = solver.wilson(counts.get(name, 0), trials, z=3.3)
+        assert est.low <= float(Fraction(p)) <= est.high, name
+    if "first" in extra:
+        assert "side B acts first, as set" in solver.play(fight, max_rounds=1, rng=rng).log[0]
+
+
 def test_result_shape_and_log() -> None:
     response = api.run("sucs.engagement", {})
     assert response["ok"], response
@@ -333,6 +380,11 @@ def test_result_shape_and_log() -> None:
     ({"side_a": 5}, "side_a", "expected text"),
     ({"ties": "coin"}, "ties", "must be one of"),
     ({"max_rounds": 0}, "max_rounds", "from 1 to 100"),
+    ({"a_markers": 6}, "a_markers", "Side A suppression markers at the start"),
+    ({"b_markers": -1}, "b_markers", "from 0 to 5"),
+    ({"a_support": "morale"}, "a_support", "Side A support"),
+    ({"first": "c"}, "first", "Who acts first"),
+    ({"b_out_of_command": "yes"}, "b_out_of_command", "Side B out of its commanders' range"),
 ])
 def test_bad_inputs_name_the_field(inputs, field, words) -> None:
     refused("sucs.engagement", inputs, field, words)
