@@ -119,25 +119,34 @@ class Odds:
 
 
 def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
-          max_work: int = MAX_WORK) -> Odds:
+          max_work: int = MAX_WORK, max_cost: int | None = None) -> Odds:
     """Walk the fight's Markov chain round by round, exactly.
 
     Every outcome of ``fight.outcome_order`` is reported, at probability 0 if it cannot
     happen; any other outcome follows in order of appearance, and :data:`STILL_FIGHTING`
     comes last when the cap can be reached.
+
+    ``max_work`` counts the moves followed; ``max_cost``, when given, weighs each move by
+    the size of the whole numbers it multiplies (in 64-bit words, which grow round by
+    round), a closer measure of the time it takes: past either the fight is refused
+    (:class:`TooLarge`) as the work goes, before it has taken long.
     """
     outcome, losses, outcome_order = fight.outcome, fight.losses, fight.outcome_order
     start = fight.start()
-    # Masses are whole numbers over one denominator per round (no gcd on every addition,
-    # which dominates once the fractions have thousands of digits); each state's moves
-    # are cached as whole numbers over their own least common denominator.
+    # Everything is kept in whole numbers over one running denominator: the live masses,
+    # and the tallies of what has ended (by outcome, by (side, losses), and rounds x
+    # mass for the expected length). A Fraction is made only where the answer holds one
+    # (a by-round total that changed, the chance of ending in a round, and once at the
+    # end), since reducing a fraction of thousands of digits is what costs. Each state's
+    # moves are cached as whole numbers over their own least common denominator.
     transitions: dict[Any, _Split] = {}
-    loss_mass: dict[tuple[str, int], Fraction] = {}
-    visits: dict[Any, Fraction] = {}  # state -> total chance of being in it at a round's start
     totals: dict[str, Fraction] = {name: Fraction(0) for name in outcome_order}
+    ended_w: dict[str, int] = {}  # outcome -> ways it has happened by now
+    lost_w: dict[tuple[str, int], int] = {}  # (side, losses) -> ways, fights ended so far
+    rounds_w = 0  # sum of round x ways of ending in that round
     ends_in: dict[int, Fraction] = {}
     by_round: list[dict[str, Fraction]] = []
-    work = 0
+    work = cost = 0
     peak = 1
 
     live: dict[Any, int] = {}
@@ -146,8 +155,9 @@ def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
     if first is None:
         live[start] = 1
     else:
-        totals[first] = totals.get(first, Fraction(0)) + 1
-        loss_mass.update({(side, lost): Fraction(1) for side, lost in losses(start).items()})
+        totals[first] = Fraction(1)
+        ended_w[first] = 1
+        lost_w.update({(side, lost): 1 for side, lost in losses(start).items()})
         ends_in[0] = Fraction(1)
 
     for round_no in range(1, max_rounds + 1):
@@ -160,13 +170,19 @@ def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
         scale = math.lcm(*(transitions[state][0] for state in live))
         nxt: dict[Any, int] = {}
         by_outcome: dict[str, int] = {}
+        by_loss: dict[tuple[str, int], int] = {}
         for state, m in live.items():
-            own, going_on, ending, _ = transitions[state]
-            work += len(going_on) + len(ending)
+            own, going_on, ending, loss_ways = transitions[state]
+            moves = len(going_on) + len(ending)
+            work += moves
             if work > max_work:
                 raise TooLarge("The work this fight needs", max_work)
-            visits[state] = visits.get(state, Fraction(0)) + Fraction(m, denominator)
-            m *= scale // own
+            if own != scale:
+                m *= scale // own
+            if max_cost is not None:
+                cost += moves * (1 + (m.bit_length() >> 6))
+                if cost > max_cost:
+                    raise TooLarge("The work this fight needs", max_cost)
             for target, q in going_on:
                 if target in nxt:
                     nxt[target] += m * q
@@ -174,43 +190,53 @@ def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
                     nxt[target] = m * q
             for result, q in ending:
                 by_outcome[result] = by_outcome.get(result, 0) + m * q
+            for key, q in loss_ways:
+                by_loss[key] = by_loss.get(key, 0) + m * q
         denominator *= scale
-        ended = Fraction(sum(by_outcome.values()), denominator)
+        if scale != 1:
+            ended_w = {k: w * scale for k, w in ended_w.items()}
+            lost_w = {k: w * scale for k, w in lost_w.items()}
+            rounds_w *= scale
         for result, w in by_outcome.items():
-            totals[result] = totals.get(result, Fraction(0)) + Fraction(w, denominator)
-        if ended:
-            ends_in[round_no] = ended
-        if nxt:  # keep the whole numbers small: divide out what every mass shares
-            shared = math.gcd(denominator, *nxt.values())
-            if shared > 1:
-                denominator //= shared
-                nxt = {state: w // shared for state, w in nxt.items()}
+            ended_w[result] = ended_w.get(result, 0) + w
+        for key, w in by_loss.items():
+            lost_w[key] = lost_w.get(key, 0) + w
+        this_round = sum(by_outcome.values())
+        rounds_w += round_no * this_round
+        if this_round:
+            ends_in[round_no] = Fraction(this_round, denominator)
+        # keep the whole numbers small: divide out what every one of them shares
+        shared = math.gcd(scale, denominator, *nxt.values(), *ended_w.values(), *lost_w.values(),
+                          rounds_w)
+        if shared > 1:
+            denominator //= shared
+            nxt = {state: w // shared for state, w in nxt.items()}
+            ended_w = {k: w // shared for k, w in ended_w.items()}
+            lost_w = {k: w // shared for k, w in lost_w.items()}
+            rounds_w //= shared
+        for result in by_outcome:
+            totals[result] = Fraction(ended_w[result], denominator)
         live = nxt
         peak = max(peak, len(live))
         if len(live) > max_states:
             raise TooLarge("The number of ways this fight can stand after one round", max_states)
         by_round.append(dict(totals))
 
-    still = Fraction(sum(live.values()), denominator)
-    if still:
-        totals[STILL_FIGHTING] = still
+    still_w = sum(live.values())
+    if still_w:
+        totals[STILL_FIGHTING] = Fraction(still_w, denominator)
         for state, w in live.items():
-            for side, lost in losses(state).items():
-                loss_mass[side, lost] = (loss_mass.get((side, lost), Fraction(0))
-                                         + Fraction(w, denominator))
-    expected = sum((r * p for r, p in ends_in.items()), Fraction(0)) + max_rounds * still
+            for key in losses(state).items():
+                lost_w[key] = lost_w.get(key, 0) + w
+    expected = Fraction(rounds_w + max_rounds * still_w, denominator)
     ordered = {name: totals.get(name, Fraction(0)) for name in outcome_order}
     ordered.update({k: v for k, v in totals.items() if k not in ordered and k != STILL_FIGHTING})
     if STILL_FIGHTING in totals:
         ordered[STILL_FIGHTING] = totals[STILL_FIGHTING]
-    for state, seen in visits.items():
-        own, _, _, loss_ways = transitions[state]
-        for key, w in loss_ways:
-            loss_mass[key] = loss_mass.get(key, Fraction(0)) + seen * Fraction(w, own)
     loss_dists: dict[str, dict[int, Fraction]] = {}
-    for (side, lost), p in sorted(loss_mass.items()):
-        loss_dists.setdefault(side, {})[lost] = p
-    if sum(ordered.values(), Fraction(0)) != 1:  # pragma: no cover - a broken step()
+    for (side, lost), w in sorted(lost_w.items()):
+        loss_dists.setdefault(side, {})[lost] = Fraction(w, denominator)
+    if sum(ended_w.values()) + still_w != denominator:  # pragma: no cover - a broken step()
         raise ValueError("the fight's transitions do not sum to 1")
     return Odds(ordered, by_round, dict(sorted(ends_in.items())), expected, loss_dists, peak,
                 max_rounds)

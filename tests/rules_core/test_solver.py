@@ -169,3 +169,77 @@ def test_result_json_is_exact_and_sums_to_one() -> None:
         ["outcomes", "end_round", "losses_a", "losses_b"]
     assert fight_result.headline(data)[-1][0] == "Expected rounds"
     assert "By round" in fight_result.by_round_table(data)
+
+
+class UnevenDuel(Duel):
+    """A longer duel whose moves have unlike denominators (1/7, 3/10, 5/11), so that the
+    solver's running denominator grows and is reduced round after round."""
+
+    def start(self) -> tuple[int, int]:
+        return (4, 3)
+
+    def step(self, state: tuple[int, int]) -> solver.Moves:
+        a, b = state
+        pa = Fraction(3, 10) if a > 2 else Fraction(1, 7)
+        pb = Fraction(5, 11)
+        return solver.whole_moves(
+            [((max(a - bh, 0), max(b - ah, 0)), (pa if ah else 1 - pa) * (pb if bh else 1 - pb))
+             for ah in (0, 1) for bh in (0, 1)])
+
+    def losses(self, state: tuple[int, int]) -> dict[str, int]:
+        return {"a": 4 - state[0], "b": 3 - state[1]}
+
+
+def reference_solve(fight, max_rounds: int) -> solver.Odds:
+    """The chain walked in plain Fractions, state by state (slow, obviously right)."""
+    live = {fight.start(): Fraction(1)}
+    totals = {name: Fraction(0) for name in fight.outcome_order}
+    ends_in: dict[int, Fraction] = {}
+    losses: dict[tuple[str, int], Fraction] = {}
+    by_round = []
+    for r in range(1, max_rounds + 1):
+        nxt: dict = {}
+        for state, p in live.items():
+            own, moves = fight.step(state)
+            for target, ways in moves:
+                q = p * Fraction(ways, own)
+                ended = fight.outcome(target)
+                if ended is None:
+                    nxt[target] = nxt.get(target, Fraction(0)) + q
+                    continue
+                totals[ended] = totals.get(ended, Fraction(0)) + q
+                ends_in[r] = ends_in.get(r, Fraction(0)) + q
+                for key in fight.losses(target).items():
+                    losses[key] = losses.get(key, Fraction(0)) + q
+        live = nxt
+        by_round.append(dict(totals))
+    still = sum(live.values(), Fraction(0))
+    for state, p in live.items():
+        for key in fight.losses(state).items():
+            losses[key] = losses.get(key, Fraction(0)) + p
+    outcomes = dict(totals)
+    if still:
+        outcomes[solver.STILL_FIGHTING] = still
+    dists: dict[str, dict[int, Fraction]] = {}
+    for (side, lost), p in sorted(losses.items()):
+        dists.setdefault(side, {})[lost] = p
+    expected = sum((r * p for r, p in ends_in.items()), Fraction(0)) + max_rounds * still
+    return solver.Odds(outcomes, by_round, ends_in, expected, dists, 0, max_rounds)
+
+
+@pytest.mark.parametrize("rounds", [1, 5, 40])
+def test_whole_number_walk_equals_a_plain_fraction_walk(rounds) -> None:
+    got = solver.solve(UnevenDuel(), max_rounds=rounds)
+    ref = reference_solve(UnevenDuel(), rounds)
+    assert got.outcomes == ref.outcomes and list(got.outcomes) == list(ref.outcomes)
+    assert got.by_round == ref.by_round
+    assert got.ends_in == ref.ends_in
+    assert got.expected_rounds == ref.expected_rounds
+    assert got.losses == ref.losses
+
+
+def test_a_cost_budget_refuses_as_the_work_goes() -> None:
+    assert solver.solve(UnevenDuel(), max_rounds=40, max_cost=10**6).outcomes
+    with pytest.raises(solver.TooLarge) as err:
+        solver.solve(UnevenDuel(), max_rounds=40, max_cost=100)
+    assert "100" in str(err.value)
