@@ -53,4 +53,13 @@ def worst_inputs() -> list[tuple[str, dict[str, Any]]]:
                   {"side_a": SIX_TOUGH, "side_b": SIX_OTHER, "mode": "melee",
                    "armor_modifies_roll": False, "bonus_over": "target_number",
                    "max_rounds": TOP}))
+    cases.append(("six a side, melee, every side setting, 100 rounds",
+                  {"side_a": SIX_STEALTHY, "side_b": SIX_OTHER, "mode": "melee",
+                   "a_markers": 5, "b_markers": 5, "a_support": "armor",
+                   "b_support": "attack", "a_out_of_command": True, "first": "b",
+                   "melee_suppressed": "reorganize", "hopeless_reorganizes": True,
+                   "max_rounds": TOP}))
+    cases.append(("one a side, melee as written, markers at the start, 100 rounds",
+                  {"side_a": "3/1/1", "side_b": "3/1/1", "mode": "melee", "a_markers": 5,
+                   "b_markers": 5, "max_rounds": TOP}))
     return cases
