@@ -1,0 +1,60 @@
+"""One golden HTML file per fence kind, as pymdown-extensions keeps them: what a page's
+block becomes, whole, so any change to the markup shows in review as a diff of the file.
+
+The names that change with every build (the Python bundle's content hash, the runtime's
+size) are replaced by placeholders before comparing. After an intended change of the
+markup, rewrite the files with ``UPDATE_GOLDEN=1 pytest tests/calculators/test_golden.py``
+and read their diff before committing it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import markdown
+import pytest
+
+from calculators import fence
+
+GOLDEN = Path(__file__).parent / "golden"
+FENCES = [{"name": name, "class": name, "format": fn} for name, fn in (
+    ("calculator", fence.format_calculator), ("rules-table", fence.format_rules_table),
+    ("app", fence.format_app), ("calculator-list", fence.format_calculator_list))]
+#: (golden file, the block): one per fence kind, each a small, stable example
+CASES = [
+    ("calculator.html", "```calculator\ngunplay.difficulty\n```"),
+    ("rules-table.html", "```rules-table\nsucs.costs\n```"),
+    ("app.html", "```app\nphases.tracker\n```"),
+    ("calculator-list.html", "```calculator-list\nphases\n```"),
+]
+_VOLATILE = ((re.compile(r"python-[0-9a-f]{8,}\.zip"), "python-HASH.zip"),
+             (re.compile(r'data-runtime-bytes="\d+"'), 'data-runtime-bytes="SIZE"'))
+
+
+def _render(block: str) -> str:
+    md = markdown.Markdown(extensions=["pymdownx.superfences"],
+                           extension_configs={"pymdownx.superfences": {"custom_fences": FENCES}})
+    html = md.convert(block + "\n")
+    for pattern, placeholder in _VOLATILE:
+        html = pattern.sub(placeholder, html)
+    return html.replace("><", ">\n<") + "\n"  # one tag a line: a readable diff
+
+
+@pytest.mark.parametrize(("name", "block"), CASES, ids=[c[0] for c in CASES])
+def test_each_fence_kind_renders_its_golden_html(name: str, block: str) -> None:
+    html = _render(block)
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(html, encoding="utf-8")
+    assert path.is_file(), f"{path} is missing: run with UPDATE_GOLDEN=1 to write it"
+    assert html == path.read_text(encoding="utf-8"), (
+        f"{name} differs from its golden file; if the change is intended, rewrite it with "
+        f"UPDATE_GOLDEN=1 and review the diff")
+
+
+def test_every_fence_kind_of_the_site_has_a_golden_file() -> None:
+    text = (Path(__file__).resolve().parents[2] / "mkdocs.yml").read_text(encoding="utf-8")
+    kinds = set(re.findall(r"- name: ([a-z-]+)\n\s+class: \1\n\s+format: !!python/name:calculators\.fence\.", text))
+    assert kinds == {c[0].removesuffix(".html") for c in CASES}
