@@ -85,7 +85,7 @@ test-fast: setup
 # The JavaScript that needs no page (share links, the storage kit, the army builder's
 # library and its first storage format), in Node's own test runner, with the core's data.
 test-js: setup
-	PYTHON=$(PY) node --test tests/js/
+	PYTHON=$(PY) node --test --test-reporter=spec tests/js/
 
 # CI trust: the browser suite RUNS times in a row (default 3) while two busy processes hold
 # both cores, stopping at the first failure: a test that passes only on a quiet machine
