@@ -17,7 +17,7 @@ from rules_core.cortex.tables import MAX_FIRETEAM, RANGE_LABELS, Range
 from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
 from rules_core.explain import rule, table
-from rules_core.fields import ChoiceField, TextField
+from rules_core.fields import ChoiceField, IntField, TextField
 from rules_core.messages import count
 
 FIREFIGHTS = "cortex/firefights"
@@ -25,6 +25,20 @@ HARM = "cortex/harm"
 ROLLS = "cortex/rolls"
 SIDES = (("a", "Side A's members lost"), ("b", "Side B's members lost"))
 MAX_ASSETS = 2  # keeps the largest defence pool at 12 dice, the exact odds' limit
+#: plot points a side may bring: each multiplies the fight's states (see PLOT_BUDGET)
+MAX_PLOT_POINTS = 3
+#: with plot points, (members of A x members of B) x (A's points + 1) x (B's points + 1)
+#: may be at most this: the states, and the attacks worked out for each before the work
+#: budget below is counted, grow with each factor; 80 lets the page's starting fight (4 v 5)
+#: take a point a side, and 4 v 5 d12 members at this limit are refused within about the
+#: time of the heaviest fight without plot points (benchmarks/site_speed.py)
+PLOT_BUDGET = 80
+#: the fight solver's work budget per round of the cap (moves x 64-bit words of the exact
+#: masses, which grow round by round): the page's starting fight needs about 4.1 million
+#: at a cap of 100 and is answered; 6 d12 members a side with assets, armor and cover
+#: need 14.6 million by round 20 and are refused part way; 6 d8 a side answer at a cap
+#: of 20 (2.2 million) and are refused at 100 (benchmarks/site_speed.py)
+COST_PER_ROUND = 120_000
 
 
 def _side_fields(side: str, quality: str, cover: int | None) -> tuple[Any, ...]:
@@ -32,7 +46,7 @@ def _side_fields(side: str, quality: str, cover: int | None) -> tuple[Any, ...]:
     return (
         TextField(f"{side}_quality", f"{title}'s quality dice", initial=quality,
                   parse=pool_parser(1, MAX_FIRETEAM), placeholder="d8 d8 d6",
-                  help="One die per member, 1 to 6; the lowest fall first."),
+                  help="One die per member, 1 to 6; they fall in the order set below."),
         TextField(f"{side}_assets", f"{title}'s assets", optional=True,
                   parse=pool_parser(0, MAX_ASSETS, empty_ok=True), placeholder="d6",
                   help="Up to 2 dice rolled in every attack and defence: technology, "
@@ -40,6 +54,10 @@ def _side_fields(side: str, quality: str, cover: int | None) -> tuple[Any, ...]:
         DieField(f"{side}_armor", f"{title}'s armor asset", optional=True, none_label="None"),
         DieField(f"{side}_cover", f"Cover Rating of {title}'s zone", optional=True,
                  initial=cover, none_label="No cover"),
+        IntField(f"{side}_plot_points", f"{title}'s plot points", default=0, minimum=0,
+                 maximum=MAX_PLOT_POINTS,
+                 help="Each buys one more effect die on a winning attack, when a die is left "
+                      "over to add."),
     )
 
 
@@ -54,6 +72,15 @@ FIELDS = (
     ChoiceField("first", "Who acts first", default="a", shown_if=("order", ("alternate",)),
                 choices=(("a", "Side A (the attackers, usually)"), ("b", "Side B"),
                          ("roll", "Roll-off: each unit's quality dice and assets"))),
+    ChoiceField("ties", "Initiative ties", default="again", shown_if=("first", ("roll",)),
+                choices=(("again", "Roll again"), ("a", "Side A goes first"),
+                         ("b", "Side B goes first"))),
+    ChoiceField("falls", "Which members fall first", default="lowest",
+                choices=(("lowest", "Lowest quality first (Part I's advice)"),
+                         ("highest", "Highest quality first"))),
+    ChoiceField("plot_spend", "Spend a plot point", default=F.SPEND_FIRST,
+                choices=((F.SPEND_FIRST, "On the first win with a die left to add"),
+                         (F.SPEND_TAKES_OUT, "Only when the extra die takes out a member"))),
     RULES_FIELD, SURPLUS_FIELD, EFFECT_LIMIT_FIELD,
     fight_result.round_cap_field(),
 )
@@ -61,19 +88,37 @@ FIELDS = (
 
 def _unit(inputs: dict[str, Any], side: str) -> F.Unit:
     return F.Unit(tuple(sorted(inputs[f"{side}_quality"])), tuple(inputs[f"{side}_assets"] or ()),
-                  inputs[f"{side}_armor"], inputs[f"{side}_cover"])
+                  inputs[f"{side}_armor"], inputs[f"{side}_cover"],
+                  inputs[f"{side}_plot_points"], inputs["falls"] == "highest")
 
 
 def fight_of(inputs: dict[str, Any]) -> F.Fight:
     """The fight described by validated inputs."""
     return F.Fight(_unit(inputs, "a"), _unit(inputs, "b"), Range(inputs["distance"]),
                    Rules(inputs["rules"]), inputs["surplus"] == "carried",
-                   EffectLimit(inputs["effect_limit"]))
+                   EffectLimit(inputs["effect_limit"]), inputs["plot_spend"])
+
+
+def _check(inputs: dict[str, Any]) -> None:
+    points = {side: inputs[f"{side}_plot_points"] for side in ("a", "b")}
+    if not any(points.values()):
+        return
+    sizes = {side: len(inputs[f"{side}_quality"]) for side in ("a", "b")}
+    load = sizes["a"] * sizes["b"] * (points["a"] + 1) * (points["b"] + 1)
+    if load > PLOT_BUDGET:
+        side = "a" if points["a"] >= points["b"] else "b"
+        raise InputError(f"{side}_plot_points",
+                         f"Side {side.upper()}'s plot points: {points[side]} is too many for "
+                         f"this fight: with plot points, the members ({sizes['a']} x "
+                         f"{sizes['b']}) times each side's plot points plus one "
+                         f"({points['a'] + 1} x {points['b'] + 1}) may be at most "
+                         f"{PLOT_BUDGET} for an exact answer, and these give {load}. Lower "
+                         f"the plot points or the members.")
 
 
 def _first_chance(inputs: dict[str, Any], fight: F.Fight) -> Fraction:
     if inputs["first"] == "roll":
-        return F.first_chance(fight)
+        return F.first_chance(fight, inputs["ties"])
     return Fraction(0) if inputs["first"] == "b" else Fraction(1)
 
 
@@ -89,14 +134,16 @@ def _compute(inputs: dict[str, Any]) -> Result:
     fight = fight_of(inputs)
     rounds = inputs["max_rounds"]
     try:
-        parts = [(w, solver.solve(F.Firefight(fight, side), max_rounds=rounds))
+        parts = [(w, solver.solve(F.Firefight(fight, side), max_rounds=rounds,
+                                  max_cost=COST_PER_ROUND * rounds))
                  for side, w in _orders(inputs, fight)]
     except solver.TooLarge as err:
         raise InputError("max_rounds", f"Round cap: {err}; lower the Round cap or the number "
-                                       f"of members.") from None
+                                       f"of members (or their dice, assets, armor, cover and "
+                                       f"plot points).") from None
     odds = parts[0][1] if len(parts) == 1 else solver.mix(parts)
     result = fight_result.to_result(odds, SIDES)
-    start = (0, 0, 0, 0)
+    start = F.START
     a_attack, b_defence = fight.pools("a", start)
     b_attack, a_defence = fight.pools("b", start)
     if inputs["order"] == "alternate":
@@ -112,12 +159,13 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         turns = ("Variant: both units shoot at once from where the round started, so both "
                  "can fall in the same round.")
     else:
+        ties = {"again": "ties are rolled again", "a": "ties go to Side A",
+                "b": "ties go to Side B"}.get(inputs.get("ties") or "again", "")
         first = {"a": "Side A acts first in every round",
                  "b": "Side B acts first in every round",
                  "roll": f"Each unit rolls its quality dice and assets once, before the fight; "
-                         f"the higher total goes first in every round (ties are rolled "
-                         f"again), which is Side A {percent(result['p_a_first'])} of the "
-                         f"time"}[inputs["first"]]
+                         f"the higher total goes first in every round ({ties}), which is "
+                         f"Side A {percent(result['p_a_first'])} of the time"}[inputs["first"]]
         turns = (f"{first}. The second unit attacks with the members still standing after "
                  f"the first attack.")
     limit = ("one effect die, plus one per 3 full points of margin"
@@ -125,6 +173,13 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     harm = ("Part II: any number of dice that each take a member out, only one that merely "
             "injures" if inputs["rules"] == "part2" else
             "Part I: small dice become a complication that later dice step up")
+    fall = inputs["falls"]
+    spend = ("at the first win where it adds a die" if inputs["plot_spend"] == F.SPEND_FIRST
+             else "only when the extra die takes out one more member")
+    points = "" if not (inputs["a_plot_points"] or inputs["b_plot_points"]) else (
+        f" Plot points (Side A {inputs['a_plot_points']}, Side B {inputs['b_plot_points']}) "
+        f"each buy one more effect die from the dice left over, spent {spend} "
+        f"([ruling](/rulings/#plot-points-in-a-firefight)).")
     text = [
         f"**Who acts when.** The sides take turns activating one unit at a time "
         f"({rule('initiative', FIREFIGHTS, 'initiative')}); with one unit a side, a round is "
@@ -147,11 +202,12 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         f"({rule('contests', ROLLS, 'contests')}); a win gives {limit} "
         f"({rule('extra effect dice', HARM, 'extra-effect-dice')}; "
         f"[ruling](/rulings/#how-many-effect-dice-a-win-gives)). The dice are assigned to the "
-        f"target under {harm}, lowest quality first, in the order best for the attacker "
+        f"target under {harm}, {fall} quality first, in the order best for the attacker "
         f"({rule('assigning effect dice', HARM, 'assigning-effect-dice')}). Members out leave "
-        f"the pools; an injury stays on the unit and feeds the other side's pools.",
-        f"**The state.** Who is standing (members fall lowest first, so the count lost is "
-        f"enough) and each unit's injury die. The exact odds follow every state round by "
+        f"the pools; an injury stays on the unit and feeds the other side's pools."
+        f"{points}",
+        f"**The state.** Who is standing (members fall {fall} first, so the count lost is "
+        f"enough), each unit's injury die and the plot points it has spent. The exact odds follow every state round by "
         f"round until one unit has nobody left; a fight still going after "
         f"{inputs['max_rounds']} rounds is reported as \"{solver.STILL_FIGHTING}\". At the "
         f"busiest round {result['peak_states']} states were live.",
@@ -180,9 +236,12 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
             ra = roll_pool(a_pool, dice)  # type: ignore[arg-type]  # Dice rolls as Random does
             dice.label = "Initiative Side B"
             rb = roll_pool(b_pool, dice)  # type: ignore[arg-type]
-            first = "a" if ra.total > rb.total else "b" if rb.total > ra.total else "roll"
+            tie = ra.total == rb.total
+            first = ("a" if ra.total > rb.total else "b" if rb.total > ra.total
+                     else "roll" if inputs["ties"] == "again" else inputs["ties"])
             log.append(f"Initiative: Side A {ra.total}, Side B {rb.total}"
                        + (": tie, roll again." if first == "roll" else
+                          f": tie, Side {first.upper()} acts first." if tie else
                           f": Side {first.upper()} acts first."))
     played = solver.play(F.Firefight(fight, first), max_rounds=inputs["max_rounds"], rng=rng,
                          dice=dice)
@@ -196,7 +255,7 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
 ENGAGEMENT = Calculator(
     name="cortex.engagement", title="A whole firefight",
     summary="Two units fight it out: exact odds of who is left standing, when, and the losses.",
-    fields=FIELDS, compute=_compute, explain=_explain, headline=_headline,
+    fields=FIELDS, check=_check, compute=_compute, explain=_explain, headline=_headline,
     charts=fight_result.charts(SIDES, "Members lost"),
     roll=_roll, roll_label="Fight it out", page=FIREFIGHTS,
 )

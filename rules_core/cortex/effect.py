@@ -53,7 +53,7 @@ class Assignment:
 
 
 class _State(NamedTuple):
-    standing: tuple[int, ...]  # quality dice in steps, lowest first
+    standing: tuple[int, ...]  # quality dice in steps, in the order they fall
     injury: int  # complication in steps, 0 for none
     slot_used: bool  # Part II: the attack's one non-lethal die has been assigned
     old_injury: bool  # Part II: the injury predates this attack (it may be stepped up)
@@ -165,12 +165,14 @@ def _best(dice: tuple[int, ...], state: _State, rules: Rules, carry: bool
 
 def assign(effect_dice: list[int] | tuple[int, ...], unit: list[int] | tuple[int, ...],
            injury: int | None = None, rules: Rules = Rules.PART2,
-           carry_surplus: bool = False) -> Assignment:
+           carry_surplus: bool = False, highest_first: bool = False) -> Assignment:
     """Assign ``effect_dice`` to a unit of quality dice ``unit`` (sizes, any order).
 
     ``injury`` is a complication the unit already carries (a die size or None).
+    ``highest_first``: the members fall highest quality first, the other reading of
+    Part I's recommendation (each die must then reach the best member standing).
     """
-    state = _State(tuple(sorted(steps(q) for q in unit)), steps(injury) if injury else 0,
+    state = _State(_in_falling_order(unit, highest_first), steps(injury) if injury else 0,
                    False, bool(injury))
     dice = tuple(sorted(effect_dice, reverse=True))
     _, order = _best(tuple(steps(d) for d in dice), state, rules, carry_surplus)
@@ -190,12 +192,19 @@ def assign(effect_dice: list[int] | tuple[int, ...], unit: list[int] | tuple[int
     )
 
 
+def _in_falling_order(unit: list[int] | tuple[int, ...], highest_first: bool
+                      ) -> tuple[int, ...]:
+    """The members' quality dice in steps, in the order they fall (the next one first)."""
+    return tuple(sorted((steps(q) for q in unit), reverse=highest_first))
+
+
 @lru_cache(maxsize=65536)
 def after_attack(effect_dice: tuple[int, ...], unit: tuple[int, ...], injury: int | None,
-                 rules: Rules, carry_surplus: bool) -> tuple[int, int | None]:
+                 rules: Rules, carry_surplus: bool, highest_first: bool = False
+                 ) -> tuple[int, int | None]:
     """What ``assign`` leaves: (members taken out, the unit's injury die afterwards or
     None). Cached: the odds and the engagement call it many times."""
-    state = _State(tuple(sorted(steps(q) for q in unit)), steps(injury) if injury else 0,
+    state = _State(_in_falling_order(unit, highest_first), steps(injury) if injury else 0,
                    False, bool(injury))
     dice = tuple(steps(d) for d in sorted(effect_dice, reverse=True))
     (out, left, _), _ = _best(dice, state, rules, carry_surplus)

@@ -28,15 +28,21 @@ from rules_core import solver
 from rules_core.cortex.contest import MAX_EFFECT_DICE, EffectLimit, effect_dice, roll_pool
 from rules_core.cortex.dice import names
 from rules_core.cortex.effect import Rules, after_attack, assign
-from rules_core.cortex.odds import effect_dice_weights, pool_totals
+from rules_core.cortex.odds import effect_dice_pairs, effect_dice_weights, pool_totals
 from rules_core.cortex.pools import InjuryRule, Side, attack_terms, defence_terms
 from rules_core.cortex.tables import Range
 
-State = tuple[int, int, int, int]  # (lost_a, injury_a, lost_b, injury_b); injury 0 = none
+#: (lost_a, injury_a, lost_b, injury_b, plot points A has spent, plot points B has spent);
+#: injury 0 = none
+State = tuple[int, int, int, int, int, int]
 A_WINS, B_WINS, BOTH_FALL = "Side A wins", "Side B wins", "Both sides fall"
 OUTCOMES = (A_WINS, B_WINS)
 #: ``first`` for the variant where both units shoot at once from the round's start
 AT_ONCE = "both"
+#: when a side spends a plot point on one more effect die (Rulings: plot points in a
+#: firefight): as soon as a die is left to add, or only when it takes out one more member
+SPEND_FIRST, SPEND_TAKES_OUT = "first", "takes_out"
+START: State = (0, 0, 0, 0, 0, 0)
 SIDE_NAMES = {"a": "Side A", "b": "Side B"}
 
 
@@ -49,9 +55,13 @@ class Unit:
     assets: tuple[int, ...] = ()
     armor: int | None = None
     cover: int | None = None
+    plot_points: int = 0  # plot points to spend, each on one more effect die
+    highest_first: bool = False  # members fall highest quality first
 
     def standing(self, lost: int) -> tuple[int, ...]:
-        return self.quality[lost:]
+        """The members still fighting after ``lost`` have fallen, in falling order."""
+        order = tuple(sorted(self.quality, reverse=self.highest_first))
+        return order[lost:]
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,7 @@ class Fight:
     rules: Rules = Rules.PART2
     carry_surplus: bool = False
     limit: EffectLimit = EffectLimit.MARGIN
+    spend: str = SPEND_FIRST
 
     def unit(self, side: str) -> Unit:
         return self.a if side == "a" else self.b
@@ -88,7 +99,7 @@ class Fight:
         an injury on each side, which is the largest the pools get)."""
         sizes = []
         for side in ("a", "b"):
-            attack, defence = self.pools(side, (0, 4, 0, 4))
+            attack, defence = self.pools(side, (0, 4, 0, 4, 0, 0))
             sizes += [len(attack), len(defence)]
         return max(sizes)
 
@@ -98,7 +109,34 @@ def _side_state(side: str, state: State) -> tuple[int, int]:
 
 
 def _with_side(side: str, state: State, lost: int, injury: int) -> State:
-    return (lost, injury, state[2], state[3]) if side == "a" else (state[0], state[1], lost, injury)
+    if side == "a":
+        return (lost, injury) + state[2:]  # type: ignore[return-value]
+    return state[:2] + (lost, injury) + state[4:]  # type: ignore[return-value]
+
+
+def _spent(side: str, state: State) -> int:
+    return state[4] if side == "a" else state[5]
+
+
+def _spend_one(side: str, state: State) -> State:
+    return state[:4] + ((state[4] + 1, state[5]) if side == "a" else (state[4], state[5] + 1))  # type: ignore[return-value]
+
+
+def spends(fight: Fight, side: str, state: State, without: tuple[int, ...],
+           with_point: tuple[int, ...]) -> bool:
+    """Whether ``side`` pays a plot point for the die it adds (source: Part I, Extra
+    Effect Dice): it has one left, the point adds a die, and (``SPEND_TAKES_OUT``) that
+    die takes out one more member."""
+    if with_point == without or _spent(side, state) >= fight.unit(side).plot_points:
+        return False
+    if fight.spend == SPEND_FIRST:
+        return True
+    other = "b" if side == "a" else "a"
+    target = fight.unit(other)
+    lost, injury = _side_state(other, state)
+    args = (target.standing(lost), injury or None, fight.rules, fight.carry_surplus,
+            target.highest_first)
+    return after_attack(with_point, *args)[0] > after_attack(without, *args)[0]
 
 
 def attack(fight: Fight, side: str, state: State) -> dict[State, Fraction]:
@@ -116,14 +154,37 @@ def _attack(fight: Fight, side: str, state: State) -> tuple[int, dict[State, int
     standing = target.standing(lost)
     attack_pool, defence_pool = fight.pools(side, state)
     keep = len(standing) if fight.rules is Rules.PART2 else MAX_EFFECT_DICE
-    wins, denominator = _effect_dist(attack_pool, defence_pool, keep, fight.limit)
     counts: dict[State, int] = {}
+    if _spent(side, state) < fight.unit(side).plot_points and fight.limit is EffectLimit.MARGIN:
+        pairs, denominator = _effect_pairs(attack_pool, defence_pool, keep, fight.limit)
+        wins: dict[tuple[int, ...], int] = {}
+        for (without, with_point), weight in pairs.items():
+            if spends(fight, side, state, without, with_point):
+                out, left = after_attack(with_point, standing, injury or None, fight.rules,
+                                         fight.carry_surplus, target.highest_first)
+                nxt = _spend_one(side, _with_side(other, state, lost + out, left or 0))
+                counts[nxt] = counts.get(nxt, 0) + weight
+            else:
+                wins[without] = wins.get(without, 0) + weight
+        settled = sum(counts.values())
+    else:
+        wins, denominator = _effect_dist(attack_pool, defence_pool, keep, fight.limit)
+        settled = 0
     for dice, weight in wins.items():
-        out, left = after_attack(dice, standing, injury or None, fight.rules, fight.carry_surplus)
+        out, left = after_attack(dice, standing, injury or None, fight.rules, fight.carry_surplus,
+                                 target.highest_first)
         nxt = _with_side(other, state, lost + out, left or 0)
         counts[nxt] = counts.get(nxt, 0) + weight
-    counts[state] = counts.get(state, 0) + denominator - sum(wins.values())
+    settled += sum(wins.values())
+    counts[state] = counts.get(state, 0) + denominator - settled
     return denominator, {s: w for s, w in counts.items() if w}
+
+
+@lru_cache(maxsize=8192)
+def _effect_pairs(attack_pool: tuple[int, ...], defence_pool: tuple[int, ...], keep: int,
+                  limit: EffectLimit) -> tuple[dict[tuple[tuple[int, ...], tuple[int, ...]], int], int]:
+    """The contest per pair of pools, with and without a plot point's die (cached)."""
+    return effect_dice_pairs(attack_pool, defence_pool, keep, limit)
 
 
 @lru_cache(maxsize=8192)
@@ -152,9 +213,9 @@ def step(fight: Fight, first: str, state: State) -> list[tuple[State, Fraction]]
         den_a, on_b = _attack(fight, "a", state)
         den_b, on_a = _attack(fight, "b", state)
         both: dict[State, int] = {}
-        for sb, p in on_b.items():
-            for sa, q in on_a.items():
-                end = sa[:2] + sb[2:]
+        for sb, p in on_b.items():  # A's attack: B's members and A's plot points
+            for sa, q in on_a.items():  # B's attack: A's members and B's plot points
+                end = (sa[0], sa[1], sb[2], sb[3], sb[4], sa[5])
                 both[end] = both.get(end, 0) + p * q
         return [(s, Fraction(w, den_a * den_b)) for s, w in both.items()]
     second = "b" if first == "a" else "a"
@@ -179,15 +240,18 @@ def losses(state: State) -> dict[str, int]:
     return {"a": state[0], "b": state[2]}
 
 
-def first_chance(fight: Fight) -> Fraction:
-    """Chance that side A wins the initiative roll-off (ties rolled again): each unit
-    rolls its quality dice and assets (source: Part II, Initiative)."""
+def first_chance(fight: Fight, ties: str = "again") -> Fraction:
+    """Chance that side A wins the initiative roll-off: each unit rolls its quality dice
+    and assets (source: Part II, Initiative). A tie is rolled again (``ties="again"``),
+    or goes to Side A or Side B (``"a"``, ``"b"``) (Rulings: initiative ties)."""
     a = pool_totals(tuple(sorted(fight.a.quality + fight.a.assets, reverse=True)))
     b = pool_totals(tuple(sorted(fight.b.quality + fight.b.assets, reverse=True)))
     wins = sum(wa * wb for ta, wa in a.items() for tb, wb in b.items() if ta > tb)
-    ties = sum(wa * b.get(ta, 0) for ta, wa in a.items())
+    tied = sum(wa * b.get(ta, 0) for ta, wa in a.items())
     total = sum(a.values()) * sum(b.values())
-    return Fraction(wins, total - ties)
+    if ties == "again":
+        return Fraction(wins, total - tied)
+    return Fraction(wins + (tied if ties == "a" else 0), total)
 
 
 @dataclass(frozen=True)
@@ -201,7 +265,7 @@ class Firefight:
     outcome_order: tuple[str, ...] = OUTCOMES
 
     def start(self) -> State:
-        return (0, 0, 0, 0)
+        return START
 
     def step(self, state: State) -> solver.Moves:
         return solver.whole_moves(step(self.fight, self.first, state))
@@ -236,14 +300,22 @@ def play_attack(fight: Fight, side: str, state: State, dice: solver.Dice) -> tup
     if not effect:
         return state, head + ": no harm."
     lost, injury = _side_state(other, state)
-    done = assign(effect, fight.unit(other).standing(lost), injury or None, fight.rules,
-                  fight.carry_surplus)
+    target = fight.unit(other)
+    keep = len(target.standing(lost)) if fight.rules is Rules.PART2 else MAX_EFFECT_DICE
+    with_point = effect_dice(att.remaining, margin, True, fight.limit)
+    paid = spends(fight, side, state, effect[:keep], with_point[:keep])
+    if paid:
+        effect, state = with_point, _spend_one(side, state)
+    done = assign(effect, target.standing(lost), injury or None, fight.rules,
+                  fight.carry_surplus, target.highest_first)
     nxt = _with_side(other, state, lost + len(done.taken_out), done.injury or 0)
     what = (f"takes out {len(done.taken_out)} ({names(list(done.taken_out))})"
             if done.taken_out else "takes out nobody")
     if done.injury:
         what += f", {SIDE_NAMES[other]} carries a d{done.injury} injury"
-    return nxt, f"{head}: wins by {margin}, effect dice {names(list(effect))}, {what}."
+    point = " (one bought with a plot point)" if paid else ""
+    return nxt, (f"{head}: wins by {margin}, effect dice {names(list(effect))}{point}, "
+                 f"{what}.")
 
 
 def play_round(fight: Fight, first: str, state: State, dice: solver.Dice) -> tuple[State, str]:
@@ -251,7 +323,8 @@ def play_round(fight: Fight, first: str, state: State, dice: solver.Dice) -> tup
     if first == AT_ONCE:
         on_b, one = play_attack(fight, "a", state, dice)
         on_a, two = play_attack(fight, "b", state, dice)
-        return on_a[:2] + on_b[2:], f"{one} At the same time: {two}"
+        both = (on_a[0], on_a[1], on_b[2], on_b[3], on_b[4], on_a[5])
+        return both, f"{one} At the same time: {two}"
     second = "b" if first == "a" else "a"
     state, one = play_attack(fight, first, state, dice)
     if outcome(fight, state) is not None:

@@ -175,6 +175,37 @@ def effect_dice_weights(attacker: tuple[int, ...], defender: tuple[int, ...], ke
     return out, ways(attacker) * ways(defender)
 
 
+def effect_dice_pairs(attacker: tuple[int, ...], defender: tuple[int, ...], keep: int,
+                      limit: EffectLimit = EffectLimit.MARGIN
+                      ) -> tuple[dict[tuple[tuple[int, ...], tuple[int, ...]], int], int]:
+    """Winning rolls by (effect dice without a plot point, effect dice with one), both
+    the ``keep`` largest of those earned (source: Part I, Extra Effect Dice: a plot point
+    buys one more die, if one is left over). Counted as :func:`effect_dice_weights` does."""
+    below = _at_most(defender)
+    top = len(below) - 1
+    out: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    for total, rolls in _by_total(attacker, keep).items():
+        if total <= 0:
+            continue
+        by_count: dict[int, int] = {}
+        margin = 1
+        while margin <= total:
+            last = 3 * (margin // 3) + 2 if limit is EffectLimit.MARGIN else total
+            d_low, d_high = max(total - last, 0), total - margin
+            weight = below[min(d_high, top)] - (below[min(d_low - 1, top)] if d_low else 0)
+            if weight:
+                count = effect_count(margin, False, limit)
+                by_count[count] = by_count.get(count, 0) + weight
+            margin = last + 1
+        for count, d_weight in by_count.items():
+            plus = effect_count(1, True, limit) - effect_count(1, False, limit)
+            for kept, w in rolls:
+                key = ((kept[:min(count, keep)] or (4,)),
+                       (kept[:min(count + plus, keep)] or (4,)))
+                out[key] = out.get(key, 0) + w * d_weight
+    return out, ways(attacker) * ways(defender)
+
+
 def contest_odds(attacker: Sequence[int], defender: Sequence[int], plot_point: bool = False,
                  target: Target | None = None,
                  limit: EffectLimit = EffectLimit.MARGIN) -> ContestOdds:

@@ -76,9 +76,27 @@ def brute_attack(fight: F.Fight, side: str, state: F.State) -> dict[F.State, Fra
             dice = effect_dice(roll.remaining, roll.total - d_total, False, fight.limit)
             nxt = state
             if dice:
-                done = assign(dice, standing, injury or None, fight.rules, fight.carry_surplus)
+                target = fight.unit(other)
+                extra = effect_dice(roll.remaining, roll.total - d_total, True, fight.limit)
+                spent = state[4] if side == "a" else state[5]
+                # a plot point buys one more die when one is left that could be used (no
+                # more dice than members under Part II); under "takes out" only if the
+                # die takes out one more member
+                keep = len(standing) if fight.rules is Rules.PART2 else 99
+                pay = spent < fight.unit(side).plot_points and extra[:keep] != dice[:keep]
+                if pay and fight.spend == F.SPEND_TAKES_OUT:
+                    def out_by(d: tuple[int, ...], keep: int = keep,
+                               target: F.Unit = target) -> int:
+                        return len(assign(d[:keep], standing, injury or None, fight.rules,
+                                          fight.carry_surplus, target.highest_first).taken_out)
+                    pay = out_by(extra) > out_by(dice)
+                if pay:
+                    dice = extra
+                    nxt = nxt[:4] + ((spent + 1, nxt[5]) if side == "a" else (nxt[4], spent + 1))
+                done = assign(dice, standing, injury or None, fight.rules, fight.carry_surplus,
+                              target.highest_first)
                 new = (lost + len(done.taken_out), done.injury or 0)
-                nxt = new + state[2:] if other == "a" else state[:2] + new
+                nxt = new + nxt[2:] if other == "a" else nxt[:2] + new + nxt[4:]
             out[nxt] = out.get(nxt, Fraction(0)) + Fraction(count, n)
     return out
 
@@ -88,13 +106,22 @@ SMALL = [
     F.Fight(F.Unit((6, 8), (), 4, None), F.Unit((8, 8), (), None, 6), Range.SAME, Rules.PART1,
             True),
     F.Fight(F.Unit((4, 10)), F.Unit((6, 6, 8)), Range.SAME, Rules.PART2, False, EffectLimit.EVERY),
+    # issue 29: plot points (both ways of spending them), the best members falling first
+    F.Fight(F.Unit((6, 8), (4,), plot_points=1), F.Unit((4, 6, 6), plot_points=2),
+            Range.SAME),
+    F.Fight(F.Unit((6, 8), plot_points=2), F.Unit((4, 6, 6), plot_points=1), Range.SAME,
+            spend=F.SPEND_TAKES_OUT),
+    F.Fight(F.Unit((4, 8), highest_first=True), F.Unit((4, 6, 8), highest_first=True),
+            Range.SAME),
+    F.Fight(F.Unit((6, 8), highest_first=True, plot_points=1), F.Unit((4, 4, 8)),
+            Range.SAME, Rules.PART1),
 ]
 
 
 @pytest.mark.parametrize("fight", SMALL)
 def test_every_attack_matches_enumeration_of_every_face(fight: F.Fight) -> None:
-    seen = {(0, 0, 0, 0)}
-    todo = [(0, 0, 0, 0)]
+    seen = {F.START}
+    todo = [F.START]
     while todo:
         state = todo.pop()
         if F.outcome(fight, state) is not None:
@@ -126,7 +153,7 @@ def test_whole_fight_matches_a_walk_over_every_sequence(fight: F.Fight) -> None:
         for nxt, q in brute_attack(fight, side, state).items():
             walk(nxt, p * q, r + (turn == 1), 1 - turn)
 
-    walk((0, 0, 0, 0), Fraction(1), 0, 0)
+    walk(F.START, Fraction(1), 0, 0)
     exact = solver.solve(F.Firefight(fight, "a"), max_rounds=rounds)
     assert exact.outcomes == {k: totals.get(k, Fraction(0)) for k in exact.outcomes}
     assert exact.losses["b"] == dict(sorted(lost_b.items()))
@@ -192,7 +219,7 @@ def test_readings_change_the_fight() -> None:
     fight = F.Fight(F.Unit((6, 6, 8, 8)), F.Unit((6, 6, 6, 6, 6)))
     every_fight = F.Fight(fight.a, fight.b, limit=EffectLimit.EVERY)
     def mean_out(f: F.Fight) -> Fraction:
-        return sum((s[2] * p for s, p in F.attack(f, "a", (0, 0, 0, 0)).items()), Fraction(0))
+        return sum((s[2] * p for s, p in F.attack(f, "a", F.START).items()), Fraction(0))
     assert mean_out(every_fight) > mean_out(fight)
 
 
@@ -266,3 +293,44 @@ def test_rulings_numbers_for_the_round_and_the_effect_dice() -> None:
     assert [round(r["expected_rounds"], 2) for r in (base, every)] == [10.60, 8.69]
     assert [round(r["expected_losses_a"], 2) for r in (base, at_once)] == [0.91, 1.10]
     assert [round(r["outcomes"]["Still fighting"], 3) for r in (base, at_once)] == [0.097, 0.112]
+
+
+#: the heaviest inputs the form accepts (issue 29): 6 d12 members a side with 2 d12 assets,
+#: d12 armor and cover, the best members falling first, a roll-off, at both caps; and the
+#: plot points' limit (4 v 5 d12 members with a point a side); timed in
+#: benchmarks/site_speed.py (HEAVIEST), not here
+WORST = {f"{s}_{k}": v for s in "ab" for k, v in {
+    "quality": "d12 d12 d12 d12 d12 d12", "assets": "d12 d12", "armor": 12, "cover": 12}.items()}
+
+
+@pytest.mark.parametrize("over", [
+    {**WORST, "max_rounds": 20},
+    {**WORST, "max_rounds": 100, "first": "roll", "falls": "highest"},
+    {**WORST, "a_quality": "d12 d12 d12 d12", "b_quality": "d12 d12 d12 d12 d12",
+     "a_plot_points": 1, "b_plot_points": 1, "falls": "highest", "max_rounds": 100},
+    {**WORST, "a_plot_points": 3, "b_plot_points": 3, "plot_spend": F.SPEND_TAKES_OUT},
+])
+def test_the_heaviest_inputs_are_answered_or_refused_naming_a_field(over: dict) -> None:
+    reply = api.run(NAME, inputs(**over))
+    if not reply["ok"]:
+        assert reply["error"]["field"] in {"max_rounds", "a_plot_points", "b_plot_points"}
+        assert "lower the" in reply["error"]["message"].lower()
+
+
+def test_typical_fights_with_the_new_inputs_are_answered() -> None:
+    run(a_plot_points=1, b_plot_points=1, falls="highest", first="roll", ties="b")
+    run(max_rounds=100, a_plot_points=1, first="roll", ties="b")
+    run(a_quality="d8 d8 d8 d8 d8 d8", b_quality="d8 d8 d8 d8 d8 d8", a_assets="d6")
+
+
+def test_rulings_numbers_for_plot_points_and_ties() -> None:
+    """The figures the Rulings page quotes for the plot point's moment and for ties."""
+    wins = [run(a_plot_points=1, b_quality="d10 d8 d6 d6 d6", plot_spend=spend)
+            ["outcomes"]["Side A wins"] for spend in (F.SPEND_FIRST, F.SPEND_TAKES_OUT)]
+    assert [round(w, 4) for w in wins] == [0.1342, 0.1331]
+    assert round(run(b_quality="d10 d8 d6 d6 d6")["outcomes"]["Side A wins"], 4) == 0.0822
+    ties = [run(first="roll", ties=t) for t in ("again", "a", "b")]
+    assert [round(r["p_a_first"], 3) for r in ties] == [0.646, 0.690, 0.566]
+    assert [round(r["outcomes"]["Side A wins"], 3) for r in ties] == [0.763, 0.766, 0.757]
+    falls = [run(falls=f)["outcomes"]["Side A wins"] for f in ("lowest", "highest")]
+    assert [round(w, 3) for w in falls] == [0.788, 0.898]
