@@ -106,9 +106,11 @@ def test_calculators_index_lists_every_calculator_with_a_working_link(site) -> N
         if fragment and fragment not in _parse(target).ids:
             problems.append(f"{name}: {link} has no such heading")
         if fragment and here and f'data-calculator="{name}"' in html:
-            # the link lands on the section holding the widget: nothing but text between
-            section = html.split(f'id="{fragment}"', 1)[1]
-            next_heading = re.search(r"<h[1-3] ", section)
+            # the link lands on the section holding the widget (its own subsections are part
+            # of it): nothing but text between, no other section of the same or a higher level
+            before, section = html.split(f'id="{fragment}"', 1)
+            level = int(before[before.rindex("<h") + 2])
+            next_heading = re.search(rf"<h[1-{level}] ", section)
             body = section[: next_heading.start()] if next_heading else section
             if f'data-calculator="{name}"' not in body and not apps:
                 problems.append(f"{name}: {link} is not the section with the widget")
