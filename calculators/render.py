@@ -13,7 +13,7 @@ from functools import cache
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from rules_core.dice.distribution import percent
+from rules_core.dice.distribution import chance, percent
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -110,11 +110,11 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
     words = _VIEW_WORDS[view]
     summary = f"{title}: bars for the chance of {words} each outcome ({outcome_label})"
     if best is not None and view == "exactly":
-        summary += f"; most likely {outcomes[best]} ({percent(values[best])})"
+        summary += f"; most likely {outcomes[best]} ({chance(values[best])})"
     out = [f'<div class="calc-bars calc-view-{escape(view)} calc-bars-{escape(layout)}" role="img" '
-           f'aria-label="{escape(summary)}. The table of exact odds has every figure.">']
+           f'aria-label="{escape(summary)}. The table of odds has every figure.">']
     for outcome, p in zip(outcomes, values):
-        label, pct = escape(outcome), escape(percent(p))
+        label, pct = escape(outcome), escape(chance(p))
         zero = (" calc-bar-zero" if p == 0 else "") + (" calc-bar-zone" if in_zone(outcome, zone) else "")
         # no title: the label and value are written out, and Material's tooltips would
         # mount a component for each titled bar (a long task on a page of charts)
@@ -128,6 +128,25 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
 
 #: exact fractions longer than this (characters) fold away on a phone until asked for
 LONG_FRACTION = 12
+#: an exact fraction longer than this (characters, digits and slash) is not written out
+#: in a table, nor printed: the reader gets its size, a Copy button and a download of the
+#: table's fractions; the page never shows a run of more than 60 digits
+SHORT_EXACT = 60
+
+
+def exact_cell(outcome: str, fraction: Fraction) -> str:
+    """The "Exact" cell of an odds table: the fraction when it fits a short line (it breaks
+    after its slash on a phone); else its size and a Copy button, the whole fraction in the
+    cell's ``data-exact`` (widget.js copies it, and downloads a table's)."""
+    text = str(fraction)
+    if len(text) <= SHORT_EXACT:
+        return f'<td data-exact="{escape(text)}">{escape(text).replace("/", "/<wbr>")}</td>'
+    digits = len(text) - 1
+    return (f'<td class="calc-exact-long" data-exact="{escape(text)}">'
+            f'<span class="calc-exact-size">{digits:,} digits</span> '
+            f'<button type="button" class="calc-copy-exact" data-action="copy-exact" '
+            f'aria-label="Copy the exact chance of {escape(outcome)}, a fraction of {digits:,} digits">'
+            f'Copy</button></td>')
 
 
 def default_view(ordered: bool) -> str:
@@ -143,10 +162,12 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
     outcomes are ordered) followed by the same figures as an accessible table, open when
     ``table_open`` and short."""
     key = chart_spec["key"]
-    exact_map = result.get(key + "_exact") or {k: str(Fraction(v).limit_denominator(10**9))
-                                               for k, v in result[key].items()}
-    outcomes = [str(k) for k in exact_map]
-    exact = [Fraction(v) for v in exact_map.values()]
+    # no exact twin (a whole fight's fractions past thousands of digits): the chances are the
+    # floats, shown rounded, and no fraction is made up from them
+    exact_map = result.get(key + "_exact")
+    chances = exact_map if exact_map is not None else result[key]
+    outcomes = [str(k) for k in chances]
+    exact = [Fraction(v) for v in chances.values()]
     views = chance_views(exact, chart_spec.get("ordered", True))
     start = default_view(len(views) > 1)
     layout = chart_layout(outcomes)
@@ -173,22 +194,33 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
                    f'{escape(str(low))} or more: {escape(str(meaning))}</p>')
     heads = [escape(chart_spec["outcome_label"])] + [escape(label) for v, label in CHART_VIEWS
                                                      if v in views]
-    long = max((len(str(p)) for p in exact), default=0) > LONG_FRACTION
+    shown = [len(str(p)) for p in exact if len(str(p)) <= SHORT_EXACT] if exact_map else []
+    long = max(shown, default=0) > LONG_FRACTION
+    cut = exact_map is not None and len(shown) < len(exact)
     toggle = ('<label class="calc-show-exact"><input type="checkbox"> Show the exact fractions</label>'
               if long else "")
     out.append('<details class="calc-table"' + (" open" if table_open and len(outcomes) <= 12 else "")
-               + f'><summary>Table of exact odds</summary>{toggle}{scroll_box(title)}'
+               + f'><summary>Table of odds</summary>{toggle}{scroll_box(title)}'
                f'<table class="calc-odds{" calc-long-exact" if long else ""}">'
                f'<caption class="calc-sr">{title}</caption><thead><tr>'
                + "".join(f"<th scope=\"col\">{h}</th>" for h in heads)
-               + '<th scope="col">Exact</th></tr></thead><tbody>')
+               + ('<th scope="col">Exact</th>' if exact_map else "") + '</tr></thead><tbody>')
     for i, outcome in enumerate(outcomes):
-        cells = "".join(f"<td>{escape(percent(views[v][i]))}</td>"
+        cells = "".join(f"<td>{escape(chance(views[v][i]))}</td>"
                         for v, _ in CHART_VIEWS if v in views)
-        fraction = escape(str(exact[i])).replace("/", "/<wbr>")  # breaks there on a phone
+        if exact_map:
+            cells += exact_cell(outcome, exact[i])
         row = ' class="calc-row-zone"' if in_zone(outcome, chart_spec.get("zone")) else ""
-        out.append(f'<tr{row}><th scope="row">{escape(outcome)}</th>{cells}<td>{fraction}</td></tr>')
-    out.append("</tbody></table></div></details></figure>")
+        out.append(f'<tr{row}><th scope="row">{escape(outcome)}</th>{cells}</tr>')
+    out.append("</tbody></table></div>")
+    if cut:
+        out.append('<p class="calc-exact-note calc-exact-offer">Fractions too long to show: '
+                   'Copy one, or <button type="button" class="calc-download-exact" '
+                   'data-action="download-exact">download them all</button> (CSV).</p>')
+    elif exact_map is None:
+        out.append('<p class="calc-exact-note">The exact fractions are too long to show '
+                   '(thousands of digits): these chances are rounded.</p>')
+    out.append("</details></figure>")
     return "".join(out)
 
 
@@ -305,11 +337,13 @@ def headline_change(before: str, after: str) -> str:
     return f"{sign}{number}{(' ' + a[2]) if a[2] else ''}"
 
 
-def _exact(result: dict[str, Any], key: str) -> dict[str, Fraction]:
-    exact = result.get(key + "_exact")
-    if exact is None:
-        exact = {k: Fraction(v).limit_denominator(10**9) for k, v in result.get(key, {}).items()}
-    return {str(k): Fraction(v) for k, v in exact.items()}
+def _chances(result: dict[str, Any], key: str) -> dict[str, Fraction]:
+    """A chart's chances: the exact twin, or (when a fight's fractions were too long to
+    keep) the floats as they are, only ever shown rounded."""
+    chances = result.get(key + "_exact")
+    if chances is None:
+        chances = result.get(key, {})
+    return {str(k): Fraction(v) for k, v in chances.items()}
 
 
 def _outcome_order(a: list[str], b: list[str]) -> list[str]:
@@ -324,7 +358,7 @@ def _outcome_order(a: list[str], b: list[str]) -> list[str]:
 def _chart(chart: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str:
     """Both setups' distribution of one chart: two bars per outcome, one table."""
     key = chart["key"]
-    exact_a, exact_b = _exact(a, key), _exact(b, key)
+    exact_a, exact_b = _chances(a, key), _chances(b, key)
     outcomes = _outcome_order(list(exact_a), list(exact_b))
     ordered = chart.get("ordered", True)
     view = "at_least" if ordered else "exactly"
@@ -345,7 +379,7 @@ def _chart(chart: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str:
                    f'<span class="calc-cbar-tracks">'
                    f'<span class="calc-cbar-a" style="--v:{float(pa / top):.4f}"></span>'
                    f'<span class="calc-cbar-b" style="--v:{float(pb / top):.4f}"></span></span>'
-                   f'<span class="calc-bar-value">{escape(percent(pa))}<br>{escape(percent(pb))}</span>'
+                   f'<span class="calc-bar-value">{escape(chance(pa))}<br>{escape(chance(pb))}</span>'
                    f'</div>')
     out.append('</div><details class="calc-table"><summary>Table of both setups</summary>'
                f'{scroll_box(title + ", both setups")}<table class="calc-odds"><caption class="calc-sr">{title}, '
@@ -353,8 +387,8 @@ def _chart(chart: dict[str, Any], a: dict[str, Any], b: dict[str, Any]) -> str:
                '<th scope="col">Setup A</th><th scope="col">Current</th><th scope="col">Change</th>'
                '</tr></thead><tbody>')
     for outcome, pa, pb in zip(outcomes, va, vb):
-        out.append(f'<tr><th scope="row">{escape(outcome)}</th><td>{escape(percent(pa))}</td>'
-                   f'<td>{escape(percent(pb))}</td>'
+        out.append(f'<tr><th scope="row">{escape(outcome)}</th><td>{escape(chance(pa))}</td>'
+                   f'<td>{escape(chance(pb))}</td>'
                    f'<td>{escape(headline_change(percent(pa), percent(pb)))}</td></tr>')
     out.append("</tbody></table></div></details></figure>")
     return "".join(out)

@@ -6,6 +6,7 @@ import { scopedKey } from "./site.js";
 import { pinnedFromUrl, showPin, togglePin } from "./compare.js";
 import { handOn, addToRoster } from "./handon.js";
 import { showSummary } from "./summary.js";
+import { copyExact, downloadExact } from "./exact.js";
 import { openLog, record } from "./sessionlog.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
@@ -437,6 +438,11 @@ export function bind(/** @type {Widget} */ root) {
       compute(root);
     }
     if (action === "share") await share(root);
+    if (action === "copy-exact") {
+      const said = await copyExact(button);
+      if (said) setStatus(root, /** @type {string} */ (root.dataset.status), said);
+    }
+    if (action === "download-exact") downloadExact(button);
     if (action === "pin") {
       togglePin(root);
       compute(root);

@@ -12,7 +12,7 @@ import pytest
 from calculators.render import chart, chart_layout, markdown, response_html, roll_html
 from rules_core import api
 from rules_core.catalog import calculators
-from rules_core.dice.distribution import percent
+from rules_core.dice.distribution import chance, percent
 from rules_core.fields import initial_inputs
 
 
@@ -146,9 +146,15 @@ def test_chart_is_one_labelled_image_and_the_table_has_every_number() -> None:
     assert '<th scope="col">Exactly</th>' in html and "<caption" in html
 
 
-def test_chart_without_exact_fractions_uses_the_floats() -> None:
+def test_chart_without_exact_fractions_shows_the_floats_rounded_and_says_why() -> None:
+    """A whole fight leaves an exact twin out when a fraction is past 4,000 digits: the
+    table shows the percentages only and says so; no fraction is made up from a float."""
     html = chart(spec(), {"dist": {"1": 0.25, "2": 0.75}}, "w")
-    assert "1/<wbr>4" in html and "3/<wbr>4" in html
+    tree = parse(html)
+    assert [row for row in tree.rows if row[0] in ("1", "2")] == [
+        ["1", "25.0%", "100.0%", "25.0%"], ["2", "75.0%", "75.0%", "100.0%"]]
+    assert ">Exact</th>" not in html and "/<wbr>" not in html and "data-exact" not in html
+    assert "The exact fractions are too long to show" in html
 
 
 def test_labels_and_titles_are_escaped() -> None:
@@ -221,30 +227,45 @@ def test_every_calculator_renders_consistent_charts(name: str) -> None:
         assert max(scales) == 1.0
         for bar, (outcome, p) in zip(exactly, dist.items()):
             assert bar["calc-bar-label"] == str(outcome)
-            assert bar["calc-bar-value"] == percent(p)
+            assert bar["calc-bar-value"] == chance(p)
         layout = chart_layout([str(k) for k in dist])
         assert f"calc-bars-{layout}" in one
 
 
 def test_headline_chart_and_table_agree_on_a_tiny_chance() -> None:
-    """Cortex d4 against 6d12: the attacker can win, rarely. The headline, the bar and the
-    table all say "<0.1%" (one formatter), never "0.0%" beside "<0.1%"."""
+    """Cortex d4 against 6d12: the attacker can win, rarely. The headline says "<0.1%",
+    the bar and the table say how rare ("1 in N"), never "0.0%"."""
     response = api.run("cortex.odds", {"attacker": "d4", "defender": "6d12"})
     assert response["ok"], response
     headline = dict(response["display"]["headline"])
     assert headline["Attacker wins"] == "<0.1%"
     html = response_html(response, "/", "t")
     assert "0.0%" not in html.replace("100.0%", "")
-    assert "&lt;0.1%" in html and "<0.1%" not in html  # escaped like every other value
+    wins = Fraction(response["result"]["p_win_exact"])  # a margin of at least 1
+    assert wins < Fraction(1, 1000) and chance(wins).startswith("1 in ")
+    assert f"<td>{chance(wins)}</td>" in html
 
 
 def test_percent_signs_and_bounds_are_escaped_in_bars_and_tables() -> None:
     dist = {"0": Fraction(1, 10**6), "1": Fraction(10**6 - 1, 10**6)}
     html = chart(spec(), result(dist), "w")
-    assert "&gt;99.9%" in html and "&lt;0.1%" in html
+    assert "&gt;99.9%" in html
     assert ">99.9%" not in html.replace("&gt;99.9%", "")
     tree = parse(html)
-    assert [b["calc-bar-value"] for b in tree.views["exactly"]] == ["<0.1%", ">99.9%"]
+    assert [b["calc-bar-value"] for b in tree.views["exactly"]] == ["1 in 1 million", ">99.9%"]
+
+
+@pytest.mark.parametrize("p,text", [
+    (Fraction(1, 100), "1.0%"), (Fraction(1, 101), "1 in 100"), (Fraction(1, 250), "1 in 250"),
+    (Fraction(1, 42_000), "1 in 42,000"), (Fraction(1, 41_960), "1 in 42,000"),
+    (Fraction(3, 10**7), "1 in 3.3 million"), (Fraction(1, 10**9), "1 in 1 billion"),
+    (Fraction(7, 10**14), "1 in 14 trillion"), (Fraction(1, 10**15), "1 in 10¹⁵"),
+    (Fraction(3, 10**20), "1 in 3.3 × 10¹⁹"), (Fraction(1, 7 * 10**900), "1 in 7 × 10⁹⁰⁰"),
+    (5e-324, "1 in 2 × 10³²³"), (0.004, "1 in 250"), (0, "0.0%"), (0.5, "50.0%")])
+def test_a_rare_chance_reads_one_in_n_and_never_a_long_number(p: Fraction | float, text: str) -> None:
+    """Below 1% a chance reads "1 in N" (N to two figures, words past a million, a power
+    of ten past a trillion); from 1% it is the percentage."""
+    assert chance(p) == text
 
 
 def test_bars_sit_in_one_container_that_carries_the_layout() -> None:
