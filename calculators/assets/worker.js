@@ -276,8 +276,30 @@ if (nativeInstantiateStreaming) {
     if (!wasmModule) return nativeInstantiateStreaming(source, imports);
     const module = await wasmModule;
     mark("wasmCompiled");
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
+    const instance = await WebAssembly.instantiate(module, imports);
+    fitMemory(instance);
+    return { module, instance };
   };
+}
+
+/** Bytes of memory the snapshot being restored holds (0 on a normal start). */
+let restoring = 0;
+
+/** Pyodide restores a snapshot into a memory of the module's own starting size (30 MiB):
+ * a snapshot made after the memory grew does not fit ("offset is out of bounds",
+ * pyodide/pyodide#6254). Grow the new instance's memory to the snapshot's size before
+ * Pyodide looks at it; the restore overwrites every byte. */
+function fitMemory(/** @type {WebAssembly.Instance} */ instance) {
+  if (!restoring) return;
+  const memory = Object.values(instance.exports).find((e) => e instanceof WebAssembly.Memory);
+  if (!memory) return;
+  const missing = Math.ceil((restoring - memory.buffer.byteLength) / 65536);
+  if (missing > 0) memory.grow(missing);
+}
+
+/** The memory a snapshot holds: its bytes after the header (whose length is its second word). */
+function snapshotMemory(/** @type {Uint8Array} */ bytes) {
+  return bytes.byteLength - new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
 }
 
 /** Download and compile the WebAssembly (progress counted); Pyodide's request for the
@@ -335,9 +357,13 @@ async function start(config) {
   if (stored.bytes && place) {
     try {
       // Pyodide loads its JavaScript while the snapshot's bytes are read and checked
-      py = await load({ _loadSnapshot: stored.bytes });
+      py = await load({ _loadSnapshot: stored.bytes.then((bytes) => {
+        restoring = snapshotMemory(bytes);
+        return bytes;
+      }) });
       path = "snapshot";
     } catch (err) {
+      restoring = 0;
       if (err instanceof LoadFailure) throw err;
       dropped = err instanceof Damaged ? "damaged" : `refused (${err})`;
       await dropSnapshot(place);
