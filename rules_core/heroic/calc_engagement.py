@@ -10,13 +10,14 @@ from typing import Any
 from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
-from rules_core.explain import rule
+from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, TextField, describe
+from rules_core.heroic import contest
 from rules_core.heroic import fight as model
 from rules_core.heroic.calc_injury import multiplier_fraction
 from rules_core.heroic.calc_melee import reach_field
 from rules_core.heroic.damage import damage_parser
-from rules_core.heroic.tables import DEFAULT_SF, TACTICS
+from rules_core.heroic.tables import DEFAULT_SF, TACTIC_BY_KEY, TACTICS
 from rules_core.messages import count
 
 PAGE = "heroic/groups"
@@ -26,6 +27,10 @@ MAX_MEMBERS = 40
 #: second in CPython (the work grows with the square of the pairs)
 MAX_CARRY_STATES = 250
 MAX_MEMBER_PAIRS = 160
+#: the solver's work budget per round of the cap (moves x 64-bit words of the exact
+#: masses, which grow round by round): about 1 s of CPython at a cap of 20 and 3 s at
+#: 100 (the source's fight at a cap of 100 needs 41-45 million)
+COST_PER_ROUND = 500_000
 #: damage dice one attack may roll at most (hits x dice per hit) for an exact answer
 MAX_DAMAGE_DICE = 240
 ATTACK_TACTICS = tuple((t.key, t.name) for t in TACTICS if t.melee is not None)
@@ -51,7 +56,24 @@ def side_fields(key: str, title: str, init: dict[str, Any]) -> tuple[Any, ...]:
         IntField(f"{key}_members", f"{title}: members", initial=init["members"], minimum=1,
                  maximum=MAX_MEMBERS),
         IntField(f"{key}_skill", f"{title}: combat skill", initial=init["skill"], minimum=3,
-                 maximum=40, help="Used to attack and to defend in the contest."),
+                 maximum=40, help="Used to attack, and to defend unless another defence is "
+                                  "chosen below."),
+        IntField(f"{key}_attack_modifier", f"{title}: other attack modifiers", default=0,
+                 minimum=-30, maximum=30,
+                 help="Weapon quality, posture, darkness, a chosen hit location: added to "
+                      "the attack skill every round."),
+        ChoiceField(f"{key}_defense", f"{title}: defends with", default="skill",
+                    choices=(("skill", "Its combat skill (a parry)"),
+                             ("block", "A Shield or Cloak skill"),
+                             ("dodge", "Dodge, as (Dodge + bonuses - 3) x 2"))),
+        IntField(f"{key}_block_skill", f"{title}: Shield or Cloak skill", initial=12,
+                 minimum=3, maximum=40, shown_if=(f"{key}_defense", ("block",))),
+        IntField(f"{key}_dodge", f"{title}: Dodge", initial=8, minimum=3, maximum=30,
+                 shown_if=(f"{key}_defense", ("dodge",))),
+        IntField(f"{key}_defense_bonus", f"{title}: defence bonuses", default=0, minimum=0,
+                 maximum=20,
+                 help="Shield or cloak DB, Combat Reflexes, Enhanced Defenses: added to the "
+                      "defence skill, or to Dodge before it is converted."),
         ChoiceField(f"{key}_tactic", f"{title}: tactic", default="balanced",
                     choices=ATTACK_TACTICS,
                     help="Kept every round: its melee modifier to attack, its defence "
@@ -74,6 +96,10 @@ def side_fields(key: str, title: str, init: dict[str, Any]) -> tuple[Any, ...]:
                   help="Player characters never check morale."),
         IntField(f"{key}_fearlessness", f"{title}: Fearlessness", default=0, minimum=0,
                  maximum=30),
+        IntField(f"{key}_cowardice", f"{title}: Cowardice, its Fright Check penalty",
+                 default=0, minimum=0, maximum=30,
+                 help="The size of the penalty (4 for -4), added to every morale roll; 0 "
+                      "without Cowardice."),
         BoolField(f"{key}_cornered", f"{title}: cannot retreat, no quarter", default=False),
     )
 
@@ -101,6 +127,19 @@ FIELDS = (
 )
 
 
+def defence_skill(inputs: dict[str, Any], k: str) -> int | None:
+    """A side's contest defence before its tactic (source: Ranged Attacks step 3, the
+    defences and bonuses; None: its combat skill with no bonus). Bonuses are added to a
+    Shield or Cloak skill, and to Dodge before the (Dodge - 3) x 2 conversion; the
+    tactic's modifier comes after it (see the Rulings page)."""
+    bonus = inputs[f"{k}_defense_bonus"]
+    if inputs[f"{k}_defense"] == "dodge":
+        return contest.dodge_as_skill(inputs[f"{k}_dodge"], bonus)
+    if inputs[f"{k}_defense"] == "block":
+        return inputs[f"{k}_block_skill"] + bonus
+    return None if not bonus else inputs[f"{k}_skill"] + bonus
+
+
 def build(inputs: dict[str, Any]) -> model.Fight:
     """The fight the inputs describe."""
     def side(k: str) -> model.Side:
@@ -111,7 +150,10 @@ def build(inputs: dict[str, Any]) -> model.Fight:
             dr=inputs[f"{k}_dr"], damage=inputs[f"{k}_damage"],
             wounding=multiplier_fraction(inputs[f"{k}_wounding"]),
             frontage=inputs[f"{k}_frontage"], checks_morale=inputs[f"{k}_morale"],
-            fearlessness=inputs[f"{k}_fearlessness"], cornered=inputs[f"{k}_cornered"])
+            fearlessness=inputs[f"{k}_fearlessness"], cornered=inputs[f"{k}_cornered"],
+            cowardice=inputs[f"{k}_cowardice"],
+            attack_modifier=inputs[f"{k}_attack_modifier"],
+            defence=defence_skill(inputs, k))
     rules = model.Rules(carry_wounds=inputs["wounds"] == "carry", ties=inputs["ties"],
                         on_break=inputs["on_break"], reach=inputs["reach_per_defender"])
     return model.Fight(side("a"), side("b"), rules)
@@ -148,14 +190,17 @@ def _check(inputs: dict[str, Any]) -> None:
         if pairs > MAX_CARRY_STATES:
             raise InputError("wounds", f"Injury left over: carrying every point means following "
                                        f"up to {pairs:,} pairs of HP totals, past the limit of "
-                                       f"{MAX_CARRY_STATES:,} for an exact answer; lower the "
-                                       f"members or HP each, or choose whole members only.")
+                                       f"{MAX_CARRY_STATES:,} for an exact answer in time (12 "
+                                       f"orcs against 8 knights reach over 15,000 states "
+                                       f"after one round); lower the members or HP each, or "
+                                       f"choose whole members only.")
 
 
 def solve(inputs: dict[str, Any]) -> tuple[model.Fight, solver.Odds]:
     f = build(inputs)
     try:
-        result = solver.solve(f, max_rounds=inputs["max_rounds"])
+        result = solver.solve(f, max_rounds=inputs["max_rounds"],
+                              max_cost=COST_PER_ROUND * inputs["max_rounds"])
     except solver.TooLarge as err:
         raise InputError("max_rounds", f"Round cap: {err}; lower the round cap or the members "
                                        f"of either side.") from None
@@ -173,6 +218,45 @@ def _compute(inputs: dict[str, Any]) -> Result:
     return out
 
 
+DEFENCE_WORDS = {"skill": "combat skill", "block": "Shield or Cloak skill", "dodge": "Dodge"}
+
+
+def _defence_text(inputs: dict[str, Any], k: str, tactic: int) -> str:
+    bonus, kind = inputs[f"{k}_defense_bonus"], inputs[f"{k}_defense"]
+    if kind == "dodge":
+        base = contest.dodge_as_skill(inputs[f"{k}_dodge"], bonus)
+        text = f"(Dodge {inputs[f'{k}_dodge']} + {bonus} - 3) x 2 = {base}"
+    else:
+        raw = inputs[f"{k}_skill"] if kind == "skill" else inputs[f"{k}_block_skill"]
+        base = raw + bonus
+        text = f"{DEFENCE_WORDS[kind]} {raw}" + (f" + bonuses {bonus}" if bonus else "")
+    return f"{text}, tactic {signed(tactic)}: **{base + tactic}**"
+
+
+def sides_table(inputs: dict[str, Any], f: model.Fight) -> str:
+    """Each side's attack and defence before the numbers, and its standing morale
+    modifiers, as the whole fight uses them."""
+    rows = []
+    for k, side in (("a", f.a), ("b", f.b)):
+        tactic = TACTIC_BY_KEY[side.tactic]
+        attack = side.skill + side.attack_modifier + (tactic.melee or 0)
+        morale_mods = [f"Fearlessness {signed(-side.fearlessness)}"] if side.fearlessness else []
+        if side.cowardice:
+            morale_mods.append(f"Cowardice {signed(side.cowardice)}")
+        if side.cornered:
+            morale_mods.append("cannot retreat -5")
+        rows.append([
+            side.name,
+            f"skill {side.skill}" + (f", other {signed(side.attack_modifier)}"
+                                     if side.attack_modifier else "")
+            + f", {tactic.name} {signed(tactic.melee or 0)}: **{attack}**",
+            _defence_text(inputs, k, tactic.defense),
+            (", ".join(morale_mods) or "none") if side.checks_morale else "never checks",
+        ])
+    return table(["Side", "Attack before the numbers bonus", "Defence in the contest",
+                  "Standing morale modifiers"], rows)
+
+
 def _explain(inputs: dict[str, Any], result: Result) -> str:
     f = build(inputs)
     a, b = f.a, f.b
@@ -182,6 +266,13 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         f"({b.members} x {b.hp} HP = {b.full_hp}), played round by round as an exact chain "
         f"of states: the state is each side's pooled HP"
         + ("" if carry else ", kept in whole members") + ".",
+        "",
+        sides_table(inputs, f),
+        "",
+        f"Dodge counts as (Dodge + bonuses - 3) x 2 "
+        f"({rule('dodge in the contest', 'heroic/melee', 'dodge-in-the-contest')}); the "
+        f"tactic's defence modifier comes after "
+        f"({rule('ruling', 'rulings/', 'defence-modifiers-and-dodge')}).",
         "",
         "Every round:",
         "",

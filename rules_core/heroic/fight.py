@@ -58,6 +58,9 @@ class Side:
     checks_morale: bool
     fearlessness: int = 0
     cornered: bool = False
+    cowardice: int = 0  # Cowardice's Fright Check penalty, added to the morale roll
+    attack_modifier: int = 0  # other modifiers to this side's attack skill
+    defence: int | None = None  # contest defence before the tactic (None: the skill)
 
     @property
     def full_hp(self) -> int:
@@ -120,7 +123,9 @@ def attackers(side: Side, up: int, foes: int, reach: int = MAX_REACH_PER_DEFENDE
 
 def contest_skills(att: Side, dfd: Side, att_up: int, dfd_up: int, free_attack: bool,
                    reach: int = MAX_REACH_PER_DEFENDER) -> tuple[int, int, int]:
-    """(attack skill, defence skill, hit multiplier) for one group attack.
+    """(attack skill, defence skill, hit multiplier) for one group attack: the
+    attackers' skill, other modifiers, tactic and numbers bonus against the defenders'
+    contest defence (their skill, or a Dodge, Shield or Cloak defence) and tactic.
 
     A free attack on a fleeing side is made against its Retreat defence (-4); the
     attackers keep their own tactic's melee modifier, and both sides are taken to have
@@ -129,8 +134,9 @@ def contest_skills(att: Side, dfd: Side, att_up: int, dfd_up: int, free_attack: 
     """
     n = attackers(att, att_up, dfd_up, reach)
     a_tactic, d_tactic = TACTIC_BY_KEY[att.tactic], TACTIC_BY_KEY[dfd.tactic]
-    attack = att.skill + (a_tactic.melee or 0) + skill_bonus(n, dfd_up)
-    defence = dfd.skill + (TACTIC_BY_KEY["retreat"].defense if free_attack else d_tactic.defense)
+    attack = att.skill + att.attack_modifier + (a_tactic.melee or 0) + skill_bonus(n, dfd_up)
+    base = dfd.skill if dfd.defence is None else dfd.defence
+    defence = base + (TACTIC_BY_KEY["retreat"].defense if free_attack else d_tactic.defense)
     return attack, defence, hit_multiplier(n)
 
 
@@ -200,7 +206,7 @@ def morale_modifier(fight: Fight, key: str, before: int, after: int, foe_after: 
     foes = up(fight, "b" if key == "a" else "a", foe_after)
     mods = morale.modifiers(solitary=side.members == 1, start=start, now=now, opponents=foes,
                             cornered=side.cornered, fearlessness=side.fearlessness,
-                            cowardice=0)
+                            cowardice=side.cowardice)
     return sum(m.value for m in mods)
 
 

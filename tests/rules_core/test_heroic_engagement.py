@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -208,3 +209,98 @@ def test_the_explanation_walks_the_round_and_links_each_rule():
                  "/rulings/#the-engagement-injury-left-over"):
         assert f"]({link})" in text, link
     assert "| By round |" in text
+
+
+# --- defences, attack modifiers and morale modifiers of each side --------------------
+
+def brute_win(a: int, d: int) -> Fraction:
+    """Attacker wins a Quick Contest: every pair of 3d6 totals, enumerated."""
+    three = [sum(f) for f in itertools.product(range(1, 7), repeat=3)]
+    return Fraction(sum(1 for x in three for y in three if (a - x) > (d - y)), 216 * 216)
+
+
+@pytest.mark.parametrize("defence,expected", [
+    ({"b_defense": "skill"}, 12),
+    ({"b_defense": "skill", "b_defense_bonus": 2}, 14),
+    ({"b_defense": "block", "b_block_skill": 9, "b_defense_bonus": 3}, 12),
+    ({"b_defense": "dodge", "b_dodge": 9, "b_defense_bonus": 1}, 14),  # (9 + 1 - 3) x 2
+    ({"b_defense": "dodge", "b_dodge": 8, "b_tactic": "defensive"}, 12),  # 10, then +2
+])
+@pytest.mark.parametrize("modifier", [0, -3, 4])
+def test_one_round_against_each_defence_is_the_enumerated_contest(defence, expected, modifier):
+    # B (1 HP, cannot hurt A, no morale) falls in round 1 exactly when A wins its contest
+    raw = inputs(a_members=1, a_skill=12, a_dr=100, a_morale=False, a_attack_modifier=modifier,
+                 b_members=1, b_skill=12, b_hp=1, b_dr=0, b_morale=False, max_rounds=1,
+                 **defence)
+    out = api.run("heroic.engagement", raw)
+    assert out["ok"], out
+    assert Fraction(out["result"]["outcomes_exact"]["Knights wiped out"]) \
+        == brute_win(12 + modifier, expected)
+    assert f"**{expected}**" in out["explanation"]
+
+
+def exact_of(raw):
+    out = api.run("heroic.engagement", raw)
+    assert out["ok"], out
+    res = out["result"]
+    return {k: res[k] for k in res if k.endswith("_exact")}
+
+
+@pytest.mark.parametrize("one,other", [
+    # only the sum of the morale modifiers counts: Cowardice +5 and no retreat -5 cancel
+    ({"a_cowardice": 5, "a_cornered": True}, {}),
+    ({"b_cowardice": 2, "b_fearlessness": 2}, {}),
+    # an attack modifier is the skill raised for attacking alone
+    ({"a_skill": 12, "a_attack_modifier": 2, "a_defense": "block", "a_block_skill": 12},
+     {"a_skill": 14, "a_defense": "block", "a_block_skill": 12}),
+    # a parry with bonuses is a Shield skill of the same total; Dodge converts first
+    ({"b_defense": "skill", "b_defense_bonus": 2}, {"b_defense": "block", "b_block_skill": 15}),
+    ({"b_defense": "dodge", "b_dodge": 9, "b_defense_bonus": 1},
+     {"b_defense": "block", "b_block_skill": 14}),
+])
+def test_equivalent_setups_give_identical_exact_answers(one, other):
+    assert exact_of({**small(), **one}) == exact_of({**small(), **other})
+
+
+def test_cowardice_makes_breaking_likelier_and_matches_the_enumerated_roll():
+    base = api.run("heroic.engagement", small())["result"]
+    scared = api.run("heroic.engagement", small(a_cowardice=4))["result"]
+    assert scared["outcomes"]["Raiders breaks"] > base["outcomes"]["Raiders breaks"]
+    # one check: 3d6 + modifiers >= 13, every roll enumerated
+    f = build(validate(ENGAGEMENT.fields, small(a_cowardice=4, a_fearlessness=1)))
+    modifier = model.morale_modifier(f, "a", 12, 4, 10)  # 3 raiders of 4 HP: 2 lost
+    assert modifier == 4 - 1 + 5  # Cowardice, Fearlessness, two-thirds of its members lost
+    rolls = [sum(t) for t in itertools.product(range(1, 7), repeat=3)]
+    assert model.break_ways(f, "a", 12, 4, 10) == sum(1 for t in rolls if t + modifier >= 13)
+
+
+@pytest.mark.parametrize("over", [
+    {"a_defense": "dodge", "a_dodge": 7, "a_cowardice": 3, "b_attack_modifier": -2},
+    {"wounds": "carry", "b_defense": "block", "b_block_skill": 11, "b_defense_bonus": 2,
+     "a_attack_modifier": 1, "reach_per_defender": 1},
+])
+def test_dice_played_with_the_new_inputs_agree_with_the_exact_odds(over):
+    raw = small(max_rounds=8, **over)
+    exact = {k: Fraction(v) for k, v in api.run("heroic.engagement", raw)["result"]
+             ["outcomes_exact"].items()}
+    trials = 3000
+    counts = simulate(raw, trials, seed=29)
+    assert set(counts) <= set(exact)
+    for name, p in exact.items():
+        sd = (float(p) * (1 - float(p)) / trials) ** 0.5
+        assert abs(counts.get(name, 0) / trials - float(p)) <= 4.5 * sd + 0.003, name
+
+
+@pytest.mark.parametrize("over,field,words", [
+    ({"a_attack_modifier": 31}, "a_attack_modifier", "Side A: other attack modifiers"),
+    ({"b_defense": "parry"}, "b_defense", "Side B: defends with"),
+    ({"b_defense": "dodge", "b_dodge": 2}, "b_dodge", "Side B: Dodge"),
+    ({"a_defense": "block", "a_block_skill": 41}, "a_block_skill", "Side A: Shield or Cloak"),
+    ({"a_defense_bonus": -1}, "a_defense_bonus", "Side A: defence bonuses"),
+    ({"b_cowardice": 31}, "b_cowardice", "Side B: Cowardice"),
+    ({"a_skill": 14, "b_skill": 14, "a_dr": 3, "b_dr": 3, "a_damage": "1d+1",
+      "b_damage": "1d+1", "a_hp": 10, "b_hp": 10, "a_members": 12, "b_members": 13,
+      "ties": "simultaneous", "max_rounds": 100}, "max_rounds", "Round cap"),
+])
+def test_bad_new_inputs_name_the_field(over, field, words):
+    refused("heroic.engagement", inputs(**over), field, words)
