@@ -12,6 +12,7 @@ from tests.browser.support import ENTRY_MODULE_URL, instant_goto, wait_result, w
 
 pytestmark = pytest.mark.browser
 
+LONG = "d12 " * 1500  # very long
 PAYLOADS = [
     "<script>window.__pwned=1</script>",
     '"><img src=x onerror="window.__pwned=1">',
@@ -20,7 +21,7 @@ PAYLOADS = [
     "</textarea><svg onload=window.__pwned=1>",
     "<iframe srcdoc=\"<script>parent.__pwned=1</script>\">",
     "{{7*7}}${7*7}",
-    "d12 " * 1500,  # very long
+    LONG,
     "1e999",
     "-0",
 ]
@@ -55,12 +56,20 @@ def test_hostile_share_links_run_nothing(browser: Browser, site) -> None:  # typ
     tried = refused = widgets_seen = 0
     for p_index, (rel, widgets) in enumerate(_widget_pages(site).items()):
         params = []
+        long_used = False
         for w_index, (uid, fields) in enumerate(widgets):
             for f_index, field in enumerate(fields):
                 payload = PAYLOADS[(p_index + w_index + f_index) % len(PAYLOADS)]
+                if payload == LONG:
+                    # one very long value a page: a page of many fields would pass the
+                    # 64 KB request line a server takes (the test server answers 414 and
+                    # the theme falls back to a full load); long values: the test below
+                    payload = "-0" if long_used else payload
+                    long_used = True
                 params.append(f"{quote(uid)}.{quote(field)}={quote(payload)}")
                 tried += 1
         target = "/" + rel + "?" + "&".join(params)
+        assert len(target) < 60_000, (rel, len(target))
         if p_index == 0:
             page.goto(site.url + target.lstrip("/"))
         else:  # instant navigation keeps one Pyodide; the widgets bind from the new URL
