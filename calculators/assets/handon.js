@@ -62,7 +62,10 @@ export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement}
       .filter((w) => w !== root && fill(/** @type {HTMLElement} */ (w), target.field, text));
     if (here.length) {
       filled.push(here[0]);
-      parts.push(`${target.title} on this page now uses ${text}. `);
+      const a = document.createElement("a");
+      a.href = `#${here[0].id}`;
+      a.textContent = `${target.title} on this page`;
+      parts.push(a, ` now uses ${text}. `);
     } else {
       const url = new URL(target.page, SITE_ROOT);
       url.searchParams.set(`${target.uid}.${target.field}`, text);
@@ -74,5 +77,7 @@ export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement}
     }
   }
   note.replaceChildren(...parts);
-  filled[0]?.scrollIntoView({ block: "nearest" });
+  // with a link to another page still to follow, the note stays in view (on a phone the
+  // filled widget would push it off-screen): its first link goes to the filled widget
+  if (filled.length === spec.targets.length) filled[0]?.scrollIntoView({ block: "nearest" });
 }

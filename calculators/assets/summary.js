@@ -9,10 +9,20 @@
 /** Headline figures shown in the summary at most. */
 const SHOWN = 3;
 
-/** Copy the result's headline figures into the widget's sticky summary. */
-export function showSummary(/** @type {Widget} */ root) {
+/** Copy the result's headline figures into the widget's sticky summary; with a ``note``
+ * (the figures shown are not for the inputs being edited: waiting for the calculator,
+ * working it out, an input to check), the note alone, so that an old figure is never
+ * read as the answer to a new input. */
+export function showSummary(/** @type {Widget} */ root, /** @type {string} */ note = "") {
   const box = root.querySelector(".calc-sticky");
   if (!box) return;
+  if (note) {
+    const item = document.createElement("span");
+    item.className = "calc-sticky-item calc-sticky-note";
+    item.textContent = note;
+    box.replaceChildren(item);
+    return;
+  }
   const pairs = [...root.querySelectorAll(".calc-result > .calc-headline > div")].slice(0, SHOWN);
   box.replaceChildren(...pairs.map((pair) => {
     const item = document.createElement("span");

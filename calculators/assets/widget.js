@@ -49,6 +49,13 @@ function loadingText() {
   return "Starting live calculation…";
 }
 
+/** The sticky summary's line while an edit waits for the runtime. */
+function waitingNote() {
+  const pct = runtime.phase === "download" && runtime.total > 0
+    ? ` (${Math.min(100, Math.floor((100 * runtime.loaded) / runtime.total))}%)` : "";
+  return `Waiting for the calculator${pct}: your change is not worked out yet`;
+}
+
 /** Show the loading state (and progress bar) on a widget or app. */
 export function showLoading(/** @type {HTMLElement} */ root) {
   const pct = runtime.total > 0 ? Math.min(100, Math.floor((100 * runtime.loaded) / runtime.total)) : 0;
@@ -64,6 +71,7 @@ export function showLoading(/** @type {HTMLElement} */ root) {
   bar.value = Number(root.dataset.progress);
   const waiting = root.dataset.pending ? "Your change will be worked out as soon as the calculator is ready. " : "";
   setStatus(root, "loading", waiting + loadingText());
+  if (root.dataset.pending) showSummary(/** @type {Widget} */ (root), waitingNote());
 }
 
 export function hideProgress(/** @type {HTMLElement} */ root) {
@@ -106,6 +114,7 @@ function showRetry(/** @type {HTMLElement} */ root, /** @type {boolean} */ shown
 /** Put the plain "runtime unavailable" message (and Retry) on a widget or app. */
 export function runtimeFailed(/** @type {HTMLElement} */ root, /** @type {unknown} */ err) {
   hideProgress(root);
+  if (root.dataset.pending) showSummary(/** @type {Widget} */ (root), "Not worked out: live calculation is unavailable");
   setStatus(root, "error", failureText(/** @type {Error} */ (err) || runtime.failure));
   root.classList.add("calc-offline");
   showRetry(root, true);
@@ -136,6 +145,7 @@ function showError(root, error) {
   root.dataset.errorField = error.field;
   markStale(root);
   setStatus(root, "error", "Check the highlighted input; the result below is from the last valid inputs.");
+  showSummary(root, "Check the highlighted input");
 }
 
 function markStale(/** @type {Widget} */ root) {
@@ -148,7 +158,10 @@ function showBusy(/** @type {Widget} */ root, /** @type {boolean} */ busy) {
     root.dataset.busy = "true";
     root.setAttribute("aria-busy", "true");
     if (button) button.hidden = false;
+    // an error shown for earlier inputs is not about the ones being worked out
+    clearErrors(root);
     setStatus(root, /** @type {string} */ (root.dataset.status), "Working it out…");
+    showSummary(root, "Working it out…");
   } else if (!busy) {
     delete root.dataset.busy;
     root.removeAttribute("aria-busy");
@@ -160,6 +173,7 @@ function showBusy(/** @type {Widget} */ root, /** @type {boolean} */ busy) {
 function markPending(/** @type {Widget} */ root) {
   root.dataset.pending = "true";
   root.querySelector(".calc-result")?.classList.add("calc-pending");
+  showSummary(root, waitingNote());
   if (runtime.status === "loading") showLoading(root);
 }
 
@@ -207,9 +221,11 @@ async function compute(/** @type {Widget} */ root) {
     showBusy(root, false);
     if (err instanceof Cancelled) {
       markStale(root);
+      showSummary(root, "Calculation cancelled");
       setStatus(root, "error", "Calculation cancelled. Change an input to calculate again.");
     } else if (err instanceof RuntimeFailure && (err.kind === "crashed" || err.kind === "hung")) {
       markStale(root);
+      showSummary(root, "Not worked out: the calculator restarted");
       setStatus(root, "error", `The calculator ${err.kind === "hung" ? "stopped responding" : "stopped unexpectedly"}` +
         " and has been restarted. Change an input to work it out again.");
     } else {
@@ -226,6 +242,7 @@ async function compute(/** @type {Widget} */ root) {
   root.classList.remove("calc-offline");
   if (!reply) {
     root._result = JSON.parse(root.dataset.result || "{}");
+    showSummary(root);
     setStatus(root, "ready", "Ready: changes are worked out live.");
     return;
   }
@@ -326,17 +343,42 @@ function showHistory(/** @type {Widget} */ root) {
   if (count) count.textContent = String(items.length);
 }
 
+/** Say under the Roll button what became of a roll (the place the dice land). */
+function rollNote(/** @type {Widget} */ root, /** @type {string} */ text) {
+  const current = /** @type {HTMLElement} */ (root.querySelector(".calc-roll-current"));
+  const note = document.createElement("p");
+  note.className = "calc-roll-summary calc-roll-note";
+  note.textContent = text;
+  current.replaceChildren(note);
+  current.scrollIntoView({ block: "nearest" });
+}
+
 async function roll(/** @type {Widget} */ root) {
+  // pressed before the calculator is up: said at the button, rolled once it is (a second
+  // press meanwhile adds nothing: one roll waits)
+  if (root._rollWaiting) return;
+  if (runtime.status !== "ready") {
+    root._rollWaiting = true;
+    root.dataset.rollWaiting = "true";
+    rollNote(root, runtime.status === "failed"
+      ? "Trying to start the calculator again: the dice are rolled once it is up…"
+      : "The dice will be rolled as soon as the calculator is ready…");
+  }
   let reply;
   try {
     reply = await call("roll", /** @type {string} */ (root.dataset.calculator), collect(root),
       /** @type {string} */ (root.dataset.uid));
   } catch (err) {
+    if (root._rollWaiting) rollNote(root, "Not rolled: live calculation is unavailable.");
     if (!(err instanceof Cancelled)) runtimeFailed(root, err);
     return;
+  } finally {
+    root._rollWaiting = false;
+    delete root.dataset.rollWaiting;
   }
   clearErrors(root);
   if (!reply.ok) {
+    root.querySelector(".calc-roll-current")?.replaceChildren();
     showError(root, /** @type {{field: string, message: string}} */ (reply.error));
     return;
   }
@@ -411,6 +453,9 @@ export function bind(/** @type {Widget} */ root) {
   root._shown = !fromUrl && !root._pinned && atStart(root) ? JSON.stringify(collect(root)) : null;
   showPin(root);
   showSummary(root);
+  // inputs from the address (a share link) or kept by the browser: the result on the
+  // page is the build's, for other inputs, until the calculator works these out
+  if (root._shown === null && runtime.status !== "ready") markPending(root);
   /** @param {Event} event */
   const onChange = (event) => {
     // A widget of a page being left (instant navigation: the address changes before the

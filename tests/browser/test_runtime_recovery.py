@@ -106,6 +106,76 @@ def test_a_change_before_the_runtime_is_ready_is_pending_then_computed(fresh) ->
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def _in_view(page: Page, locator) -> bool:  # type: ignore[no-untyped-def]
+    box = locator.bounding_box()
+    height = page.viewport_size["height"]  # type: ignore[index]
+    return box is not None and box["height"] > 0 and 0 <= box["y"] and box["y"] + box["height"] <= height + 0.5
+
+
+def test_on_a_phone_an_edit_while_loading_shows_as_waiting_where_the_reader_looks(fresh) -> None:  # type: ignore[no-untyped-def]
+    """A phone, a first visit, the runtime held back: the summary in view while editing
+    says the change waits (never the old figure as if current), a roll pressed early says
+    at its button that it will roll, and both resolve once the calculator is up."""
+    context, page = fresh
+    held: list[Route] = []
+    context.route(BUNDLE, lambda route: held.append(route))
+    page.add_init_script("window.TCR_RUNTIME_LIMITS = { stall: 3600000 };")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(PAGE)
+    root = widget(page, "gunplay.hit_chance")
+    page.wait_for_function("() => document.documentElement.dataset.runtime === 'loading'")
+    field = page.locator("#calc-hit-chance-dc")
+    old = root.locator(".calc-result > .calc-headline dd").first.inner_text()
+    field.focus()
+    field.scroll_into_view_if_needed()
+    sticky = root.locator(".calc-sticky")
+    assert old in sticky.inner_text()  # the build's figure, for the inputs shown
+    field.fill("19")
+    assert root.get_attribute("data-pending") == "true"
+    assert sticky.is_visible() and _in_view(page, sticky)
+    text = sticky.inner_text()
+    assert "Waiting for the calculator" in text and old not in text, text
+    # a roll pressed now says so under its button, in view
+    button = root.locator('[data-action="roll"]')
+    button.click()
+    note = root.locator(".calc-roll-current")
+    assert "as soon as the calculator is ready" in note.inner_text()
+    assert _in_view(page, note)
+    button.click()  # pressed again while waiting: still one roll
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.wait_for_function("el => !el.dataset.rollWaiting && !el.dataset.pending && el.dataset.status === 'ready'",
+                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    assert wait_settled(page, root) == "ready"
+    assert root.locator(".calc-roll-note").count() == 0
+    assert root.locator(".calc-roll-current .calc-roll-dice").count() == 1
+    assert root.locator(".calc-history-count").inner_text() == "1"
+    field.focus()
+    figure = root.locator(".calc-result > .calc-headline dd").first.inner_text()
+    assert figure != old  # DC 19 is harder than the page's starting DC
+    assert figure in sticky.inner_text() and "Waiting" not in sticky.inner_text()
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_share_link_shows_the_build_result_as_waiting_until_worked_out(fresh) -> None:  # type: ignore[no-untyped-def]
+    context, page = fresh
+    held: list[Route] = []
+    context.route(BUNDLE, lambda route: held.append(route))
+    page.add_init_script("window.TCR_RUNTIME_LIMITS = { stall: 3600000 };")
+    page.goto(PAGE + "?hit-chance.dc=19")
+    root = widget(page, "gunplay.hit_chance")
+    page.wait_for_function("el => el.dataset.pending === 'true'", arg=root.element_handle())
+    assert root.locator(".calc-result.calc-pending").count() == 1
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    assert wait_settled(page, root) == "ready"
+    assert root.get_attribute("data-pending") is None
+    assert root.locator(".calc-result.calc-pending").count() == 0
+    assert "19" in root.locator(".calc-result").inner_text()
+
+
 def test_a_blocked_bundle_shows_a_plain_message_and_retry_recovers(fresh) -> None:  # type: ignore[no-untyped-def]
     context, page = fresh
     context.route(BUNDLE, lambda route: route.fulfill(status=503, body="unavailable"))

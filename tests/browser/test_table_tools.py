@@ -227,8 +227,21 @@ def test_use_this_dc_fills_the_hit_calculators(page: Page, site) -> None:  # typ
     reply = wait_result(page, target, lambda: source.locator('[data-action="hand-on"]').click())
     assert reply["ok"] and page.locator("#calc-hit-chance-dc").input_value() == str(dc)
     assert parse_qs(urlparse(page.url).query)["hit-chance.dc"] == [str(dc)]
+    # the note names the filled widget (a link to it) and stays in view on a phone
+    here = source.locator(".calc-hand-on a").first
+    assert here.get_attribute("href") == "#" + (target.get_attribute("id") or "")
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        dc = wait_result(page, source, lambda: page.fill("#calc-difficulty-misc", "4"))["result"]["dc"]
+        source.locator('[data-action="hand-on"]').scroll_into_view_if_needed()
+        wait_result(page, target, lambda: source.locator('[data-action="hand-on"]').click())
+        assert page.locator("#calc-hit-chance-dc").input_value() == str(dc)
+        box = source.locator(".calc-hand-on").bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844 + 0.5
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})
     # the burst calculator is on another page: a link carries the DC there
-    link = source.locator(".calc-hand-on a")
+    link = source.locator(".calc-hand-on a").last
     assert link.inner_text() == f"Open Hit odds with {dc}" or str(dc) in link.inner_text()
     link.click()
     page.wait_for_url(re.compile(r"gunplay/bursts/"))
