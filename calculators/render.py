@@ -274,9 +274,19 @@ def inputs_in_words(spec: dict[str, Any], inputs: dict[str, Any]) -> list[list[s
             for f in spec["fields"] if f["name"] in inputs]
 
 
+def account(result: dict[str, Any]) -> list[str]:
+    """A played fight's account, one line per round (and any line before the first):
+    empty for a roll that is not a fight."""
+    log = result.get("log")
+    if not isinstance(log, list) or not all(isinstance(line, str) for line in log):
+        return []
+    return log
+
+
 def roll_record(spec: dict[str, Any], inputs: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
     """What the session log keeps of a real roll: the calculator, its inputs in words,
-    the dice and the outcome (the page adds the time and the page address)."""
+    the dice, the outcome and a fight's round-by-round account (the page adds the time
+    and the page address)."""
     result = response["result"]
     return {
         "calculator": spec["name"],
@@ -285,20 +295,56 @@ def roll_record(spec: dict[str, Any], inputs: dict[str, Any], response: dict[str
         "dice": [{"die": str(d.get("die", "")), "face": str(d.get("face", ""))}
                  for d in result.get("dice", []) if isinstance(d, dict)],
         "outcome": str(result.get("summary", "")),
+        "account": account(result),
     }
+
+
+def _dice_html(dice: list[dict[str, Any]]) -> str:
+    return "".join(
+        f'<span class="calc-die" title="{escape(str(d["die"]))}">'
+        f'<span class="calc-sr">{escape(str(d["die"]))} rolled </span>{escape(str(d["face"]))}</span>'
+        for d in dice
+    )
+
+
+#: an account line that opens a round ("Round 3: ...")
+_ROUND_LINE = re.compile(r"^Round (\d+): ")
 
 
 def roll_html(response: dict[str, Any]) -> str:
     """A real roll's one-line verdict, then its dice (the verdict first: it is what a
-    reader looks for and a screen reader announces first; a long fight's dice scroll)."""
+    reader looks for and a screen reader announces first; a long fight's dice scroll).
+    A played fight shows, instead of one run of dice, its account round by round: what
+    happened and what stood after it, each round with its own dice, and the whole
+    account as plain text for copying."""
     result = response["result"]
-    dice = "".join(
-        f'<span class="calc-die" title="{escape(str(d["die"]))}">'
-        f'<span class="calc-sr">{escape(str(d["die"]))} rolled </span>{escape(str(d["face"]))}</span>'
-        for d in result.get("dice", [])
-    )
-    return (f'<p class="calc-roll-summary">{escape(str(result.get("summary", "")))}</p>'
-            f'<div class="calc-roll-dice">{dice}</div>')
+    summary = f'<p class="calc-roll-summary">{escape(str(result.get("summary", "")))}</p>'
+    dice = [d for d in result.get("dice", []) if isinstance(d, dict)]
+    lines = account(result)
+    if not lines:
+        return summary + f'<div class="calc-roll-dice">{_dice_html(dice)}</div>'
+    by_round: dict[int, list[dict[str, Any]]] = {}
+    for d in dice:
+        by_round.setdefault(int(d.get("round", 0)), []).append(d)
+    before = by_round.pop(0, [])
+    items = []
+    for line in lines:
+        found = _ROUND_LINE.match(line)
+        own = by_round.pop(int(found.group(1)), []) if found else []
+        words = (f'<strong>Round {found.group(1)}:</strong> {escape(line[found.end():])}' if found
+                 else escape(line))
+        items.append(f'<li><p class="calc-round-line">{words}</p>'
+                     + (f'<div class="calc-roll-dice">{_dice_html(own)}</div>' if own else "") + "</li>")
+    rest = [d for _, ds in sorted(by_round.items()) for d in ds]  # dice of no logged round
+    text = "\n".join([str(result.get("summary", "")), *lines])
+    return (summary
+            + (f'<div class="calc-roll-dice">{_dice_html(before)}</div>' if before else "")
+            + f'<div class="calc-roll-account" role="region" aria-label="The fight round by round" tabindex="0">'
+            f'<ol class="calc-roll-log">{"".join(items)}</ol>'
+            + (f'<div class="calc-roll-dice">{_dice_html(rest)}</div>' if rest else "")
+            + "</div>"
+            f'<button type="button" class="md-button calc-copy-account" data-action="copy-account" '
+            f'data-text="{escape(text)}">Copy the account as text</button>')
 
 
 # ---- setups side by side: the pinned setup A and the current inputs ----

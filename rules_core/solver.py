@@ -65,7 +65,10 @@ class Dice:
     def randint(self, low: int, high: int) -> int:
         face = self.rng.randint(low, high)
         die = f"d{high}" if low == 1 else f"{low}-{high}"
-        self.rolled.append({"die": f"{self.label} {die}" if self.label else die, "face": face})
+        rolled: dict[str, Any] = {"die": f"{self.label} {die}" if self.label else die, "face": face}
+        if self.round:
+            rolled["round"] = self.round  # the round's account shows its own dice
+        self.rolled.append(rolled)
         return face
 
     def faces(self) -> list[int]:

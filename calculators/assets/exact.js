@@ -1,7 +1,8 @@
 // @ts-check
 // Exact fractions too long for a line (calculators/render.py writes their size and a Copy
 // button; the whole fraction is in the cell's data-exact): Copy puts one on the
-// clipboard, the table's download link saves every fraction of the table as CSV.
+// clipboard, the table's download link saves every fraction of the table as CSV. A
+// played fight's round-by-round account is copied as text the same way.
 
 /** The text a button shows for a moment after it acted, then its own again. */
 function flash(/** @type {HTMLButtonElement} */ button, /** @type {string} */ text) {
@@ -25,6 +26,21 @@ export async function copyExact(/** @type {HTMLButtonElement} */ button) {
     button.dataset.copied = "no";
     flash(button, "Not copied");
     return "The browser did not allow copying: download the table's exact fractions instead.";
+  }
+}
+
+/** Copy a played fight's account (its text is on ``button``); what happened, in words. */
+export async function copyAccount(/** @type {HTMLButtonElement} */ button) {
+  const text = button.dataset.text || "";
+  try {
+    await navigator.clipboard.writeText(text);
+    button.dataset.copied = "yes";
+    flash(button, "Copied");
+    return `The fight's account copied (${text.split("\n").length - 1} lines).`;
+  } catch {
+    button.dataset.copied = "no";
+    flash(button, "Not copied");
+    return "The browser did not allow copying: the account is also kept in the session log.";
   }
 }
 

@@ -21,6 +21,7 @@ const LOG_MAX_CHARS = 1_500_000;
  * @property {[string, string][]} inputs  [label, value in words]
  * @property {{die: string, face: string}[]} dice
  * @property {string} outcome     the one-line verdict
+ * @property {string[]} account   a played fight, round by round (else empty)
  */
 
 function key() {
@@ -39,6 +40,7 @@ function clean(e) {
       : [],
     dice: Array.isArray(e.dice) ? e.dice.map((/** @type {any} */ d) => ({ die: text(d?.die), face: text(d?.face) })) : [],
     outcome: e.outcome,
+    account: Array.isArray(e.account) ? e.account.map(text) : [],
   };
 }
 
@@ -100,7 +102,9 @@ export function toMarkdown(entries) {
     lines.push(`## ${md(clock(e.time))}: ${md(e.title)}`, "");
     if (e.inputs.length) lines.push(`- Inputs: ${e.inputs.map(([k, v]) => `${md(k)}: ${md(v)}`).join("; ")}`);
     if (e.dice.length) lines.push(`- Dice: ${e.dice.map((d) => `${md(d.die)} ${md(d.face)}`).join(", ")}`);
-    lines.push(`- Outcome: **${md(e.outcome)}**`, "");
+    lines.push(`- Outcome: **${md(e.outcome)}**`);
+    if (e.account.length) lines.push("", ...e.account.map((line, i) => `${i + 1}. ${md(line)}`));
+    lines.push("");
   }
   return lines.join("\n");
 }
@@ -157,6 +161,11 @@ function renderList() {
     time.dateTime = e.time;
     head.append(time, " · ", el("strong", "", e.title));
     li.append(head, el("p", "calc-log-outcome", e.outcome));
+    if (e.account.length) {
+      const rounds = el("ol", "calc-log-account");
+      rounds.append(...e.account.map((line) => el("li", "", line)));
+      li.append(rounds);
+    }
     if (e.dice.length) li.append(el("p", "calc-log-dice", `Dice: ${e.dice.map((d) => `${d.die} ${d.face}`).join(", ")}`));
     if (e.inputs.length) li.append(el("p", "calc-log-inputs", e.inputs.map(([k, v]) => `${k}: ${v}`).join("; ")));
     return li;

@@ -6,7 +6,7 @@ import { scopedKey } from "./site.js";
 import { pinnedFromUrl, showPin, togglePin } from "./compare.js";
 import { handOn, addToRoster } from "./handon.js";
 import { showSummary } from "./summary.js";
-import { copyExact, downloadExact } from "./exact.js";
+import { copyAccount, copyExact, downloadExact } from "./exact.js";
 import { openLog, record } from "./sessionlog.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
@@ -488,6 +488,9 @@ export function bind(/** @type {Widget} */ root) {
       if (said) setStatus(root, /** @type {string} */ (root.dataset.status), said);
     }
     if (action === "download-exact") downloadExact(button);
+    if (action === "copy-account") {
+      setStatus(root, /** @type {string} */ (root.dataset.status), await copyAccount(button));
+    }
     if (action === "pin") {
       togglePin(root);
       compute(root);

@@ -279,7 +279,19 @@ class Firefight:
         return losses(state)
 
     def sample(self, state: State, dice: solver.Dice) -> tuple[State, str]:
-        return play_round(self.fight, self.first, state, dice)
+        state, line = play_round(self.fight, self.first, state, dice)
+        return state, f"{line} {standing_words(self.fight, state)}"
+
+
+def standing_words(fight: Fight, state: State) -> str:
+    """Each side's members still standing (their quality dice) and its injury."""
+    parts = []
+    for side in "ab":
+        lost, injury = _side_state(side, state)
+        left = fight.unit(side).standing(lost)
+        words = f"{SIDE_NAMES[side]} {names(list(left))}" if left else f"{SIDE_NAMES[side]} nobody"
+        parts.append(words + (f" (d{injury} injury)" if injury else ""))
+    return "Standing: " + "; ".join(parts) + "."
 
 
 # ---- real dice ------------------------------------------------------------------------

@@ -151,7 +151,16 @@ class Fight:
         else:
             first, words = roll_initiative(self.rules, dice)
         ((s, (_, _, log)),) = turn(self, state, first, charge, dice_resolver(dice)).items()
-        return (2, s), "; ".join((words, *log)) + "."
+        return (2, s), "; ".join((words, *log)) + ". " + self.standing(s)
+
+    def standing(self, state: State) -> str:
+        """Each side's units left after a turn, with their suppression markers."""
+        parts = []
+        for side, units in zip("ab", state):
+            left = [self.units[side][i].name + (f" ({u[0]} marker{'s' if u[0] != 1 else ''})" if u[0] else "")
+                    for i, u in enumerate(units) if u is not None]
+            parts.append(f"side {side.upper()} " + (", ".join(left) if left else "none left"))
+        return "Standing: " + "; ".join(parts) + "."
 
     # ---- what the turn walk asks of the fight (:class:`rules_core.sucs.turn.Table`) ----
 

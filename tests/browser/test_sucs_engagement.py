@@ -51,6 +51,38 @@ def test_bad_unit_is_reported_next_to_its_field_and_a_fight_is_played(page: Page
         "Still fighting" in root.locator(".calc-roll-summary").inner_text()
 
 
+def test_a_played_fight_is_told_round_by_round_copied_and_logged(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    root = widget(page, "sucs.engagement")
+    assert wait_settled(page, root) == "ready"
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url.rstrip("/"))
+    before = page.evaluate("() => JSON.parse(localStorage.getItem('tcr:/:session-log') || '[]').length")
+    for width, height in ((390, 844), (1366, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        root.locator(".calc-roll-current").evaluate("el => el.replaceChildren()")
+        root.locator('button[data-action="roll"]').click()
+        account = root.locator(".calc-roll-current .calc-roll-account")
+        account.wait_for(timeout=RUNTIME_TIMEOUT_MS)
+        rounds = account.locator(".calc-roll-log > li")
+        assert rounds.count() >= 1
+        first = rounds.first.inner_text()
+        assert first.startswith("Round 1:") and "Standing:" in first
+        assert rounds.first.locator(".calc-die").count() >= 2  # the initiative roll at least
+        # the verdict is in view under the button; the account scrolls inside its box
+        box = root.locator(".calc-roll-summary").bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height + 0.5
+        assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
+    page.set_viewport_size({"width": 1366, "height": 900})
+    root.locator('[data-action="copy-account"]').click()
+    page.wait_for_function("el => el.dataset.copied", arg=root.locator('[data-action="copy-account"]').element_handle())
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    lines = copied.splitlines()
+    assert lines[0] == root.locator(".calc-roll-summary").inner_text()
+    assert len(lines) == 1 + root.locator(".calc-roll-log > li").count()
+    log = page.evaluate("() => JSON.parse(localStorage.getItem('tcr:/:session-log') || '[]')")
+    assert len(log) == before + 2
+    assert log[0]["account"] == lines[1:] and log[0]["outcome"] == lines[0]
+
+
 def test_unit_cost_lists_why_a_unit_is_illegal_in_the_browser(page: Page) -> None:
     inputs = {"altitude": "1", "speed": 0, "must_move": True, "commander": True, "range": 6}
     reply = live_run(page, "sucs.unit_cost", inputs)
