@@ -200,6 +200,35 @@ def test_focus_ring_has_contrast_and_differs_from_the_error_outline(page: Page, 
                       " const v = getComputedStyle(d).color; d.remove(); return v; }", error))
 
 
+def test_focused_and_hovered_buttons_keep_their_text_readable(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    """A button clicked (focused, not :focus-visible) or hovered, in a widget and in the
+    page's own text, in light and dark: its text at least 4.5:1 on its background."""
+    goto_once(page, site, "gunplay/difficulty/")
+    root = widget(page, "gunplay.hit_chance")
+    assert wait_settled(page, root) == "ready"
+    page.evaluate("""() => { const b = document.createElement('a'); b.href = '#';
+        b.className = 'md-button md-button--primary'; b.id = 'probe-button'; b.textContent = 'Probe';
+        document.querySelector('.md-typeset').append(b); }""")
+    read = """el => { const s = getComputedStyle(el); return [s.color, s.backgroundColor]; }"""
+    try:
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            for target in (root.locator('[data-action="roll"]'), root.locator('[data-action="share"]'),
+                           page.locator("#probe-button")):
+                target.focus()
+                page.wait_for_timeout(300)  # Material's colour transition
+                color, bg = target.evaluate(read)
+                assert _contrast(color, bg) >= 4.5, (scheme, color, bg)
+                target.hover()
+                page.wait_for_timeout(300)
+                color, bg = target.evaluate(read)
+                assert _contrast(color, bg) >= 4.5, (scheme, "hover", color, bg)
+                page.mouse.move(0, 0)
+    finally:
+        page.emulate_media(color_scheme="light")
+        page.evaluate("() => document.getElementById('probe-button')?.remove()")
+
+
 def test_threshold_charts_open_on_at_least(page: Page, site) -> None:  # type: ignore[no-untyped-def]
     goto_once(page, site, "heroic/morale/")
     chart = widget(page, "heroic.morale").locator(".calc-chart").first
