@@ -33,7 +33,7 @@ from rules_core.heroic.groups import hit_multiplier, injury_from, skill_bonus, s
 from rules_core.heroic.tables import MAX_REACH_PER_DEFENDER, TACTIC_BY_KEY
 
 #: the outcomes, in the order a reader expects them (A and B stand for the sides' names)
-WIPED, BREAKS, BOTH_BREAK = "{} wiped out", "{} breaks", "Both sides break"
+WIPED, BREAKS, BOTH_BREAK = "{} wiped out", "{} broken", "Both sides break"
 #: both sides down in the same round (only when ties are played as blows struck at once)
 BOTH_WIPED = "Both sides wiped out"
 SIDES = ("a", "b")

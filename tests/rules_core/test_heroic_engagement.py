@@ -145,7 +145,7 @@ def test_the_source_fight_twelve_orcs_against_eight_knights():
     exact = {k: Fraction(v) for k, v in out["result"]["outcomes_exact"].items()}
     assert sum(exact.values()) == 1
     # the knights are far better: the orcs break or die far more often than the knights
-    assert exact["Orcs breaks"] + exact["Orcs wiped out"] > Fraction(9, 10)
+    assert exact["Orcs broken"] + exact["Orcs wiped out"] > Fraction(9, 10)
 
 
 def test_the_roll_plays_to_an_outcome_of_the_exact_answer():
@@ -184,7 +184,7 @@ def pct(result, name):
 ])
 def test_the_rulings_table_for_injury_left_over(wounds, row):
     res = api.run("heroic.engagement", small(wounds=wounds))["result"]
-    names = ["Guards wiped out", "Guards breaks", "Raiders wiped out", "Raiders breaks",
+    names = ["Guards wiped out", "Guards broken", "Raiders wiped out", "Raiders broken",
              "Both sides break"]
     assert [pct(res, n) for n in names] == row
 
@@ -196,7 +196,7 @@ def test_the_rulings_table_for_injury_left_over(wounds, row):
 ])
 def test_the_rulings_figures_for_the_source_fight(over, knights_break, orcs_lost, knights_lost):
     res = api.run("heroic.engagement", inputs(**over))["result"]
-    assert pct(res, "Knights breaks") == knights_break
+    assert pct(res, "Knights broken") == knights_break
     assert round(res["expected_losses_a"], 2) == orcs_lost
     assert round(res["expected_losses_b"], 3) == knights_lost
 
@@ -265,7 +265,7 @@ def test_equivalent_setups_give_identical_exact_answers(one, other):
 def test_cowardice_makes_breaking_likelier_and_matches_the_enumerated_roll():
     base = api.run("heroic.engagement", small())["result"]
     scared = api.run("heroic.engagement", small(a_cowardice=4))["result"]
-    assert scared["outcomes"]["Raiders breaks"] > base["outcomes"]["Raiders breaks"]
+    assert scared["outcomes"]["Raiders broken"] > base["outcomes"]["Raiders broken"]
     # one check: 3d6 + modifiers >= 13, every roll enumerated
     f = build(validate(ENGAGEMENT.fields, small(a_cowardice=4, a_fearlessness=1)))
     modifier = model.morale_modifier(f, "a", 12, 4, 10)  # 3 raiders of 4 HP: 2 lost
