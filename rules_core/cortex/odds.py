@@ -145,31 +145,38 @@ def _by_total(attacker: tuple[int, ...], keep: int) -> dict[int, list[tuple[tupl
     return {t: list(group.items()) for t, group in sorted(out.items())}
 
 
+def _counts_against(below: list[int], total: int, plot_point: bool, limit: EffectLimit,
+                    cap: int | None = None) -> dict[int, int]:
+    """Defender rolls an attack total of ``total`` beats, by the effect dice the win earns
+    (at most ``cap``). ``below[x]``: defender rolls with a total of x or less. Defender
+    totals in one band of margins earn the same count (margins 1-2, 3-5, 6-8, ...; every
+    win alike when every leftover die counts), so each band is one subtraction."""
+    top = len(below) - 1
+    by_count: dict[int, int] = {}
+    margin = 1
+    while margin <= total:
+        last = 3 * (margin // 3) + 2 if limit is EffectLimit.MARGIN else total
+        d_low, d_high = max(total - last, 0), total - margin
+        weight = below[min(d_high, top)] - (below[min(d_low - 1, top)] if d_low else 0)
+        if weight:
+            count = effect_count(margin, plot_point, limit)
+            count = count if cap is None else min(count, cap)
+            by_count[count] = by_count.get(count, 0) + weight
+        margin = last + 1
+    return by_count
+
+
 def effect_dice_weights(attacker: tuple[int, ...], defender: tuple[int, ...], keep: int,
                         plot_point: bool = False, limit: EffectLimit = EffectLimit.MARGIN
                         ) -> tuple[dict[tuple[int, ...], int], int]:
     """:func:`effect_weights` without the count of dice used: winning rolls by effect
     dice only, from tables cached per attack pool (the engagement calls it per state)."""
     below = _at_most(defender)  # below[x]: defender rolls with a total of x or less
-    top = len(below) - 1
     out: dict[tuple[int, ...], int] = {}
     for total in _by_total(attacker, keep):
         if total <= 0:
             continue
-        # Defender totals in one band of margins ask for the same number of effect dice
-        # (margins 1-2, 3-5, 6-8, ...; every win alike when every leftover die counts),
-        # and a count past ``keep`` gives the same dice as ``keep`` itself: merge them.
-        by_count: dict[int, int] = {}
-        margin = 1
-        while margin <= total:
-            last = 3 * (margin // 3) + 2 if limit is EffectLimit.MARGIN else total
-            d_low, d_high = max(total - last, 0), total - margin
-            weight = below[min(d_high, top)] - (below[min(d_low - 1, top)] if d_low else 0)
-            if weight:
-                count = min(effect_count(margin, plot_point, limit), keep)
-                by_count[count] = by_count.get(count, 0) + weight
-            margin = last + 1
-        for count, d_weight in by_count.items():
+        for count, d_weight in _counts_against(below, total, plot_point, limit, keep).items():
             for dice, w in _prefixes(attacker, keep, total, count):
                 out[dice] = out.get(dice, 0) + w * d_weight
     return out, ways(attacker) * ways(defender)
@@ -182,22 +189,11 @@ def effect_dice_pairs(attacker: tuple[int, ...], defender: tuple[int, ...], keep
     the ``keep`` largest of those earned (source: Part I, Extra Effect Dice: a plot point
     buys one more die, if one is left over). Counted as :func:`effect_dice_weights` does."""
     below = _at_most(defender)
-    top = len(below) - 1
     out: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
     for total, rolls in _by_total(attacker, keep).items():
         if total <= 0:
             continue
-        by_count: dict[int, int] = {}
-        margin = 1
-        while margin <= total:
-            last = 3 * (margin // 3) + 2 if limit is EffectLimit.MARGIN else total
-            d_low, d_high = max(total - last, 0), total - margin
-            weight = below[min(d_high, top)] - (below[min(d_low - 1, top)] if d_low else 0)
-            if weight:
-                count = effect_count(margin, False, limit)
-                by_count[count] = by_count.get(count, 0) + weight
-            margin = last + 1
-        for count, d_weight in by_count.items():
+        for count, d_weight in _counts_against(below, total, False, limit).items():
             plus = effect_count(1, True, limit) - effect_count(1, False, limit)
             for kept, w in rolls:
                 key = ((kept[:min(count, keep)] or (4,)),
