@@ -27,8 +27,8 @@ export default [
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: globals.node },
   },
   {
-    // Material theme override, and the runtime pages' inline head script: classic scripts
-    files: ["overrides/**/*.js", "calculators/runtime_head.js"],
+    // Material theme override, and the inline head scripts (runtime pages, home page): classic scripts
+    files: ["overrides/**/*.js", "calculators/runtime_head.js", "calculators/launch_head.js"],
     languageOptions: { ecmaVersion: 2023, sourceType: "script", globals: globals.browser },
   },
 ];

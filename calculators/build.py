@@ -12,6 +12,8 @@ result, failing loudly (exit 1, every problem listed) instead of shipping a brok
 - in every page: links to the site root (``@@calc-root@@/``, written by the fences) made
   relative to the page, the build id, one Content-Security-Policy meta tag, an accessible
   name for Material's search dialog (``calculators/pages.py``);
+- the web app manifest and its icons, so the site installs as an app on a phone
+  (``calculators/installable.py``), linked from every page;
 - ``sw.js``, the service worker, with a manifest of every file and its hash
   (``calculators/service_worker.py``);
 
@@ -28,7 +30,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from calculators import bundle, hashed, pages, service_worker, verify
+from calculators import bundle, hashed, installable, pages, service_worker, verify
 from calculators.layout import ASSET_DIR, ASSETS_SOURCE, PYODIDE_DIR, PYODIDE_FILES, BuildError, command
 
 
@@ -80,6 +82,7 @@ def finish(site_dir: Path, assets: Path = ASSETS_SOURCE) -> str:
     names = write_assets(site_dir, assets)
     bundle_name = write_runtime(site_dir)
     build = build_id(names, bundle_name)
+    names = {**names, **installable.write(site_dir)}  # after the build id: no widget needs them
     pages.process(site_dir, names, build)
     service_worker.write(site_dir, build)
     problems = verify.problems(site_dir)

@@ -6,6 +6,9 @@
 - the build id goes in a ``<meta name="tcr-build">`` and on every widget (``data-build``),
   so a page's JavaScript can tell a page of another build (``assets/update.js``);
 - one Content-Security-Policy meta tag, whatever the page says (an old one is replaced);
+- the web app manifest, the touch icon and the theme colour (``calculators/installable.py``)
+  in every page's head, and in the home page's the script that sends a launch from the
+  home screen on to the page read last (``calculators/launch_head.js``);
 - Material's search dialog gets an accessible name if it has none;
 - Material's palette stylesheet loses its one rule on ``[data-md-color-switching]``
   (:func:`calm_palette_switch`).
@@ -18,7 +21,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from calculators import hashed
+from calculators import hashed, installable
 from calculators.layout import ASSET_DIR, BUILD_TAG, CSP_TAG, ROOT_PLACEHOLDER, BuildError
 
 # Every inline script, data blocks included: Material's instant navigation re-creates the
@@ -43,6 +46,17 @@ RUNTIME_HEAD = '<meta name="tcr-runtime" content="{root}"><script>{script}</scri
 #: the tags of RUNTIME_HEAD as a page carries them after an earlier run of this step
 _RUNTIME_HEAD_TAGS = re.compile(r'<meta name="tcr-runtime"[^<>]*><script>.*?</script>', re.S)
 
+#: In the home page's head (the manifest's start_url): calculators/launch_head.js, its
+#: comment lines left out.
+LAUNCH_HEAD = "<script data-tcr-launch>{}</script>".format("\n".join(
+    line for line in (Path(__file__).with_name("launch_head.js")).read_text(encoding="utf-8").splitlines()
+    if not line.lstrip().startswith("//")))
+#: the tags this step adds to make the site installable, as an earlier run left them
+_INSTALL_TAGS = re.compile(r'<link rel="manifest"[^<>]*><link rel="apple-touch-icon"[^<>]*>'
+                           r'<meta name="theme-color"[^<>]*>|<script data-tcr-launch>.*?</script>', re.S)
+#: a reference to the widget assets from the site's base path (the 404 page's, which is
+#: served at any depth)
+_ABSOLUTE_ASSET = re.compile(r"""\b(?:src|href)=["']?(/[^"'\s>]*?)""" + re.escape(ASSET_DIR) + "/")
 _CHARSET = re.compile(r"""<meta\s+charset=["']?utf-8["']?\s*/?>""", re.I)
 _HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.I)
 _WIDGET_BUNDLE = re.compile(r"""(<[a-z]+\s[^<>]*?)(?:\sdata-build="[0-9a-f]*")?(\sdata-bundle=")""")
@@ -98,6 +112,13 @@ def relative_root(rel: str) -> str:
     return "../" * depth or "./"
 
 
+def page_root(text: str, rel: str) -> str:
+    """The path from a page to the site root: relative (``../../``), or the base path
+    (``/tcr/``) for a page whose links to the assets are absolute (the 404 page)."""
+    match = _ABSOLUTE_ASSET.search(text)
+    return match.group(1) if match else relative_root(rel)
+
+
 def _head_insert(text: str, tags: str, rel: str) -> str:
     """``tags`` right after the charset declaration (else the head's opening tag)."""
     for pattern in (_CHARSET, _HEAD):
@@ -133,9 +154,12 @@ def process(site_dir: Path, names: dict[str, str], build: str) -> str:
         rel = page.relative_to(site_dir).as_posix()
         text = page.read_text(encoding="utf-8")
         text = _RUNTIME_HEAD_TAGS.sub("", text.replace(ROOT_PLACEHOLDER, relative_root(rel)))
+        text = _INSTALL_TAGS.sub("", text)
         early = runtime_head(text, rel)
         if early:
             text = _head_insert(text, early, rel)
+        text = _head_insert(text, installable.head_tags(page_root(text, rel))
+                            + (LAUNCH_HEAD if rel == "index.html" else ""), rel)
         found: list[str] = []
         text = hashed.rewrite_page_references(text, ASSET_DIR, lookup, found)
         missing += [f"{rel}: {name}" for name in found if not name.endswith(".zip")]

@@ -30,6 +30,7 @@ _WIDGET = re.compile(r"""<[a-z]+\s[^<>]*\bdata-(?:calculator|app)="[^"]*"[^<>]*>
 _ATTR = re.compile(r"""\s(data-[a-z-]+)="([^"]*)\"""")
 _FIRST_SCRIPT = re.compile(r"<script\b", re.I)
 _HEAD_END = re.compile(r"</head>", re.I)
+_MANIFEST_LINK = re.compile(r"""<link\s+rel=["']?manifest["']?\s""", re.I)
 
 
 def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
@@ -49,6 +50,8 @@ def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
         out.append(f"{rel}: the Content-Security-Policy meta tag is not in the head before every script")
     if len(BUILD_TAG.findall(text)) != 1:
         out.append(f"{rel}: no single build id meta tag")
+    if not head_end or len(_MANIFEST_LINK.findall(text[: head_end.start()])) != 1:
+        out.append(f"{rel}: no single web app manifest link in its head")
     base = "http://site/" + rel
     for attr, ref in _ASSET_REF.findall(text):
         # data-module is relative to the site root (no page context needed); the rest to the page

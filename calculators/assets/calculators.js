@@ -1,8 +1,10 @@
 // @ts-check
 // Calculator widgets and apps: the entry module every page loads.
 // client.js talks to the worker, form.js keeps the inputs, widget.js binds a widget,
-// offline.js handles the offline copy. Apps (roster, tracker) are modules of their own.
+// offline.js handles the offline copy, installed.js remembers the page for the
+// app on a phone's home screen. Apps (roster, tracker) are modules of their own.
 import "./update.js";
+import { rememberPage } from "./installed.js";
 import { call, configure, currentWorker, onRuntime, runtime, startAfter } from "./client.js";
 import { addSaveButton, afterRuntimeStarted, onQuietPage, serviceWorkerControl } from "./offline.js";
 import { record } from "./sessionlog.js";
@@ -102,6 +104,7 @@ onRuntime((event) => {
 });
 
 function bindAll() {
+  rememberPage();
   document.querySelectorAll(".calc[data-calculator]").forEach((el) => bind(/** @type {any} */ (el)));
   document.querySelectorAll(".calc-app[data-app]").forEach((el) => mountApp(/** @type {HTMLElement} */ (el)));
   addSaveButton();

@@ -44,14 +44,16 @@ function saveData() {
 }
 
 /** This page and every file of the site it loaded, with the two Material reads on every
- * page load (the search index, the sitemap): what the page needs to open offline. */
+ * page load (the search index, the sitemap): what the page needs to open offline. And the
+ * home page, where the app on a phone's home screen starts (launch_head.js then sends it
+ * on to the page read last). */
 function visited() {
   const here = new URL(location.href);
   here.hash = "";
   const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
   return {
     type: "keep-visited",
-    urls: [here.href, new URL("search/search_index.json", SITE_ROOT).href,
+    urls: [here.href, SITE_ROOT.href, new URL("search/search_index.json", SITE_ROOT).href,
       new URL("sitemap.xml", SITE_ROOT).href, ...loaded]
       .filter((url) => url.startsWith(SITE_ROOT.href)),
   };
