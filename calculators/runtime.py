@@ -94,10 +94,6 @@ def handle(request_json: str) -> str:
     try:
         return json.dumps(_reply(request_json))
     except Exception as err:  # noqa: BLE001 - the runtime must answer and stay alive
-        what = {RecursionError: "is nested too deeply to work through",
-                MemoryError: "is too large to work through",
-                OverflowError: "holds a number too large to work with"}.get(type(err))
-        message = (f"The request {what}; nothing was changed." if what else
-                   f"The request could not be worked through ({type(err).__name__}); "
-                   "nothing was changed.")
+        message = api.could_not(err, "The request", plural=False, smaller="nothing was changed.",
+                                other="nothing was changed.")
         return json.dumps(_refused("request", message))

@@ -106,14 +106,22 @@ def _display(calc: Calculator, result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def could_not(err: BaseException, subject: str, *, plural: bool, smaller: str, other: str) -> str:
+    """In words, why ``subject`` could not be worked through when Python itself failed
+    with ``err`` (too deep, too large, a number too big; ``smaller`` follows these) or
+    anything else (named, then ``other``). The runtime uses it for a whole request."""
+    be, hold = ("are", "hold") if plural else ("is", "holds")
+    what = {RecursionError: f"{be} nested too deeply to work through",
+            MemoryError: f"{be} too large to work through",
+            OverflowError: f"{hold} a number too large to work with"}.get(type(err))  # type: ignore[arg-type]
+    return (f"{subject} {what}; {smaller}" if what else
+            f"{subject} could not be worked through ({type(err).__name__}); {other}")
+
+
 def _failure(err: BaseException) -> dict[str, Any]:
     """A reply for what Python itself could not handle (the promise: never raise)."""
-    what = {RecursionError: "are nested too deeply to work through",
-            MemoryError: "are too large to work through",
-            OverflowError: "hold a number too large to work with"}.get(type(err))  # type: ignore[arg-type]
-    message = (f"The inputs {what}; send smaller values." if what else
-               "The inputs could not be worked through "
-               f"({type(err).__name__}); check the values and try again.")
+    message = could_not(err, "The inputs", plural=True, smaller="send smaller values.",
+                        other="check the values and try again.")
     return error_reply([InputError("inputs", message)])
 
 

@@ -126,6 +126,25 @@ def test_the_runtime_turns_any_exception_into_a_reply(monkeypatch: pytest.Monkey
         reply = _handle({"op": "run", "name": "cortex.odds",
                          "inputs": {"attacker": "d8", "defender": "d6"}})
         assert reply["error"]["field"] == "request", error
+        words = {RecursionError: "The request is nested too deeply to work through; nothing was changed.",
+                 MemoryError: "The request is too large to work through; nothing was changed.",
+                 OverflowError: "The request holds a number too large to work with; nothing was changed."}
+        assert reply["error"]["message"] == words.get(
+            error, f"The request could not be worked through ({error.__name__}); nothing was changed.")
+
+
+def test_the_core_turns_any_exception_into_a_reply_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules_core import api
+
+    for error, message in ((RecursionError, "The inputs are nested too deeply to work through; send smaller values."),
+                           (OverflowError, "The inputs hold a number too large to work with; send smaller values."),
+                           (KeyError, "The inputs could not be worked through (KeyError); "
+                                      "check the values and try again.")):
+        def boom(*_: Any, error: type[Exception] = error) -> Any:
+            raise error("deep inside")
+        monkeypatch.setattr(api, "_display", boom)  # a step inside the calculation
+        reply = api.run("cortex.odds", {"attacker": "d8", "defender": "d6"})
+        assert not reply["ok"] and reply["error"] == {"field": "inputs", "message": message}
 
 
 # ---- the command line: 36 hostile command lines, each in its own process -----------
