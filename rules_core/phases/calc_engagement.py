@@ -56,13 +56,23 @@ END, TASKS = "end", "tasks"
 #: with a damage limit, round cap x spaces x limit may not pass this (about a second of
 #: exact arithmetic in CPython; without a limit the chain is tiny)
 LIMITED_SIZE = 2400
-#: with hit points, the momentum marks x failed defences the chain may follow (each is
-#: one round walked action by action: about 0.4 ms at 7 dice a side, so at most about
-#: 0.3 s of the second), and the solver's cost budget per round of the cap (moves x
-#: 64-bit words of the exact masses): measured, a 20-space tracker and a party of 8 with
-#: 5 hits each takes about 1 s at a cap of 20 (1.1 million) and 1.5 s at 100
-MAX_HP_STATES = 640
-COST_PER_ROUND = 25_000
+#: with hit points, the momentum marks x failed defences the chain may follow: each is
+#: one round walked action by action (up to about 1.1 ms at 7 dice a side, not counted
+#: by the solver's cost), so at most about 0.45 s; and the solver's cost budget (moves x
+#: 64-bit words of the exact masses) per round of the cap: 20,000 for each of the first
+#: 20 rounds, 8,000 for each after (a round late in a long fight costs more time per
+#: unit). Measured on the worst inputs the form accepts (a 20-space tracker, 7 dice a
+#: side), see the figures in the commit that set them.
+MAX_HP_STATES = 400
+COST_PER_ROUND = 20_000
+COST_PER_LATER_ROUND = 8_000
+COST_ROUNDS = 20
+
+
+def cost_budget(max_rounds: int) -> int:
+    """The solver's ``max_cost`` for a fight with hit points at this round cap."""
+    return (COST_PER_ROUND * min(max_rounds, COST_ROUNDS)
+            + COST_PER_LATER_ROUND * max(0, max_rounds - COST_ROUNDS))
 
 def side_fields(offense_help: str, defence_help: str,
                 minimum: int = MIN_POOL) -> tuple[Field, ...]:
@@ -224,7 +234,7 @@ def _compute(inputs: dict[str, Any]) -> Result:
         else:
             answer = solver.solve(fight, max_rounds=inputs["max_rounds"],
                                   max_work=MAX_WORK * inputs["max_rounds"],
-                                  max_cost=COST_PER_ROUND * inputs["max_rounds"])
+                                  max_cost=cost_budget(inputs["max_rounds"]))
     except solver.TooLarge as err:
         if inputs["hit_points"] is not None:
             raise InputError("hit_points", f"{HP_NAME}: {err} ({_hits_text(inputs)} failed "

@@ -236,8 +236,8 @@ def test_bad_inputs_are_refused_naming_the_field(kw: dict, field: str, bits: tup
 
 
 def test_past_the_work_budget_is_refused_naming_hit_points() -> None:
-    reply = api.run(NAME, {"goal_spaces": 20, "party_size": 8, "hit_points": 4,
-                           "offense_dice": 7, "defence_dice": 7})
+    reply = api.run(NAME, {"goal_spaces": 20, "hit_points": 20, "offense_dice": 7,
+                           "defence_dice": 7, "targeting": "spread"})
     assert not reply["ok"] and reply["error"]["field"] == "hit_points"
     assert "past the limit" in reply["error"]["message"]
     assert "lower the round cap" in reply["error"]["message"]
