@@ -109,6 +109,8 @@ HEAVIEST = {
     "heroic.engagement": {},  # the source's 12 orcs against 8 knights
     "heroic.engagement cap 100": {"max_rounds": 100},
     "phases.engagement": {"goal_spaces": 12},
+    "phases.engagement party of 4, 5 HP each": {"goal_spaces": 20, "party_size": 4,
+                                                "hit_points": 5},
     "sucs.engagement": {"side_a": "3/1/1, 3/2/1, 4/1/0", "side_b": "3/1x2/0, 3/1/1, 4/2/2"},
     "sucs.engagement 1 v 6": {"side_a": "4/2/2", "side_b": "3/1/0, 3/1/0, 3/1/0, 3/1/0, 3/1/0, 3/1/0"},
 }

@@ -24,7 +24,16 @@ from rules_core.phases.fight import (
     Fight,
     phase_endings,
 )
-from rules_core.phases.tables import MAX_POOL, MIN_POOL, PHASE_LABELS, Phase
+from rules_core.phases.tables import (
+    MAX_DAMAGE,
+    MAX_HIT_POINTS,
+    MAX_PARTY,
+    MAX_POOL,
+    MIN_FIGHT_POOL,
+    MIN_POOL,
+    PHASE_LABELS,
+    Phase,
+)
 from rules_core.phases.tracker import MAX_GOAL
 
 MOMENTUM_PAGE = "phases/momentum"
@@ -37,18 +46,44 @@ GOAL_LABEL = "Momentum tracker spaces"
 LIMIT_NAME = "Full-damage results your side can take"
 LIMIT_LABEL = f"{LIMIT_NAME} (optional)"
 CAP_LABEL = "Round cap"
+PARTY_NAME = "Characters on the players' side"
+HP_NAME = "Hit points of each character"
+DAMAGE_LABEL = "Damage from each failed defence"
+SPREAD_LABEL = "The enemy's hits land on"
+FOCUS, SPREAD = "focus", "spread"
+AFTER_LABEL = "Once every character standing has attacked"
+END, TASKS = "end", "tasks"
 #: with a damage limit, round cap x spaces x limit may not pass this (about a second of
 #: exact arithmetic in CPython; without a limit the chain is tiny)
 LIMITED_SIZE = 2400
+#: with hit points, the momentum marks x failed defences the chain may follow: each is
+#: one round walked action by action (up to about 1.1 ms at 7 dice a side, not counted
+#: by the solver's cost), so at most about 0.45 s; and the solver's cost budget (moves x
+#: 64-bit words of the exact masses) per round of the cap: 20,000 for each of the first
+#: 20 rounds, 8,000 for each after (a round late in a long fight costs more time per
+#: unit). Measured on the worst inputs the form accepts (a 20-space tracker, 7 dice a
+#: side), see the figures in the commit that set them.
+MAX_HP_STATES = 400
+COST_PER_ROUND = 20_000
+COST_PER_LATER_ROUND = 8_000
+COST_ROUNDS = 20
 
-def side_fields(offense_help: str, defence_help: str) -> tuple[Field, ...]:
+
+def cost_budget(max_rounds: int) -> int:
+    """The solver's ``max_cost`` for a fight with hit points at this round cap."""
+    return (COST_PER_ROUND * min(max_rounds, COST_ROUNDS)
+            + COST_PER_LATER_ROUND * max(0, max_rounds - COST_ROUNDS))
+
+def side_fields(offense_help: str, defence_help: str,
+                minimum: int = MIN_POOL) -> tuple[Field, ...]:
     """Each side's action dice and when it rolls a third die (source: "Action dice
     tracker", "Advantage and disadvantage"): the same four fields for every calculator
-    that sets up both phases; only the help under the pools differs."""
+    that sets up both phases; only the help under the pools (and, for a whole fight, the
+    smallest pool: two dice, one action) differs."""
     return (
-        IntField("offense_dice", "Offense dice", default=5, minimum=MIN_POOL,
+        IntField("offense_dice", "Offense dice", default=5, minimum=minimum,
                  maximum=MAX_POOL, help=offense_help),
-        IntField("defence_dice", "Defence dice", default=5, minimum=MIN_POOL,
+        IntField("defence_dice", "Defence dice", default=5, minimum=minimum,
                  maximum=MAX_POOL, help=defence_help),
         ChoiceField("offense_extra", "Players use a third die for advantage", default="auto",
                     choices=EXTRA_CHOICES),
@@ -60,25 +95,74 @@ def side_fields(offense_help: str, defence_help: str) -> tuple[Field, ...]:
 FIELDS = (
     IntField("goal_spaces", GOAL_LABEL, default=6, minimum=1, maximum=MAX_GOAL,
              help="Each success or ultra success, on offense or defence, marks one space."),
-    *side_fields("The players' side's pool, set by the referee for every offense phase.",
-                 "The enemy's pool, set by the referee for every defence phase."),
+    *side_fields("The players' side's pool, set by the referee for every offense phase "
+                 "(2 dice: one action a phase, the site's extension).",
+                 "The enemy's pool, set by the referee for every defence phase.",
+                 minimum=MIN_FIGHT_POOL),
     ChoiceField("first_phase", "Each round opens with", default="offense",
                 choices=((Phase.OFFENSE.value, "Offense (the usual order)"),
                          (Phase.DEFENCE.value, "Defence (the players were ambushed)"))),
     IntField("damage_limit", LIMIT_LABEL, optional=True, minimum=1, maximum=20,
              help="Leave empty to count only rounds. Otherwise the fight also ends when the "
                   "players' side has failed this many defence actions."),
+    IntField("party_size", f"{PARTY_NAME} (optional)", optional=True, minimum=1,
+             maximum=MAX_PARTY,
+             help="Each character attacks once a phase: an offense phase also ends, its dice "
+                  "left lost, when every character still standing has attacked. Leave empty "
+                  "for no such limit."),
+    ChoiceField("after_attacks", AFTER_LABEL, default=END,
+                choices=((END, "The offense phase ends; its dice left are lost"),
+                         (TASKS, "The dice left go to other tasks, rolled as actions"))),
+    IntField("hit_points", f"{HP_NAME} (optional)", optional=True, minimum=1,
+             maximum=MAX_HIT_POINTS,
+             help="With no party size, the hit points of the whole side. The fight also ends "
+                  "when every character is down. Leave empty to track no hit points."),
+    IntField("damage", DAMAGE_LABEL, default=1, minimum=1, maximum=MAX_DAMAGE,
+             help="Hit points one failed defence costs the character who takes it (used "
+                  "with hit points)."),
+    ChoiceField("targeting", SPREAD_LABEL, default=FOCUS,
+                choices=((FOCUS, "One character until it is down"),
+                         (SPREAD, "The least hurt character standing"))),
     fight_result.round_cap_field(),
 )
+
+
+def hits_each(inputs: dict[str, Any]) -> int | None:
+    """Failed defences that put one character (or the side) down: hit points over the
+    damage of one, rounded up (None without hit points)."""
+    hp = inputs["hit_points"]
+    return None if hp is None else -(-hp // inputs["damage"])
+
+
+def total_limit(inputs: dict[str, Any]) -> int | None:
+    """Failed defences the whole side can take: the limit as given, or every character's
+    hits (None: no limit)."""
+    each = hits_each(inputs)
+    if each is None:
+        return inputs["damage_limit"]
+    return each * (inputs["party_size"] or 1)
 
 
 def _fight(inputs: dict[str, Any]) -> Fight:
     return Fight(inputs["offense_dice"], inputs["defence_dice"], inputs["goal_spaces"],
                  inputs["offense_extra"], inputs["defence_extra"], Phase(inputs["first_phase"]),
-                 inputs["damage_limit"])
+                 total_limit(inputs), inputs["party_size"], hits_each(inputs),
+                 inputs["targeting"] == SPREAD, inputs["after_attacks"] == TASKS)
 
 
 def _check(inputs: dict[str, Any]) -> None:
+    if inputs["hit_points"] is not None and inputs["damage_limit"] is not None:
+        raise InputError("hit_points", f"{HP_NAME}: received {inputs['hit_points']} while "
+                                       f"{LIMIT_NAME} is also set ({inputs['damage_limit']}); "
+                                       "the two both say when the side is worn down, so set "
+                                       "only one of them.")
+    if inputs["hit_points"] is None and inputs["damage"] != 1:
+        raise InputError("damage", f"{DAMAGE_LABEL}: received {inputs['damage']}, which only "
+                                   f"counts against hit points; set {HP_NAME} too, or leave "
+                                   "the damage at 1.")
+    if inputs["hit_points"] is not None:
+        _check_hit_points(inputs)
+        return
     limit = inputs["damage_limit"]
     if limit is None:
         return
@@ -90,6 +174,28 @@ def _check(inputs: dict[str, Any]) -> None:
                                          f"{inputs['max_rounds']} x {inputs['goal_spaces']} x "
                                          f"{limit} = {size:,}. Lower one of the three, or leave "
                                          "the limit empty.")
+
+
+def _hits_text(inputs: dict[str, Any]) -> str:
+    """How the failed defences the side can take follow from the inputs, for messages."""
+    party = inputs["party_size"]
+    return (f"{hits_each(inputs)} a character ({inputs['hit_points']} hit points at "
+            f"{inputs['damage']} a failed defence) x {party or 1} "
+            f"{'characters' if party else 'side'} = {total_limit(inputs)}")
+
+
+def _check_hit_points(inputs: dict[str, Any]) -> None:
+    """Refuse before any work a chain with too many states to walk in time."""
+    limit = total_limit(inputs) or 0
+    size = inputs["goal_spaces"] * limit
+    if size > MAX_HP_STATES:
+        raise InputError("hit_points", f"{HP_NAME}: received {inputs['hit_points']}; with hit "
+                                       f"points set, {GOAL_LABEL} x the failed defences the "
+                                       f"side can take must be at most {MAX_HP_STATES:,} for "
+                                       f"an exact answer in time, received "
+                                       f"{inputs['goal_spaces']} x ({_hits_text(inputs)}) = "
+                                       f"{size:,}. Lower the tracker, the hit points or the "
+                                       "party, or raise the damage.")
 
 
 def _phase_summary(phase: Phase, dice: int, extra: str) -> Result:
@@ -117,16 +223,28 @@ def _phase_summary(phase: Phase, dice: int, extra: str) -> Result:
 
 
 def _sides(inputs: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    return (("a", "Full damage taken"),) if inputs["damage_limit"] is not None else ()
+    return (("a", "Full damage taken"),) if total_limit(inputs) is not None else ()
 
 
 def _compute(inputs: dict[str, Any]) -> Result:
     fight = _fight(inputs)
     try:
-        answer = solver.solve(fight, max_rounds=inputs["max_rounds"], max_work=MAX_WORK)
-    except solver.TooLarge as err:  # pragma: no cover - _check keeps the chain in bounds
+        if inputs["hit_points"] is None:
+            answer = solver.solve(fight, max_rounds=inputs["max_rounds"], max_work=MAX_WORK)
+        else:
+            answer = solver.solve(fight, max_rounds=inputs["max_rounds"],
+                                  max_work=MAX_WORK * inputs["max_rounds"],
+                                  max_cost=cost_budget(inputs["max_rounds"]))
+    except solver.TooLarge as err:
+        if inputs["hit_points"] is not None:
+            raise InputError("hit_points", f"{HP_NAME}: {err} ({_hits_text(inputs)} failed "
+                                           f"defences over a {GOAL_LABEL.lower()} of "
+                                           f"{inputs['goal_spaces']} and {CAP_LABEL.lower()} "
+                                           f"{inputs['max_rounds']}); lower the round cap, the "
+                                           "tracker, the hit points or the party, or raise the "
+                                           "damage.") from None
         raise InputError("damage_limit", f"{err}; lower {CAP_LABEL}, {GOAL_LABEL} or the "
-                                         "damage limit.") from err
+                                         "damage limit.") from err  # pragma: no cover
     result = fight_result.to_result(answer, _sides(inputs))
     phases = {}
     for phase, key in ((Phase.OFFENSE, "offense"), (Phase.DEFENCE, "defence")):
@@ -169,7 +287,8 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                  f"{_ordinal(limit)} defence action (each failed defence means full damage, "
                  f"{rule('defence outcomes', ACTIONS_PAGE, 'defence-outcomes')})")
     text += (". The referee keeps both pools as set for the whole fight "
-             "([ruling](/rulings/#a-fight-to-the-goal)).\n\n" + fight_result.by_round_table(result))
+             "([ruling](/rulings/#a-fight-to-the-goal))." + _party_text(inputs, fight)
+             + "\n\n" + fight_result.by_round_table(result))
     rows = []
     for key in ("offense", "defence"):
         ph = result["phases"][key]
@@ -182,6 +301,36 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
              + table(["Phase", "Dice", "Actions", "Dice removed", *ENDINGS], rows)
              + "\n\nA lone die left over cannot be rolled and is lost "
                "([ruling](/rulings/#a-single-die-left-over)).")
+    return text
+
+
+def _party_text(inputs: dict[str, Any], fight: Fight) -> str:
+    """The sentences on pools of two, the party and its hit points, when they are set."""
+    text = ""
+    if min(fight.offense_dice, fight.defence_dice) == MIN_FIGHT_POOL:
+        text += (" A pool of two dice is one two-die action a phase, with no third die "
+                 "([ruling](/rulings/#a-pool-of-two-dice)).")
+    size, each, hp = fight.party_size, fight.hits_each, inputs["hit_points"]
+    ruling = "([ruling](/rulings/#hit-points-and-party-size))"
+    if size is not None:
+        text += (f" The players' side has {count(size, 'character')}, and each attacks once a "
+                 f"phase ({rule('combat rounds', ROUNDS_PAGE, 'rounds-and-phases')})"
+                 + (": once every character still standing has attacked, the dice left go "
+                    "to other tasks, rolled as actions like any other, so the party size "
+                    "does not cut the offense short" if fight.other_tasks else
+                    ": an offense phase ends, its dice left lost, once every character "
+                    "still standing has attacked") + f" {ruling}.")
+    if each is not None:
+        who = "each character" if size is not None else "the side"
+        text += (f" With {hp} hit points for {who} and {inputs['damage']} damage from each "
+                 f"failed defence, {who} goes down after {count(each, 'failed defence')}")
+        if size is not None:
+            text += (", and the fight is lost when all are down; the enemy's hits go "
+                     + ("to the least hurt character still standing, so no one falls until "
+                        "everyone is one hit from it" if fight.spread else
+                        "to one character until it is down, then the next")
+                     + ", and a character who is down attacks no more")
+        text += f" {ruling}."
     return text
 
 
@@ -203,7 +352,11 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
                f"{marks}/{fight.goal_spaces}")
     if fight.damage_limit is not None:
         summary += f", full damage taken {taken}/{fight.damage_limit}"
-    return {"outcome": played.outcome, "rounds": played.rounds, "marks": marks,
+    standing = fight.standing(taken)
+    if standing is not None and fight.hits_each is not None:
+        summary += f", {standing}/{fight.party_size} characters standing"
+    extra = {"standing": standing} if standing is not None else {}
+    return {**extra, "outcome": played.outcome, "rounds": played.rounds, "marks": marks,
             "damage_taken": taken, "dice": played.dice,  # {"die": "d6", "face": f} each
             "log": played.log, "summary": summary + "."}
 

@@ -18,6 +18,15 @@ run out (:func:`phase_endings`).
 
 Rulings (Rulings page, "A fight to the goal"): the referee keeps both pools as set for
 the whole fight; the fight stops mid-round as soon as it is decided.
+
+Party and hit points (Rulings page, "Hit points and party size"; the source gives
+neither): each character attacks once per phase, so with a party size an offense phase
+also ends, its dice left lost, once every character still standing has acted. Hit points
+become a number of failed defences a character (or, with no party size, the whole side)
+can take; the enemy either works on one character until it is down (``spread`` false)
+or lands each hit on the least hurt one still standing. Who is down follows from the
+number of failed defences alone, so the chain's state stays two numbers.
+A pool of two dice is one two-die action (Rulings, "A pool of two dice").
 """
 
 from __future__ import annotations
@@ -29,9 +38,10 @@ from functools import lru_cache
 from rules_core import solver
 from rules_core.phases.action import outcome_distribution
 from rules_core.phases.expectations import ExtraDie, sample_faces
-from rules_core.phases.tables import KEPT, OUTCOME_LABELS, Outcome, Phase
+from rules_core.phases.tables import KEPT, MIN_POOL, OUTCOME_LABELS, Outcome, Phase
 from rules_core.phases.tracker import (
     Action,
+    EndPhase,
     Start,
     Step,
     TrackerState,
@@ -64,6 +74,23 @@ class Fight:
     defence_extra: str = ExtraDie.AUTO
     first_phase: Phase = Phase.OFFENSE
     damage_limit: int | None = None  # full-damage results the side can take; None: no limit
+    party_size: int | None = None  # characters who attack once each per phase; None: no cap
+    hits_each: int | None = None  # failed defences that put one character down; None: never
+    spread: bool = False  # each hit on the least hurt character, not one until it is down
+    other_tasks: bool = False  # once all have attacked, the dice left still roll (no cap)
+
+    def standing(self, taken: int) -> int | None:
+        """Characters still standing after ``taken`` failed defences (None: no party
+        size, so the offense is not capped)."""
+        if self.party_size is None:
+            return None
+        if self.hits_each is None:
+            return self.party_size
+        if self.spread:  # everyone reaches hits_each - 1 before the first falls
+            down = max(0, taken - self.party_size * (self.hits_each - 1))
+        else:
+            down = taken // self.hits_each
+        return max(0, self.party_size - down)
 
     def pool(self, phase: Phase) -> int:
         return self.offense_dice if phase is Phase.OFFENSE else self.defence_dice
@@ -98,7 +125,7 @@ class Fight:
         marks, taken = state
         room = None if self.damage_limit is None else self.damage_limit - taken
         return solver.whole_moves(((m, taken + t), p)
-                                  for (m, t), p in _round_moves(self, marks, room))
+                                  for (m, t), p in _round_moves(self, marks, taken, room))
 
     def sample(self, state: State, dice: solver.Dice) -> tuple[State, str]:
         """One round with real dice through :func:`roll_action` (the faces are kept by
@@ -109,24 +136,53 @@ class Fight:
         while True:
             use = uses_extra(tracker, self.extra(tracker.phase))
             step = roll_action(tracker, use, dice)
+            acting = self.standing(taken)
             taken += taken_by(step)
             outcome = step.report.outcome or Outcome.FAILURE  # an action always has one
             parts.append(f"{step.report.phase.value} {' '.join(map(str, step.report.faces))}: "
                          f"{OUTCOME_LABELS[outcome].lower()}")
             decided = self.outcome((step.state.goal_marked, taken)) is not None
-            if decided or step.state.round != tracker.round:
+            after = self.cap_offense(step.state, acting)
+            if after is not step.state:
+                parts.append(f"all {acting} standing characters have attacked")
+            if decided or after.round != tracker.round:
                 break
-            tracker = step.state
+            tracker = after
         marks = step.state.goal_marked
+        standing = self.standing(taken)
         line = (", ".join(parts) + f" (momentum {marks}/{self.goal_spaces}, "
-                f"full damage taken {taken})")
+                f"full damage taken {taken}"
+                + (f", {standing}/{self.party_size} characters standing"
+                   if standing is not None and self.hits_each is not None else "") + ")")
         return (marks, taken), line
+
+    def cap_offense(self, state: TrackerState, acting: int | None) -> TrackerState:
+        """Each character attacks once per phase (source: Combat rounds): once ``acting``
+        characters have acted in an offense phase, it ends and its dice left are lost
+        (the tracker's own end of phase). Unchanged otherwise, and always with
+        ``other_tasks``: the dice left then go to actions that are not attacks."""
+        if (acting is None or self.other_tasks or state.phase is not Phase.OFFENSE
+                or state.actions < acting):
+            return state
+        return advance(state, EndPhase()).state
 
     def round_start(self, marks: int) -> TrackerState:
         """The tracker at the start of a round with ``marks`` on the momentum tracker."""
-        state = advance(None, Start(self.offense_dice, self.defence_dice, self.first_phase,
-                                    self.goal_spaces)).state
+        return opening(self.offense_dice, self.defence_dice, self.first_phase,
+                       self.goal_spaces, marks)
+
+
+def opening(offense_dice: int, defence_dice: int, first: Phase, goal_spaces: int = 0,
+            marks: int = 0) -> TrackerState:
+    """The tracker at the start of a round. Built here rather than by the tracker's
+    ``Start``, which keeps to the referee's 3 to 7 dice: a whole fight also takes a pool
+    of two, one two-die action (Rulings, "A pool of two dice")."""
+    if min(offense_dice, defence_dice) >= MIN_POOL:
+        state = advance(None, Start(offense_dice, defence_dice, first, goal_spaces)).state
         return replace(state, goal_marked=marks)
+    return TrackerState(offense_dice, defence_dice, first, 1, first,
+                        offense_dice if first is Phase.OFFENSE else defence_dice, 0,
+                        goal_spaces, marks)
 
 
 def uses_extra(state: TrackerState, extra: str) -> bool:
@@ -170,10 +226,11 @@ def _weighted_moves(state: TrackerState, extra: str) -> tuple[tuple[Step, int], 
 
 
 @lru_cache(maxsize=512)
-def _round_moves(fight: Fight, marks: int,
+def _round_moves(fight: Fight, marks: int, before: int,
                  room: int | None) -> tuple[tuple[State, Fraction], ...]:
     r"""One round from ``marks``: the marks reached and damage taken, up to the moment the
-    round ends or the fight is decided (``room``: damage the side can still take, None
+    round ends or the fight is decided (``before``: failed defences taken before the
+    round, which set who is standing; ``room``: damage the side can still take, None
     for no limit). Walked action by action; after ``depth`` actions every weight is a
     whole number of ``DEN ** depth``\ ths."""
     start = fight.round_start(marks)
@@ -185,9 +242,10 @@ def _round_moves(fight: Fight, marks: int,
         nxt: dict[tuple[TrackerState, int], int] = {}
         ended: dict[State, int] = {}
         for (state, taken), w in walking.items():
+            acting = fight.standing(before + taken)
             for step, q in _weighted_moves(state, fight.extra(state.phase)):
                 hurt = taken + (taken_by(step) if room is not None else 0)
-                new = step.state
+                new = fight.cap_offense(step.state, acting)
                 if (new.goal_marked >= fight.goal_spaces or new.round != state.round
                         or (room is not None and hurt >= room)):
                     key = (new.goal_marked, hurt)
@@ -210,7 +268,7 @@ MAX_WORK = 60_000
 def phase_endings(phase: Phase, dice: int, extra: str) -> dict[tuple[int, int, str], Fraction]:
     """How one phase of ``dice`` action dice runs out: the exact chance of each
     (actions taken, dice removed, ending), ending one of :data:`ENDINGS`."""
-    start = advance(None, Start(dice, dice, first_phase=phase)).state
+    start = opening(dice, dice, phase)
     walking: dict[tuple[TrackerState, int], Fraction] = {(start, 0): Fraction(1)}
     out: dict[tuple[int, int, str], Fraction] = {}
     while walking:

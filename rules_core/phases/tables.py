@@ -41,6 +41,15 @@ PARTIAL_MAX = 9
 #: Pool sizes the referee may set for either side (source: Action dice tracker).
 MIN_POOL = 3
 MAX_POOL = 7
+#: Smallest pool a whole fight accepts: one action of the two kept dice (the source's
+#: range starts at 3; a pool of 2 is the site's extension, Rulings "A pool of two dice").
+MIN_FIGHT_POOL = KEPT
+
+#: Bounds of the whole fight's party inputs. The source gives no hit points or party
+#: size (Rulings, "Hit points and party size"): these only keep the form's inputs sane.
+MAX_PARTY = 8
+MAX_HIT_POINTS = 40
+MAX_DAMAGE = 20
 
 OUTCOME_LABELS: dict[Outcome, str] = {
     Outcome.FAILURE: "Failure",

@@ -153,6 +153,39 @@ def test_damaged_storage_is_kept_aside_with_a_message(tracker_page: Page, damage
     assert kept(page) == [damage]
 
 
+def test_whole_fight_party_from_a_share_link_compared_and_played(tracker_page: Page,
+                                                                  site) -> None:  # type: ignore[no-untyped-def]
+    """The party inputs of the whole fight arrive from a link with a pinned setup A, the
+    result is CPython's, the comparison lists the inputs that differ, and a played fight
+    reports who is standing."""
+    from urllib.parse import quote
+
+    from tests.browser.support import wait_result, widget
+
+    page = tracker_page
+    mine = {"party_size": 3, "hit_points": 2, "targeting": "spread", "offense_dice": 2}
+    pinned = quote(json.dumps({"party_size": 3, "hit_points": 2}))
+    query = "&".join(f"engagement.{k}={v}" for k, v in mine.items())
+    page.goto(f"{site.url}phases/momentum/?{query}&setup-a.engagement={pinned}")
+    root = widget(page, "phases.engagement")
+    page.wait_for_function("el => el.querySelector('.calc-compare-inputs') && !el._busy",
+                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    expected = api.run("phases.engagement", mine)
+    headline = root.locator(".calc-result > .calc-headline dd").first.inner_text()
+    assert headline == expected["display"]["headline"][0][1]
+    rows = root.locator(".calc-compare-inputs tbody tr").all_inner_texts()
+    assert any(r.startswith("Offense dice") for r in rows), rows
+    assert any(r.startswith("The enemy's hits land on") for r in rows), rows
+    assert page.locator("#calc-engagement-party_size").input_value() == "3"
+    reply = wait_result(page, root, lambda: page.fill("#calc-engagement-hit_points", "41"))
+    assert not reply["ok"] and "41" in reply["error"]["message"]
+    wait_result(page, root, lambda: page.fill("#calc-engagement-hit_points", "2"))
+    root.locator('button[data-action="roll"]').click()
+    page.wait_for_function("el => /characters standing/.test("
+                           "el.querySelector('.calc-roll-summary')?.textContent || '')",
+                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+
+
 def test_no_errors_and_nothing_left_localhost(tracker_page: Page) -> None:
     log = tracker_page.log  # type: ignore[attr-defined]
     assert log.page_errors == [] and log.external_requests == []

@@ -226,7 +226,7 @@ def test_too_big_with_a_damage_limit_is_refused_naming_the_fields() -> None:
 
 @pytest.mark.parametrize("inputs, field", [
     ({"goal_spaces": 0}, "goal_spaces"), ({"goal_spaces": 21}, "goal_spaces"),
-    ({"offense_dice": 2}, "offense_dice"), ({"defence_dice": 8}, "defence_dice"),
+    ({"offense_dice": 1}, "offense_dice"), ({"defence_dice": 8}, "defence_dice"),
     ({"first_phase": "ambush"}, "first_phase"), ({"damage_limit": 0}, "damage_limit"),
     ({"momentum": 3}, "momentum"),
 ])
