@@ -12,7 +12,7 @@ from rules_core.explain import escape, rule, table
 from rules_core.fields import TextField
 from rules_core.sucs import legality, roster
 from rules_core.sucs.calc_units import PRESETS, UNIT_COST, list_choices
-from rules_core.sucs.cost import price
+from rules_core.sucs.cost import Unit, price
 from rules_core.sucs.presets import by_id
 from rules_core.sucs.roster import MAX_DEPTH, MAX_FILE_CHARS, nesting_depth, normalize_roster, parse_file
 from rules_core.sucs.tables import QUALITY, QUALITY_BASE
@@ -121,6 +121,16 @@ ROSTER_IMPORT = Calculator(
 STARTER_NAME, STARTER_LIMIT = "My first army", 200
 
 
+def _check_facts(unit: Unit) -> dict[str, bool]:
+    """What the builder needs to know of a published unit, before the rules engine has
+    started, to tell whether a roster of published units is legal: whether the unit
+    breaks a rule on its own (:func:`legality.unit_warnings`), and whether it is a
+    commander (a roster with none breaks a rule: :func:`legality.roster_warnings`)."""
+    return {"legal_alone": not any(w.severity == "illegal"
+                                   for w in legality.unit_warnings(None, "", unit)),
+            "commander": unit.commander}
+
+
 def roster_app_data() -> dict[str, Any]:
     """What the army builder (``app`` sucs.roster) takes from the core at build time:
     the unit form's fields, the published units with their full cost (worked out once,
@@ -132,7 +142,8 @@ def roster_app_data() -> dict[str, Any]:
     units = by_id()
     return {
         "spec": UNIT_COST.spec(),
-        "presets": [{**p, "total_cost": price(units[p["id"]].unit).cost} for p in presets],
+        "presets": [{**p, "total_cost": price(units[p["id"]].unit).cost,
+                     **_check_facts(units[p["id"]].unit)} for p in presets],
         "lists": [list(choice) for choice in list_choices()],
         "rules": {
             "format": roster.ROSTER_FORMAT, "collection": roster.COLLECTION_FORMAT,

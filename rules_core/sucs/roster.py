@@ -23,16 +23,22 @@ from rules_core.messages import describe, nesting_depth, parse_json, sentence
 from rules_core.sucs.presets import by_id
 from rules_core.sucs.unitfields import STATS, stats_of, unit_from_clean
 
-__all__ = ["COLLECTION", "MAX_DEPTH", "MAX_FILE_CHARS", "ROSTER", "Warning", "nesting_depth",
+__all__ = ["COLLECTION", "MAX_DEPTH", "MAX_FILE_CHARS", "MAX_UNIT_CHARS", "ROSTER", "Warning", "nesting_depth",
            "normalize_roster", "parse_file"]
 
 ROSTER_FORMAT = "sucs-roster"
 COLLECTION_FORMAT = "sucs-rosters"
 VERSION = 1
-MAX_FILE_CHARS = 2_000_000  # an "Export all" of MAX_ROSTERS rosters fits
 MAX_DEPTH = 12
 MAX_ROSTERS = 200
 MAX_UNITS = 100
+#: the longest unit line a roster file holds as the builder writes it (compact JSON, names
+#: of MAX_NAME characters, the longest alternative weapons): a test measures it
+MAX_UNIT_CHARS = 800
+#: the largest roster file: an "Export all" of MAX_ROSTERS rosters of MAX_UNITS units each
+#: fits, so whatever the builder exports imports back (the one import limit; the page
+#: reads it from the app's data)
+MAX_FILE_CHARS = MAX_ROSTERS * (MAX_UNITS * MAX_UNIT_CHARS + 1_000)
 MAX_COUNT = 99
 MAX_NAME = 80
 MAX_LIMIT = 100_000

@@ -103,7 +103,7 @@ def test_export_all_then_import_restores_every_roster(builder: Page, tmp_path: P
     page.wait_for_function(f"() => document.querySelectorAll('.sucs-pick option').length === {count + 1}",
                            timeout=RUNTIME_TIMEOUT_MS)
     settle(page)
-    assert f"{count} roster(s) added" in page.locator(f"{APP} .sucs-notice").inner_text()
+    assert f"{count} rosters added" in page.locator(f"{APP} .sucs-notice").inner_text()
     assert [e["roster"] for e in entries(page)][1:] == rosters  # exactly, in order
     # importing the same backup again adds nothing: each is saved already
     before = saved_entries(page)
@@ -125,14 +125,14 @@ def test_import_asks_about_each_taken_name(builder: Page, tmp_path: Path) -> Non
     page.set_input_files(f"{APP} .sucs-import", str(path))
     dialog = page.locator(".sucs-ask[open]")
     dialog.wait_for()
-    assert "“Army 00”" in dialog.inner_text() and "1 more roster(s)" in dialog.inner_text()
+    assert "“Army 00”" in dialog.inner_text() and "1 more roster of the import has a name" in dialog.inner_text()
     dialog.get_by_role("button", name="Replace", exact=True).click()
     page.wait_for_function("() => document.querySelector('.sucs-ask-title').textContent.includes('Army 02')")
     page.locator(".sucs-ask[open]").get_by_role("button", name="Keep both").click()
     page.wait_for_function("() => document.querySelector('.sucs-notice-text').textContent.includes('replaced 1')")
     settle(page)
     text = page.locator(f"{APP} .sucs-notice").inner_text()
-    assert "2 roster(s) added" in text and "1 already saved here" in text
+    assert "2 rosters added" in text and "1 already saved here" in text
     saved = {e["roster"]["name"]: e["roster"] for e in entries(page)}
     assert saved["Army 00"]["points_limit"] == 999  # replaced
     assert saved["Army 02"]["points_limit"] == mine[2]["points_limit"]  # kept both
@@ -189,7 +189,7 @@ def test_first_link_format_and_collection_links(builder: Page, site) -> None:  #
     open_link(page, site, encode(page, collection))
     settle(page)
     assert names(page) == ["My first army", "Army 01"] + [f"Army {i:02d}" for i in range(2, 7)]
-    assert "5 roster(s) added" in page.locator(f"{APP} .sucs-notice").inner_text()
+    assert "5 rosters added" in page.locator(f"{APP} .sucs-notice").inner_text()
 
 
 @pytest.mark.parametrize("fragment", ["z.AAAA", "z.not*base64", "eyJmb3JtYXQiOiJzdWNzLXJv", "z."])
@@ -280,5 +280,5 @@ def test_refused_persistent_storage_is_said_once(builder: Page) -> None:
     settle(page)
     page.click('[data-sucs="add"]')
     settle(page)
-    assert len(entries(page)[0]["roster"]["units"]) == 2
+    assert entries(page)[0]["roster"]["units"][0]["count"] == 2  # the same unit again: one more
     assert not note.is_visible()

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
+from rules_core.sucs import roster as roster_module
 from tests.browser.roster_storage import (  # noqa: F401 (the two fixtures)
     APP,
     ENTRY,
@@ -310,9 +311,9 @@ def test_refused_files_leave_storage_byte_for_byte_unchanged(builder: Page, tmp_
         assert page.evaluate(SNAPSHOT) == before, text[:60]
         assert not page.locator(".sucs-ask[open]").count()
     big = tmp_path / "big.json"
-    big.write_text(" " * 1_100_000)
+    big.write_text(" " * (3 * roster_module.MAX_FILE_CHARS + 1))
     page.set_input_files(f"{APP} .sucs-import", str(big))
-    page.wait_for_function("() => document.querySelector('.sucs-problems').textContent.includes('larger than 1 MB')")
+    page.wait_for_function("() => document.querySelector('.sucs-problems').textContent.includes('a roster file is at most')")
     assert page.evaluate(SNAPSHOT) == before
     assert page.locator(f"{APP} script, {APP} img").count() == 0
     assert not page.evaluate("() => ({}).polluted")
@@ -330,9 +331,16 @@ def two_tabs(browser: Browser, site) -> Iterator[tuple[Page, Page, list[str]]]: 
         yield tabs
 
 
+def units_of(r: dict) -> int:
+    """The units of a roster: its lines' counts summed (the same published unit added
+    again raises its line's count)."""
+    return sum(u["count"] for u in r["units"])
+
+
 def shown(page: Page) -> dict:
     return page.evaluate("""() => ({ name: document.querySelector('.sucs-name').value,
         lines: document.querySelectorAll('.sucs-line').length,
+        units: [...document.querySelectorAll('.sucs-line-count')].reduce((n, i) => n + Number(i.value), 0),
         notice: document.querySelector('.sucs-notice-text').textContent })""")
 
 
@@ -368,7 +376,7 @@ def test_both_tabs_changed_keeps_both(two_tabs) -> None:  # type: ignore[no-unty
     assert "was changed in another tab" in dialog.inner_text()
     # storage still holds A's version: nothing was overwritten while B was asked
     entry = next(e for e in entries(a) if e["id"] == "shared")
-    assert len(entry["roster"]["units"]) == 3
+    assert units_of(entry["roster"]) == 3
     b.keyboard.press("Enter")  # Keep both has the focus
     dialog.wait_for(state="hidden")
     settle(b)
@@ -376,13 +384,13 @@ def test_both_tabs_changed_keeps_both(two_tabs) -> None:  # type: ignore[no-unty
     assert "B's version (this tab)" in names
     copy = next(e for e in entries(b) if e["roster"]["name"] == "B's version (this tab)")
     original = next(e for e in entries(b) if e["id"] == "shared")
-    assert len(original["roster"]["units"]) == 3 and original["roster"]["name"] != "B's version"
-    assert len(copy["roster"]["units"]) == 2  # B's roster as B had it, with B's new name
+    assert units_of(original["roster"]) == 3 and original["roster"]["name"] != "B's version"
+    assert units_of(copy["roster"]) == 2  # B's roster as B had it, with B's new name
     assert shown(b)["name"] == "B's version (this tab)"
     a.wait_for_function("() => [...document.querySelectorAll('.sucs-pick option')]"
                         ".some(o => o.textContent === \"B's version (this tab)\")")
     settle(a)
-    assert shown(a)["lines"] == 3
+    assert shown(a)["units"] == 3
     assert not errors
 
 

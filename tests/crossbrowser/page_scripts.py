@@ -143,17 +143,23 @@ _APP = """
   const click = (selector) => app.querySelector(selector).click();
 """
 
-#: add a published unit to the army builder's roster; the number of lines after it
-ROSTER_ADD = """async (timeout) => {""" + _WAIT + _APP + """
-  const lines = () => app.querySelectorAll(".sucs-lines > li").length;
-  const before = lines();
+#: the army builder's units: the counts of its lines summed (the same published unit
+#: added again raises its line's count)
+_UNITS = """
+  const units = () => [...app.querySelectorAll(".sucs-lines > li .sucs-line-count")]
+    .reduce((n, input) => n + Number(input.value), 0);
+"""
+
+#: add a published unit to the army builder's roster; the number of units after it
+ROSTER_ADD = """async (timeout) => {""" + _WAIT + _APP + _UNITS + """
+  const before = units();
   click('[data-sucs="add"]');
-  await until(() => lines() > before, "the unit to be added", timeout);
-  return lines();
+  await until(() => units() > before, "the unit to be added", timeout);
+  return units();
 }"""
 
-ROSTER_COUNT = """async (timeout) => {""" + _WAIT + _APP + """
-  return app.querySelectorAll(".sucs-lines > li").length;
+ROSTER_COUNT = """async (timeout) => {""" + _WAIT + _APP + _UNITS + """
+  return units();
 }"""
 
 #: start a fight in the tracker and roll one action; the log's length after it

@@ -4,9 +4,10 @@
 // to one key per roster without losing a readable roster or the damaged text.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import {
   RULES, configure, limits, blankRoster, suffixed, encodeShare, decodeShare, textProblem, shapeProblem,
-  nameInText, presetCost, fileName,
+  nameInText, presetCost, fileName, quickCheck,
 } from "../../calculators/assets/apps/sucs_roster_lib.js";
 import { analyzeLegacy, migrateLegacy, LEGACY_KEY } from "../../calculators/assets/apps/sucs_roster_legacy.js";
 import { KeptCopies } from "../../calculators/assets/apps/storage_kit.js";
@@ -76,4 +77,46 @@ test("text cut in the middle of the old store still gives back every whole roste
   const read = analyzeLegacy(cut, limits());
   assert.deepEqual(read.entries.map((e) => e.roster.name), ["Army 1", "Army 2"]);
   assert.match(read.whole, /damaged/);
+});
+
+test("before the engine starts, a roster's totals and legality are the core's, or 'waiting' for a custom unit", () => {
+  const presets = new Map(DATA.presets.map((/** @type {any} */ p) => [p.id, p]));
+  // rosters of published units (some with their commander, some over their limit) and the
+  // core's check of each (legality.check), made by the core itself
+  const script = `
+import json, random
+from rules_core import api
+from rules_core.sucs.calc_units import preset_json
+from rules_core.sucs.presets import by_id
+rng = random.Random(7)
+ids = sorted(by_id())
+out = []
+for n in range(300):
+    units = [dict(preset_json(by_id()[rng.choice(ids)]), count=rng.randint(1, 5)) for _ in range(rng.randint(0, 6))]
+    for u in units: u.pop("list", None)
+    r = {"format": "sucs-roster", "version": 1, "name": f"R{n}", "points_limit": rng.choice([0, 50, 100, 300, 100000]),
+         "units": [{"name": u["name"], "count": u["count"], "preset": u["id"], "stats": u["stats"]} for u in units]}
+    reply = api.run("sucs.roster_check", {"roster": r})
+    out.append([r, {k: reply["result"][k] for k in ("total", "remaining", "over_limit", "legal")}])
+print(json.dumps(out))`;
+  const cases = JSON.parse(execFileSync(process.env.PYTHON || ".venv/bin/python", ["-c", script], { encoding: "utf8", maxBuffer: 1 << 28 }));
+  let legal = 0;
+  for (const [roster, core] of cases) {
+    const quick = quickCheck(roster, presets);
+    assert.deepEqual({ total: quick.total, remaining: quick.remaining, over_limit: quick.over_limit, legal: quick.legal }, core, roster.name);
+    legal += core.legal ? 1 : 0;
+  }
+  assert.ok(legal > 10 && legal < cases.length - 10, `${legal} legal of ${cases.length}: both kinds tested`);
+  // a custom unit, or a published one edited: the core is needed
+  const custom = { ...blankRoster("Mixed"), units: [{ ...cases[5][0].units[0] }, { name: "Own", count: 1, preset: null, stats: DATA.spec.initial }] };
+  const waiting = quickCheck(custom, presets);
+  assert.equal(waiting.total, null);
+  assert.equal(waiting.legal, null);
+  assert.equal(waiting.units[1], null);
+  const edited = { ...custom, units: [{ ...custom.units[0], stats: { ...custom.units[0].stats, armor: 7 } }] };
+  assert.equal(quickCheck(edited, presets).total, null);
+  // over the limit on the known costs alone: not legal, whatever the custom unit costs
+  const over = { ...custom, points_limit: 1, units: [{ ...custom.units[0], count: 5 }, custom.units[1]] };
+  assert.equal(quickCheck(over, presets).legal, false);
+  assert.equal(quickCheck(over, presets).over_limit, true);
 });

@@ -192,3 +192,23 @@ def test_store_entry_fields_and_huge_values_are_refused(change: dict) -> None:
     reply = api.run("sucs.roster_import", {"file": json.dumps({**LEGAL, **change})})
     assert reply["ok"] and not reply["result"]["accepted"]
     assert reply["result"]["problems"][0]["field"].startswith("roster")
+
+
+def test_an_export_of_the_most_rosters_of_the_longest_units_fits_the_file_limit() -> None:
+    """Whatever the builder exports imports back: the longest unit line (a name of quotes,
+    escaped to two characters each; four alternative weapons of ten 20s; the longest
+    preset id; every number at its largest) is within MAX_UNIT_CHARS, so an "Export all"
+    of MAX_ROSTERS rosters of MAX_UNITS such lines is within MAX_FILE_CHARS."""
+    from rules_core.sucs import roster as roster_module
+    longest = entry(max(by_id(), key=len), roster_module.MAX_COUNT)
+    longest["name"] = '"' * roster_module.MAX_NAME
+    longest["stats"].update(alt_weapons=" or ".join([",".join(["20"] * 10)] * 4),
+                            special_weapons=5, armor=20, attack=20, targets=10)
+    normal, problems = normalize_roster(roster([longest]))
+    assert normal is not None, problems
+    line = json.dumps(normal["units"][0], ensure_ascii=False, separators=(",", ":"))
+    assert len(line) <= roster_module.MAX_UNIT_CHARS, len(line)
+    head = json.dumps({**normal, "name": '"' * roster_module.MAX_NAME, "units": []},
+                      ensure_ascii=False, separators=(",", ":"))
+    per_roster = len(head) + roster_module.MAX_UNITS * (roster_module.MAX_UNIT_CHARS + 1) + 2
+    assert 100 + roster_module.MAX_ROSTERS * per_roster <= roster_module.MAX_FILE_CHARS

@@ -6,8 +6,8 @@
 // asked about). Every text from storage, files or the address reaches the page through
 // textContent only.
 import {
-  RULES, HASH_KEY, blankRoster, clone, suffixed, configure, limits, presetCost,
-  encodeShare, download, fileName, busyTracker, QUESTIONS, SAVE_PROBLEMS, damageMessage,
+  RULES, HASH_KEY, blankRoster, clone, canonical, suffixed, configure, limits, presetCost,
+  encodeShare, download, fileName, busyTracker, quickCheck, countOf, QUESTIONS, SAVE_PROBLEMS, damageMessage,
 } from "./sucs_roster_lib.js";
 import {
   el, showCards, buildEditorForm, fillEditor, readEditor, markFieldError, breakdownRows, lineNode, showCheck,
@@ -15,7 +15,7 @@ import {
 } from "./sucs_roster_dom.js";
 import { RosterStore, KEPT_PREFIX, ENTRY_PREFIX, ACTIVE_KEY } from "./sucs_roster_store.js";
 import { importer } from "./sucs_roster_import.js";
-import { askPersist, PERSIST_REFUSED } from "./storage_kit.js";
+import { askPersist, PERSIST_REFUSED, scopedKey } from "./storage_kit.js";
 
 /**
  * @typedef {import("./sucs_roster_store.js").Roster} Roster
@@ -97,6 +97,7 @@ export async function mount(root, bridge) {
     if (res.added.length || res.removed.length || res.refreshed.length || res.restored.length) {
       renderPicker();
       renderLines();
+      renderCheck();
       schedule("check", recheck, 20);
       validateEntries([...res.added, ...res.restored]).catch((err) => bridge.runtimeFailed(root, err));
     }
@@ -186,14 +187,25 @@ export async function mount(root, bridge) {
     pick.replaceChildren(...store.entries.map((e) => el("option", { value: e.id, text: e.roster.name })));
     pick.value = store.active;
     $(".sucs-name").value = roster().name;
-    $(".sucs-limit").value = String(roster().points_limit);
+    // a refused value stays in the field, next to its message, until it is fixed
+    if ($(".sucs-limit-error").hidden) $(".sucs-limit").value = String(roster().points_limit);
   }
 
   // -- lines
+  /** The core's check of the shown roster, or until it is in, the one made from the
+   *  published units' costs (the page knows them from the build). */
+  function currentCheck() {
+    if (lastCheck && lastCheck.rosterId === store.active) return lastCheck.result;
+    // a first visit's starter roster: the core's own check of it, made at build time (and
+    // prerendered: nothing moves when the builder starts)
+    if (canonical(roster()) === canonical(data.first)) return data.check;
+    return quickCheck(roster(), presetById);
+  }
+
   function renderLines() {
     const list = $(".sucs-lines");
     const r = roster();
-    const costs = lastCheck && lastCheck.rosterId === store.active ? lastCheck.result.units : [];
+    const costs = currentCheck().units;
     list.replaceChildren(...r.units.map((line, i) => lineNode(line, i, {
       cost: costs[i], preset: line.preset ? presetById.get(line.preset) : null, editing: editing === i,
       onChange: () => changed(),
@@ -227,6 +239,8 @@ export async function mount(root, bridge) {
     save();
     renderPicker();
     renderLines();
+    renderCheck();
+    renderCards();
     if (now) {
       clearTimeout(timers.get("check"));
       timers.delete("check");
@@ -301,7 +315,13 @@ export async function mount(root, bridge) {
   }
 
   function renderCards() {
-    showCards(root, roster(), lastCheck && lastCheck.rosterId === store.active ? lastCheck.result : null);
+    showCards(root, roster(), currentCheck());
+  }
+
+  /** Totals and legality shown from the first paint: the core's check when it is in for
+   *  the shown roster, else the one from the published units' costs. */
+  function renderCheck() {
+    if (!(lastCheck && lastCheck.rosterId === store.active)) showCheck(root, { ok: true, result: currentCheck() });
   }
 
   // -- adding units
@@ -326,13 +346,52 @@ export async function mount(root, bridge) {
   /** @param {string} id */
   function switchTo(id) {
     store.active = id;
+    limitError("");
     if (editing !== null) closeEditor();
     lastCheck = null;
     refresh({ now: true });
   }
 
-  const { importText, openSharedLink, openAddLink } = importer({
-    store, checkFile: (/** @type {string} */ file) => run(ENGINES.file, { file }), question, notice, showProblems, switchTo,
+  // -- a received roster (share link or file) is shown at once, before the rules engine
+  // has checked it; it is saved (and can be edited) once the core has accepted it
+  const PREVIEW_LOCKED = [".sucs-bar", ".sucs-head", ".sucs-lines", ".sucs-add"];
+  let previewNotice = "";
+  const preview = {
+    /** @param {Roster[]} rosters @param {string} source */
+    show(rosters, source) {
+      if (!rosters.length) return false;
+      const r = rosters[0];
+      PREVIEW_LOCKED.forEach((sel) => { $(sel).inert = true; });
+      root.dataset.preview = "yes";
+      $(".sucs-name").value = r.name;
+      $(".sucs-limit").value = String(r.points_limit);
+      const quick = quickCheck(r, presetById);
+      $(".sucs-lines").replaceChildren(...r.units.map((line, i) => lineNode(line, i, {
+        cost: quick.units[i] || undefined, preset: line.preset ? presetById.get(line.preset) : null, editing: false,
+        onChange: () => {}, onEdit: () => {}, onCopy: () => {}, onRemove: () => {},
+      })));
+      showCheck(root, { ok: true, result: quick });
+      showCards(root, r, quick);
+      const more = rosters.length > 1 ? ` and ${countOf(rosters.length - 1, "more roster")}` : "";
+      previewNotice = `${source}: “${r.name}”${more}, shown as received; saved here once the rules engine has checked it…`;
+      notice(previewNotice);
+      return true;
+    },
+    end() {
+      if (!root.dataset.preview) return;
+      delete root.dataset.preview;
+      PREVIEW_LOCKED.forEach((sel) => { $(sel).inert = false; });
+      if ($(".sucs-notice-text").textContent === previewNotice) notice("");
+      renderPicker();
+      renderLines();
+      if (lastCheck && lastCheck.rosterId === store.active) showCheck(root, { ok: true, result: lastCheck.result });
+      else renderCheck();
+      renderCards();
+    },
+  };
+
+  const { importText, openSharedLink, openAddLink, previewSharedLink } = importer({
+    store, starter: data.first, preview, checkFile: (/** @type {string} */ file) => run(ENGINES.file, { file }), question, notice, showProblems, switchTo,
     setUndo: (/** @type {typeof undo} */ value) => { undo = value; },
     openedAt: root.dataset.openedAt || window.location.href, presetById, addLine,
   });
@@ -363,7 +422,14 @@ export async function mount(root, bridge) {
     },
     add: () => {
       const p = presetById.get(unitSelect.value);
-      if (p) addLine({ name: p.name, count: 1, preset: p.id, stats: clone(p.stats) });
+      if (!p) return;
+      // the same published unit again, as published: one more of that line, not a new line
+      const same = roster().units.findIndex((u) => u.preset === p.id && u.name === p.name
+        && canonical(u.stats) === canonical(p.stats) && u.count < RULES.max_count);
+      if (same < 0) { addLine({ name: p.name, count: 1, preset: p.id, stats: clone(p.stats) }); return; }
+      roster().units[same].count += 1;
+      notice(`${p.name}: now ${roster().units[same].count} in line ${same + 1}.`);
+      changed({ now: true });
     },
     "add-blank": () => {
       addLine({ name: "Custom unit", count: 1, preset: null, stats: clone(data.spec.initial) });
@@ -371,8 +437,10 @@ export async function mount(root, bridge) {
     },
     "close-editor": () => closeEditor(),
     export: () => download(fileName(roster().name), JSON.stringify(roster(), null, 2)),
-    "export-all": () => download("sucs-rosters.json", JSON.stringify(
-      { format: RULES.collection, version: RULES.version, rosters: store.rosters() }, null, 2)),
+    // compact JSON, one roster a line: the core's file limit is set so that an export of
+    // the most rosters a file may hold, each of the most units, imports back
+    "export-all": () => download("sucs-rosters.json", `{"format":${JSON.stringify(RULES.collection)},"version":${RULES.version},"rosters":[\n${
+      store.rosters().map((r) => JSON.stringify(r)).join(",\n")}\n]}\n`),
     "kept-download": (/** @type {HTMLElement} */ button) => {
       const key = button.closest("li")?.dataset.key || "";
       const text = store.keptText(key);
@@ -408,16 +476,47 @@ export async function mount(root, bridge) {
     const text = e.target.value.trim();
     if (text) { roster().name = text.slice(0, 80); changed(); } else e.target.value = roster().name;
   });
-  $(".sucs-limit").addEventListener("change", (/** @type {any} */ e) => {
-    const n = parseInt(e.target.value, 10);
-    if (Number.isInteger(n) && n >= 0 && n <= 100000) { roster().points_limit = n; changed(); } else e.target.value = roster().points_limit;
+  // the points limit: a whole number within the core's limit is taken; anything else is
+  // refused with the core's own message next to the field (the roster keeps its limit)
+  const limitInput = $(".sucs-limit");
+  let limitSeq = 0;
+  /** @param {string} message */
+  function limitError(message) {
+    const box = $(".sucs-limit-error");
+    box.textContent = message;
+    box.hidden = !message;
+    if (message) limitInput.setAttribute("aria-invalid", "true");
+    else limitInput.removeAttribute("aria-invalid");
+  }
+  limitInput.addEventListener("change", async () => {
+    const seq = ++limitSeq;
+    const text = limitInput.value.trim();
+    if (/^\d+$/.test(text) && Number(text) <= RULES.max_limit) {
+      limitError("");
+      roster().points_limit = Number(text);
+      changed();
+      return;
+    }
+    limitError("Checking this value (once the rules engine has started)…");
+    const value = /^[-+]?\d+$/.test(text) ? Number(text) : text;
+    try {
+      const reply = await run(ENGINES.file, { file: JSON.stringify({ ...roster(), points_limit: value }) });
+      if (seq !== limitSeq) return;
+      const problem = reply.ok ? reply.result.problems.find((/** @type {any} */ p) => /points_limit$/.test(p.field)) : null;
+      limitError(problem ? problem.message : reply.ok ? "" : reply.error.message);
+    } catch (err) {
+      bridge.runtimeFailed(root, err);
+    }
   });
   $(".sucs-import").addEventListener("change", async (/** @type {any} */ e) => {
     const file = e.target.files && e.target.files[0];
     e.target.value = "";
     if (!file) return;
-    if (file.size > 1_000_000) {
-      showProblems(`${file.name} was refused; nothing was changed.`, [{ field: "file", message: "is larger than 1 MB; a roster file is far smaller." }]);
+    // the core's one limit, in characters; a character is at most 3 bytes of UTF-8 (the
+    // text's own length is checked before the core reads it)
+    if (file.size > 3 * RULES.max_file_chars) {
+      showProblems(`${file.name} was refused; nothing was changed.`, [{ field: "file",
+        message: `It is ${(file.size / 1e6).toFixed(1)} MB; a roster file is at most ${RULES.max_file_chars.toLocaleString("en")} characters (an export of every roster fits).` }]);
       return;
     }
     try {
@@ -441,6 +540,43 @@ export async function mount(root, bridge) {
     afterSync(store.sync({ write: false, busy: pending(false) && store.active ? [store.active] : [] }));
   }
   window.addEventListener("storage", onStorage);
+
+  // The tab is reloaded or closed while it asks about another tab's version: this tab's
+  // edit is not lost. It is saved as a roster of its own (as Keep both would), the other
+  // tab's version stays as it is, and the next start of this tab says so.
+  const RECOVERED_KEY = scopedKey("sucs-roster:recovered");
+  function keepOnLeave() {
+    if (!root.isConnected) { window.removeEventListener("pagehide", keepOnLeave); return; }
+    /** @type {string[]} */
+    const names = [];
+    for (const entry of [...store.entries]) {
+      const theirs = entry.conflict;
+      if (!entry.asking || !theirs) continue;
+      if (entry.id === store.active) pending(true);
+      const copy = store.add({ ...clone(entry.roster), name: suffixed(entry.roster.name, "(this tab, kept at reload)") },
+        store.entries.indexOf(entry) + 1);
+      store.accept(entry.id, theirs);
+      names.push(copy.roster.name);
+    }
+    if (!names.length) return;
+    store.sync({ write: true });
+    try {
+      window.sessionStorage.setItem(RECOVERED_KEY, JSON.stringify(names));
+    } catch { /* the copy is kept; only the note is lost */ }
+  }
+  window.addEventListener("pagehide", keepOnLeave);
+  /** What the last page of this tab kept on leaving, said once. */
+  function recoveredNotice() {
+    /** @type {unknown} */
+    let names;
+    try {
+      names = JSON.parse(window.sessionStorage.getItem(RECOVERED_KEY) || "null");
+      window.sessionStorage.removeItem(RECOVERED_KEY);
+    } catch { return; }
+    if (!Array.isArray(names) || !names.length) return;
+    notice(`This tab was reloaded while it asked about a roster changed in another tab: its own version was kept as ${
+      names.map((n) => `“${String(n)}”`).join(", ")}, and the other tab's version is unchanged.`);
+  }
 
   // A share link pasted into the address bar of this tab: only the "#" changes, so the
   // page stays and the link is opened here (once the builder is live).
@@ -467,12 +603,15 @@ export async function mount(root, bridge) {
   renderStorage();
   renderPicker();
   renderLines();
+  renderCheck();
   renderCards();
+  recoveredNotice();
   // the part that needs the runtime: run again by itself once the runtime is back
   const startUp = async () => {
     bridge.setStatus(root, "loading", "Starting the rules engine…");
     setStarting(true);
     try {
+      await previewSharedLink();
       await validateEntries(store.entries.map((e) => e.id));
       save();
       await recheck();

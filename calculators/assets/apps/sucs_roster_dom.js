@@ -73,7 +73,7 @@ export function lineNode(line, i, { cost, preset, editing, onChange, onEdit, onC
   return el("li", { class: `sucs-line${editing ? " sucs-line-editing" : ""}`, "data-index": i },
     el("div", { class: "sucs-line-main" }, name,
       el("label", { class: "sucs-line-count-label" }, "× ", count),
-      el("span", { class: "sucs-line-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : "…" })),
+      el("span", { class: "sucs-line-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : WAITING })),
     el("p", { class: "sucs-line-stats", text: statLine(line.stats) }),
     el("p", { class: "sucs-line-features", text: [preset ? `${preset.list_title}: ${preset.name}` : "custom unit",
       ...featureList(line.stats)].join(" · ") }),
@@ -218,15 +218,25 @@ export function showCheck(root, reply) {
     return;
   }
   const res = reply.result;
-  $(".sucs-total").textContent = String(res.total);
+  const unknown = (/** @type {unknown} */ value) => value === null || value === undefined;
+  $(".sucs-total").textContent = unknown(res.total) ? WAITING : String(res.total);
   $(".sucs-limit-out").textContent = res.points_limit ? String(res.points_limit) : "none";
   $(".sucs-left-label").textContent = res.over_limit ? "Over by" : "Left";
-  $(".sucs-left").textContent = res.points_limit ? String(Math.abs(res.remaining)) : "-";
-  $(".sucs-legal").textContent = res.legal ? "yes" : "no";
-  root.dataset.legal = res.legal ? "yes" : "no";
+  $(".sucs-left").textContent = !res.points_limit ? "-"
+    : !unknown(res.remaining) ? String(Math.abs(res.remaining))
+      : res.over_limit ? `at least ${res.known - res.points_limit}` : WAITING;
+  $(".sucs-legal").textContent = unknown(res.legal) ? WAITING : res.legal ? "yes" : "no";
+  root.dataset.legal = unknown(res.legal) ? "waiting" : res.legal ? "yes" : "no";
   root.dataset.over = res.over_limit ? "yes" : "no";
-  $(".sucs-warnings").replaceChildren(...warningNodes(res.warnings));
+  root.dataset.checked = res.provisional ? "provisional" : "core";
+  $(".sucs-warnings").replaceChildren(...(res.provisional
+    ? [el("li", { class: "sucs-pending", text: "Totals from the published units' costs; every rule is checked, with what "
+      + "to change, once the rules engine has started." })]
+    : warningNodes(res.warnings)));
 }
+
+/** What a value the rules engine has not worked out yet says. */
+export const WAITING = "waiting for the calculator";
 
 /** The printable cards of roster `r`, with totals when the check `costs` is known.
  *  @param {HTMLElement} root @param {Roster} r @param {any} costs */
@@ -234,8 +244,21 @@ export function showCards(root, r, costs) {
   /** @type {$} */
   const $ = (sel) => /** @type {HTMLInputElement} */ (root.querySelector(sel));
   $(".sucs-cards-title").textContent = r.name;
+  const models = r.units.reduce((n, u) => n + u.count, 0);
   $(".sucs-cards-total").textContent = costs
-    ? `${costs.total} points${costs.points_limit ? ` of ${costs.points_limit}` : ""} · ${r.units.reduce((n, u) => n + u.count, 0)} units`
+    ? `${costs.total ?? WAITING} points${costs.points_limit ? ` of ${costs.points_limit}` : ""} · ${models} units`
     : "";
+  // a printed roster that is over its limit or breaks a rule says so on the page
+  const warning = $(".sucs-cards-warning");
+  /** @type {string[]} */
+  const lines = [];
+  if (costs && costs.over_limit) lines.push(`OVER THE POINTS LIMIT: ${costs.total ?? `at least ${costs.known}`} points of ${costs.points_limit}.`);
+  if (costs && costs.legal === false) {
+    lines.push("NOT A LEGAL ROSTER.", ...(costs.warnings || []).filter((/** @type {any} */ w) => w.severity === "illegal")
+      .map((/** @type {any} */ w) => `${w.unit === null ? "" : `Line ${w.unit + 1}: `}${w.message}`));
+  }
+  if (costs && costs.legal !== false && costs.legal !== true) lines.push("Not yet checked by the rules engine.");
+  warning.textContent = lines.join(" ");
+  warning.hidden = !lines.length;
   $(".sucs-cards-grid").replaceChildren(...cardNodes(r, costs));
 }

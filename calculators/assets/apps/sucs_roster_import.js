@@ -4,12 +4,15 @@
 // taken by a different roster is asked about (each in turn), and one already saved
 // exactly is opened instead of being added twice. An "?add=" link (from the unit cost
 // builder or a published unit's row) adds one unit to the open roster.
-import { RULES, HASH_KEY, ADD_PARAM, QUESTIONS, suffixed, textProblem, decodeShare, clone } from "./sucs_roster_lib.js";
+import {
+  RULES, countOf, HASH_KEY, ADD_PARAM, QUESTIONS, suffixed, textProblem, decodeShare, clone, shapeProblem,
+} from "./sucs_roster_lib.js";
 import { replaceAddress } from "../site.js";
 
 /**
  * @typedef {import("./sucs_roster_store.js").Roster} Roster
- * @typedef {{store: import("./sucs_roster_store.js").RosterStore,
+ * @typedef {{store: import("./sucs_roster_store.js").RosterStore, starter: Roster,
+ *   preview: {show: (rosters: Roster[], source: string) => boolean, end: () => void},
  *   checkFile: (file: string) => Promise<any>,
  *   question: (q: {title: string, text: string, choices: string[][], cancel: string}) => Promise<string>,
  *   notice: (text: string, withUndo?: boolean) => void,
@@ -22,17 +25,17 @@ import { replaceAddress } from "../site.js";
  */
 
 /** The import functions of one builder. @param {View} view */
-export function importer({ store, checkFile, question, notice, showProblems, switchTo, setUndo, openedAt, presetById, addLine }) {
+export function importer({ store, starter, preview, checkFile, question, notice, showProblems, switchTo, setUndo, openedAt, presetById, addLine }) {
   /** Add every checked roster. One whose name is taken by a different roster is asked
    *  about (each in turn); one already saved exactly is not added twice (it is opened).
    *  @param {Roster[]} rosters @param {string} source */
   async function importRosters(rosters, source) {
-    const plan = store.planImport(rosters);
+    const plan = store.planImport(rosters, starter);
     let all = "";
     const items = [];
     let left = plan.filter((p) => p.kind === "clash").length;
     for (const p of plan) {
-      let action = p.kind === "new" ? "add" : p.kind === "same" ? "open" : all;
+      let action = p.kind === "new" ? "add" : p.kind === "same" ? "open" : p.kind === "starter" ? "fill" : all;
       if (p.kind === "clash") {
         left -= 1;
         if (!action) {
@@ -47,8 +50,8 @@ export function importer({ store, checkFile, question, notice, showProblems, swi
     }
     const { first, counts, replaced } = store.applyImport(items, (name) => suffixed(name, "(imported)"));
     if (first) switchTo(first);
-    const parts = [counts.added ? `${counts.added} roster(s) added` : "",
-      counts.replaced ? `replaced ${counts.replaced} roster(s)` : "",
+    const parts = [counts.added ? `${countOf(counts.added, "roster")} added` : "",
+      counts.replaced ? `replaced ${countOf(counts.replaced, "roster")}` : "",
       counts.same ? `${counts.same} already saved here (opened, not added again)` : "",
       counts.skipped ? `${counts.skipped} skipped` : ""].filter(Boolean);
     notice(`${source}: ${parts.join(", ") || "nothing to add"}.`, replaced.length > 0);
@@ -66,6 +69,33 @@ export function importer({ store, checkFile, question, notice, showProblems, swi
       showProblems(`${source} was refused; nothing was changed.`, [{ field: "file", message: problem }]);
       return;
     }
+    // shown at once, before the rules engine has checked it (nothing is saved until then)
+    const shown = preview.show(readable(text), source);
+    try {
+      await checkAndImport(text, source);
+    } finally {
+      if (shown) preview.end();
+    }
+  }
+
+  /** The rosters a received text holds, if the page can show them without the core
+   *  (the core checks them fully before anything is saved), else []. @param {string} text
+   *  @returns {Roster[]} */
+  function readable(text) {
+    /** @type {any} */
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return [];
+    }
+    const list = value && value.format === RULES.collection && Array.isArray(value.rosters) ? value.rosters : [value];
+    const lim = { maxUnits: RULES.max_units, maxName: RULES.max_name };
+    return list.length && list.length <= RULES.max_rosters && list.every((/** @type {unknown} */ r) => !shapeProblem(r, lim)) ? list : [];
+  }
+
+  /** @param {string} text @param {string} source */
+  async function checkAndImport(text, source) {
     const reply = await checkFile(text);
     if (!reply.ok) {
       showProblems(`${source} was refused; nothing was changed.`, [reply.error]);
@@ -139,6 +169,21 @@ export function importer({ store, checkFile, question, notice, showProblems, swi
     if (text !== null) await importText(text, "The shared link");
   }
 
+  /** Show the share link the page was opened with at once, before the rules engine is up
+   *  (openSharedLink then checks and imports it); nothing is taken or saved here. */
+  async function previewSharedLink() {
+    const hash = new URL(openedAt).hash.slice(1);
+    if (!hash.startsWith(HASH_KEY) || taken.has(hash)) return;
+    /** @type {string} */
+    let text;
+    try {
+      text = await decodeShare(hash.slice(HASH_KEY.length));
+    } catch {
+      return; // said plainly by openSharedLink
+    }
+    if (!textProblem(text) && !taken.has(hash)) preview.show(readable(text), "The shared link");
+  }
+
   /** An "Add to roster" link: a published unit by its id, or a unit packed like a share
    *  link (checked by the core as a one-unit roster), added to the open roster. */
   async function openAddLink() {
@@ -174,5 +219,5 @@ export function importer({ store, checkFile, question, notice, showProblems, swi
     setUndo({ restore: () => { if (store.get(entry.id)) Object.assign(entry, { roster: before, dirty: true }); }, id: entry.id });
   }
 
-  return { importText, openSharedLink, openAddLink };
+  return { importText, openSharedLink, openAddLink, previewSharedLink };
 }

@@ -116,6 +116,11 @@ export function textProblem(text) {
   return checked.ok ? "" : checked.reason;
 }
 
+/** "1 roster", "3 rosters": a count in proper English. @param {number} n @param {string} noun */
+export function countOf(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** @param {string} name */
 export function fileName(name) {
   const slug = String(name).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
@@ -134,6 +139,41 @@ export function tn(quality) {
  *  @param {{total_cost: number}} preset */
 export function presetCost(preset) {
   return preset.total_cost;
+}
+
+/**
+ * A roster's totals and legality before the rules engine has started, from what the core
+ * worked out at build time for each published unit (its cost, whether it breaks a rule on
+ * its own, whether it is a commander): in the shape of the core's check (sucs.roster_check),
+ * with `null` where the core is needed (a custom or edited unit: its cost is "waiting for
+ * the calculator"). Legal as the core says: no unit breaking a rule, a commander in a
+ * roster that has units, not over the limit (over as soon as the known costs pass it).
+ * A test compares it with the core's check on many rosters.
+ * @param {import("./sucs_roster_store.js").Roster} r @param {Map<string, any>} presets
+ * @returns {{total: number | null, known: number, points_limit: number, remaining: number | null, over_limit: boolean,
+ *   legal: boolean | null, units: Array<{cost: number, subtotal: number} | null>, warnings: any[], provisional: true}}
+ */
+export function quickCheck(r, presets) {
+  const units = r.units.map((line) => {
+    const p = line.preset ? presets.get(line.preset) : null;
+    return p && canonical(p.stats) === canonical(line.stats) ? { cost: p.total_cost, subtotal: p.total_cost * line.count, p } : null;
+  });
+  const known = units.reduce((n, u) => n + (u ? u.subtotal : 0), 0);
+  const complete = units.every(Boolean);
+  const limit = r.points_limit;
+  const over = Boolean(limit) && known > limit;
+  /** @type {boolean | null} */
+  let legal = null;
+  if (over) legal = false;
+  else if (complete) {
+    const found = /** @type {Array<{p: any}>} */ (units);
+    legal = !found.length || (found.every((u) => u.p.legal_alone) && found.some((u) => u.p.commander));
+  }
+  const total = complete ? known : null;
+  return {
+    total, known, points_limit: limit, remaining: limit && total !== null ? limit - total : null, over_limit: over, legal,
+    units: units.map((u) => (u ? { cost: u.cost, subtotal: u.subtotal } : null)), warnings: [], provisional: true,
+  };
 }
 
 /** @param {Record<string, any>} s */
@@ -210,7 +250,7 @@ export const QUESTIONS = {
       + "your saved version with it (Undo brings yours back); "
       + (left ? "Skip leaves this one out; " : "")
       + "Cancel stops the import and changes nothing."
-      + (left ? ` ${left} more roster(s) of the import have names you already use.` : ""),
+      + (left ? ` ${countOf(left, "more roster")} of the import ${left === 1 ? "has a name" : "have names"} you already use.` : ""),
     choices: [["both", "Keep both"], ["replace", "Replace"], ...(left ? [["skip", "Skip this one"]] : []), ["cancel", "Cancel"],
       ...(left ? [["both-all", `Keep both for all ${left + 1}`], ["replace-all", `Replace all ${left + 1}`]] : [])],
     cancel: "cancel",

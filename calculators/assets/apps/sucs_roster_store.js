@@ -108,18 +108,26 @@ export class RosterStore {
   }
 
   /** For each roster to import: the saved roster of the same name, and whether it is the
-   *  same roster ("same"), a different one ("clash") or there is none ("new").
-   *  @param {Roster[]} rosters */
-  planImport(rosters) {
+   *  same roster ("same"), the untouched `starter` a first visit made ("starter": nothing
+   *  to lose, so no question), a different one ("clash") or there is none ("new").
+   *  @param {Roster[]} rosters @param {Roster | null} [starter] */
+  planImport(rosters, starter = null) {
+    const untouched = starter ? canonical(starter) : null;
+    const filled = new Set();
     return rosters.map((r) => {
       const match = this.entries.find((e) => nameKey(e.roster.name) === nameKey(r.name)) || null;
-      const kind = !match ? "new" : canonical(match.roster) === canonical(r) ? "same" : "clash";
+      let kind = !match ? "new" : canonical(match.roster) === canonical(r) ? "same" : "clash";
+      if (match && kind === "clash" && canonical(match.roster) === untouched && !filled.has(match.id)) {
+        kind = "starter";
+        filled.add(match.id);
+      }
       return { r, match, kind };
     });
   }
 
   /** Apply an import, each roster with its decision: "add" (a new roster), "rename"
-   *  (added under `rename(name)`: keep both), "replace" (the matching roster takes its
+   *  (added under `rename(name)`: keep both), "fill" (added in the place of the untouched
+   *  starter roster of the same name), "replace" (the matching roster takes its
    *  content; Undo puts it back), "open" (the same roster is saved already) or "skip".
    *  Every roster is handled, not only the first. Returns the first roster touched, the
    *  counts, and [{entry, before}] for each replaced one.
@@ -136,6 +144,10 @@ export class RosterStore {
         replaced.push({ entry: match, before: match.roster });
         Object.assign(match, { roster: r, dirty: true });
         counts.replaced += 1;
+        first = first || match.id;
+      } else if (action === "fill" && match && this.get(match.id)) {
+        Object.assign(match, { roster: r, dirty: true }); // the untouched starter takes its place
+        counts.added += 1;
         first = first || match.id;
       } else if (action === "open" && match && this.get(match.id)) {
         counts.same += 1;
