@@ -4,6 +4,8 @@
 // clipboard, the table's download link saves every fraction of the table as CSV. A
 // played fight's round-by-round account is copied as text the same way.
 
+import { download } from "./site.js";
+
 /** The text a button shows for a moment after it acted, then its own again. */
 function flash(/** @type {HTMLButtonElement} */ button, /** @type {string} */ text) {
   const own = button.dataset.label || button.textContent || "";
@@ -64,13 +66,5 @@ export function downloadExact(/** @type {HTMLButtonElement} */ button) {
   }
   const chart = button.closest("[data-chart]")?.getAttribute("data-chart") || "odds";
   const calculator = button.closest("[data-calculator]")?.getAttribute("data-calculator") || "calculator";
-  const url = URL.createObjectURL(new Blob([lines.join("\r\n") + "\r\n"], { type: "text/csv" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = `${calculator}-${chart}-exact.csv`;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  download(`${calculator}-${chart}-exact.csv`, lines.join("\r\n") + "\r\n", "text/csv");
 }

@@ -5,7 +5,7 @@
 // Entries come from Python (calculators/render.py roll_record): the calculator's title,
 // its inputs in words, the dice and the outcome; this module adds the time and page.
 // Everything is shown as text, never as markup.
-import { scopedKey } from "./site.js";
+import { download, scopedKey } from "./site.js";
 
 /** Rolls kept; older ones drop off the end. */
 export const LOG_KEEP = 500;
@@ -114,17 +114,6 @@ export function toJSON(entries) {
   return JSON.stringify({ format: "tcr-session-log", version: 1, rolls: [...entries].reverse() }, null, 2);
 }
 
-function download(/** @type {string} */ body, /** @type {string} */ type, /** @type {string} */ name) {
-  const url = URL.createObjectURL(new Blob([body], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 // ---- the dialog ---------------------------------------------------------------------
 
@@ -193,8 +182,8 @@ function build() {
     const note = /** @type {HTMLElement} */ (d.querySelector(".calc-log-note"));
     const stamp = new Date().toISOString().slice(0, 10);
     if (b.dataset.log === "close") d.close();
-    if (b.dataset.log === "markdown") download(toMarkdown(loadLog()), "text/markdown", `session-log-${stamp}.md`);
-    if (b.dataset.log === "json") download(toJSON(loadLog()), "application/json", `session-log-${stamp}.json`);
+    if (b.dataset.log === "markdown") download(`session-log-${stamp}.md`, toMarkdown(loadLog()), "text/markdown");
+    if (b.dataset.log === "json") download(`session-log-${stamp}.json`, toJSON(loadLog()));
     if (b.dataset.log === "clear") {
       if (!b.dataset.confirm) {  // two presses: a GM's notes are not lost to a stray tap
         b.dataset.confirm = "true";

@@ -25,3 +25,17 @@ export function replaceAddress(url) {
     /* too many changes for now: the next edit writes the address again */
   }
 }
+
+/** Offer ``body`` as a file called ``filename`` (the one download helper of the site:
+ * the session log, the exact-fraction tables and the apps' exports). */
+export function download(/** @type {string} */ filename, /** @type {string} */ body, type = "application/json") {
+  const url = URL.createObjectURL(new Blob([body], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -179,17 +179,8 @@ export function askPersist(area) {
 export const PERSIST_REFUSED = "This browser did not promise to keep the site's saved data: some browsers "
   + "(Safari among them) delete it after a week or so without a visit. Export to keep a copy as a file.";
 
-/** Offer `text` as a file download. @param {string} filename @param {string} text */
-export function download(filename, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+/** Offer JSON text as a file download (the site's one helper, here for the apps). */
+export { download } from "../site.js";
 
 /**
  * Ask with the app's modal <dialog> (not window.confirm); resolves to the chosen key
