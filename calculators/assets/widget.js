@@ -39,10 +39,15 @@ function megabytes(/** @type {number} */ bytes) {
   return (bytes / 1e6).toFixed(1);
 }
 
+/** How much of the runtime has downloaded, in whole percent (0 while the size is unknown). */
+function downloaded() {
+  return runtime.total > 0 ? Math.min(100, Math.floor((100 * runtime.loaded) / runtime.total)) : 0;
+}
+
 /** The loading line: what is happening, with download progress. */
 function loadingText() {
   if (runtime.phase === "download" && runtime.total > 0) {
-    const pct = Math.min(100, Math.floor((100 * runtime.loaded) / runtime.total));
+    const pct = downloaded();
     return `Downloading the calculator: ${megabytes(runtime.loaded)} of ${megabytes(runtime.total)} MB (${pct}%)`;
   }
   if (runtime.phase === "start" && runtime.total > 0) return "Starting the calculator…";
@@ -51,15 +56,13 @@ function loadingText() {
 
 /** The sticky summary's line while an edit waits for the runtime. */
 function waitingNote() {
-  const pct = runtime.phase === "download" && runtime.total > 0
-    ? ` (${Math.min(100, Math.floor((100 * runtime.loaded) / runtime.total))}%)` : "";
+  const pct = runtime.phase === "download" && runtime.total > 0 ? ` (${downloaded()}%)` : "";
   return `Waiting for the calculator${pct}: your change is not worked out yet`;
 }
 
 /** Show the loading state (and progress bar) on a widget or app. */
 export function showLoading(/** @type {HTMLElement} */ root) {
-  const pct = runtime.total > 0 ? Math.min(100, Math.floor((100 * runtime.loaded) / runtime.total)) : 0;
-  root.dataset.progress = String(runtime.phase === "start" ? 100 : pct);
+  root.dataset.progress = String(runtime.phase === "start" ? 100 : downloaded());
   let bar = /** @type {HTMLProgressElement | null} */ (root.querySelector(".calc-progress"));
   if (!bar) {
     bar = document.createElement("progress");

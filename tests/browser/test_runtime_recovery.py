@@ -48,6 +48,22 @@ def fresh(browser: Browser, site) -> Iterator[tuple[BrowserContext, Page]]:  # t
     context.close()
 
 
+def hold_runtime(context: BrowserContext, page: Page) -> list[Route]:
+    """Hold the rules bundle's download (the runtime stays loading) until :func:`release`;
+    the watchdog waits meanwhile."""
+    held: list[Route] = []
+    context.route(BUNDLE, lambda route: held.append(route))
+    page.add_init_script("window.TCR_RUNTIME_LIMITS = { stall: 3600000 };")
+    return held
+
+
+def release(page: Page, held: list[Route]) -> None:
+    """Let the held bundle through once the page has asked for it."""
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+
+
 def headline(page: Page) -> str:
     return widget(page, DIFFICULTY).locator(".calc-headline").inner_text()
 
@@ -75,9 +91,7 @@ def test_progress_is_shown_while_the_runtime_downloads(fresh) -> None:  # type: 
 
 def test_a_change_before_the_runtime_is_ready_is_pending_then_computed(fresh) -> None:  # type: ignore[no-untyped-def]
     context, page = fresh
-    held: list[Route] = []
-    context.route(BUNDLE, lambda route: held.append(route))
-    page.add_init_script("window.TCR_RUNTIME_LIMITS = { stall: 3600000 };")
+    held = hold_runtime(context, page)
     page.goto(PAGE)
     root = widget(page, DIFFICULTY)
     prerendered = headline(page)
@@ -93,9 +107,7 @@ def test_a_change_before_the_runtime_is_ready_is_pending_then_computed(fresh) ->
     assert root.locator(".calc-result.calc-pending").count() == 1
     assert "as soon as the calculator is ready" in root.locator(".calc-status").inner_text()
     assert headline(page) == prerendered  # the old number stays, marked as not current
-    while not held:
-        page.wait_for_timeout(50)
-    held[0].continue_()
+    release(page, held)
     assert wait_settled(page, root) == "ready"
     assert root.get_attribute("data-pending") is None
     assert root.locator(".calc-pending").count() == 0
@@ -117,9 +129,7 @@ def test_on_a_phone_an_edit_while_loading_shows_as_waiting_where_the_reader_look
     says the change waits (never the old figure as if current), a roll pressed early says
     at its button that it will roll, and both resolve once the calculator is up."""
     context, page = fresh
-    held: list[Route] = []
-    context.route(BUNDLE, lambda route: held.append(route))
-    page.add_init_script("window.TCR_RUNTIME_LIMITS = { stall: 3600000 };")
+    held = hold_runtime(context, page)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(PAGE)
     root = widget(page, "gunplay.hit_chance")
@@ -142,9 +152,7 @@ def test_on_a_phone_an_edit_while_loading_shows_as_waiting_where_the_reader_look
     assert "as soon as the calculator is ready" in note.inner_text()
     assert _in_view(page, note)
     button.click()  # pressed again while waiting: still one roll
-    while not held:
-        page.wait_for_timeout(50)
-    held[0].continue_()
+    release(page, held)
     page.wait_for_function("el => !el.dataset.rollWaiting && !el.dataset.pending && el.dataset.status === 'ready'",
                            arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
     assert wait_settled(page, root) == "ready"
@@ -160,16 +168,12 @@ def test_on_a_phone_an_edit_while_loading_shows_as_waiting_where_the_reader_look
 
 def test_a_share_link_shows_the_build_result_as_waiting_until_worked_out(fresh) -> None:  # type: ignore[no-untyped-def]
     context, page = fresh
-    held: list[Route] = []
-    context.route(BUNDLE, lambda route: held.append(route))
-    page.add_init_script("window.TCR_RUNTIME_LIMITS = { stall: 3600000 };")
+    held = hold_runtime(context, page)
     page.goto(PAGE + "?hit-chance.dc=19")
     root = widget(page, "gunplay.hit_chance")
     page.wait_for_function("el => el.dataset.pending === 'true'", arg=root.element_handle())
     assert root.locator(".calc-result.calc-pending").count() == 1
-    while not held:
-        page.wait_for_timeout(50)
-    held[0].continue_()
+    release(page, held)
     assert wait_settled(page, root) == "ready"
     assert root.get_attribute("data-pending") is None
     assert root.locator(".calc-result.calc-pending").count() == 0
