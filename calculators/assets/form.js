@@ -9,7 +9,7 @@ import { replaceAddress } from "./site.js";
  * @typedef {HTMLElement & {
  *   _overrides: Record<string, unknown>, _bound?: boolean, _path?: string, _busy?: boolean,
  *   _running?: boolean, _dirty?: boolean, _timer?: number, _lastReply?: unknown, _computed?: string,
- *   _pinned?: Record<string, unknown> | null, _result?: any, _shown?: string | null, _rollWaiting?: boolean,
+ *   _pinned?: Record<string, unknown> | null, _result?: any, _shown?: string | null, _shownReply?: any, _live?: boolean, _rollWaiting?: boolean,
  * }} Widget
  */
 

@@ -208,8 +208,9 @@ async function compute(/** @type {Widget} */ root) {
       }
       const inputs = collect(root);
       root._computed = JSON.stringify(inputs);
-      // the page already shows the build's result for exactly these inputs, worked out by
-      // the same rules core: nothing to work out again (an engagement's takes seconds)
+      // the page already shows the result for exactly these inputs (the build's, or the
+      // last one worked out, kept on screen under an error for a mistyped value): nothing
+      // to work out again (an engagement's takes seconds)
       if (root._computed === root._shown && !root._pinned) break;
       busyTimer = window.setTimeout(() => showBusy(root, true), BUSY_AFTER_MS);
       const pinned = root._pinned; // setup A: the worker renders both side by side
@@ -238,20 +239,33 @@ async function compute(/** @type {Widget} */ root) {
   }
   root._running = false;
   root._busy = Boolean(root._timer);
-  root._shown = null; // from here on, what is shown was worked out live
   showBusy(root, false);
   clearErrors(root);
   clearPending(root);
   root.classList.remove("calc-offline");
   if (!reply) {
-    root._result = JSON.parse(root.dataset.result || "{}");
+    // the inputs are those of the result on screen: the build's, or one worked out here
+    const shown = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
+    shown.classList.remove("calc-stale");
+    const kept = root._shownReply;
+    root._result = kept ? kept.result : JSON.parse(root.dataset.result || "{}");
     showSummary(root);
-    setStatus(root, "ready", "Ready: changes are worked out live.");
+    setStatus(root, "ready", kept ? "Worked out live in your browser." : "Ready: changes are worked out live.");
+    // going live reports nothing; an edit back to the inputs on screen reports their result
+    if (root._live) {
+      root.dispatchEvent(new CustomEvent("calc:result",
+        { detail: kept || { ok: true, result: root._result, html: shown.innerHTML } }));
+    }
+    root._live = true;
     return;
   }
   if (!reply.ok) {
+    // the result on screen stays that of the last valid inputs (root._shown)
     showError(root, /** @type {{field: string, message: string}} */ (reply.error));
   } else {
+    // a comparison of two setups is not the result of one set of inputs
+    root._shown = root._pinned ? null : root._computed;
+    root._shownReply = root._pinned ? null : reply;
     const result = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
     const chosen = readerChoices(result);
     result.innerHTML = /** @type {string} */ (reply.html); // built by calculators/render.py, which escapes every value
@@ -261,6 +275,7 @@ async function compute(/** @type {Widget} */ root) {
     showSummary(root);
     setStatus(root, "ready", "Worked out live in your browser.");
   }
+  root._live = true;
   root.dispatchEvent(new CustomEvent("calc:result", { detail: reply }));
 }
 

@@ -232,3 +232,49 @@ def test_a_rules_page_saves_the_site_for_offline_only_when_asked(browser, site) 
                            timeout=RUNTIME_TIMEOUT_MS)
     assert "offline" in page.locator(".tcr-save-offline-note").inner_text()
     context.close()
+
+
+#: counts the calculations sent to the worker from now on
+COUNT_RUNS = """() => {
+  window.__runs = 0;
+  const send = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.op === 'run') window.__runs += 1;
+    return send.call(this, message, ...rest);
+  };
+}"""
+
+
+def test_a_mistyped_value_put_back_shows_its_result_again_without_working_it_out(
+        difficulty_page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    """A refused value, then the old one back (or an undo): the result kept on screen under
+    the error is current again at once, with no calculation sent to the worker."""
+    page = difficulty_page
+    page.goto(site.url + "gunplay/difficulty/")
+    root = widget(page, DIFFICULTY)
+    assert wait_settled(page, root) == "ready"
+    page.evaluate(COUNT_RUNS)
+    worked = wait_result(page, root, lambda: page.fill("#calc-difficulty-misc", "3"))
+    assert worked["ok"] and page.evaluate("window.__runs") == 1
+    shown = root.locator(".calc-result").inner_html()
+    refused = wait_result(page, root, lambda: page.fill("#calc-difficulty-misc", "9999"))
+    assert not refused["ok"] and page.evaluate("window.__runs") == 2
+    assert root.locator(".calc-result.calc-stale").count() == 1
+    back = wait_result(page, root, lambda: page.fill("#calc-difficulty-misc", "3"))
+    assert page.evaluate("window.__runs") == 2, "the kept result is shown, nothing is worked out"
+    assert back["ok"] and back["result"] == worked["result"]
+    assert root.get_attribute("data-status") == "ready"
+    assert root.locator(".calc-result.calc-stale, .calc-error:not([hidden])").count() == 0
+    assert root.locator(".calc-result").inner_html() == shown
+    # the same from the page's own starting inputs: the build's result is current again
+    page.goto(site.url + "gunplay/difficulty/")
+    root = widget(page, DIFFICULTY)
+    assert wait_settled(page, root) == "ready"
+    page.evaluate(COUNT_RUNS)
+    initial = json.loads(root.get_attribute("data-initial") or "{}")
+    old = page.input_value("#calc-difficulty-misc")
+    assert not wait_result(page, root, lambda: page.fill("#calc-difficulty-misc", "9999"))["ok"]
+    start = wait_result(page, root, lambda: page.fill("#calc-difficulty-misc", old))
+    assert start["ok"] and page.evaluate("window.__runs") == 1
+    assert start["result"]["dc"] == api.run(DIFFICULTY, initial)["result"]["dc"]
+    assert root.locator(".calc-result.calc-stale, .calc-error:not([hidden])").count() == 0
