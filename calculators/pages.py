@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import re
 from pathlib import Path
 
@@ -57,10 +58,28 @@ _INSTALL_TAGS = re.compile(r'<link rel="manifest"[^<>]*><link rel="apple-touch-i
 #: a reference to the widget assets from the site's base path (the 404 page's, which is
 #: served at any depth)
 _ABSOLUTE_ASSET = re.compile(r"""\b(?:src|href)=["']?(/[^"'\s>]*?)""" + re.escape(ASSET_DIR) + "/")
+# A link to the site root as a widget writes it; Zensical takes the placeholder for a link
+# relative to the page's source file and puts "../" in front, which the root replaces too
+_ROOT_LINK = re.compile(r"(?:\.\./)*" + re.escape(ROOT_PLACEHOLDER))
 _CHARSET = re.compile(r"""<meta\s+charset=["']?utf-8["']?\s*/?>""", re.I)
 _HEAD = re.compile(r"<head(?:\s[^>]*)?>", re.I)
 _WIDGET_BUNDLE = re.compile(r"""(<[a-z]+\s[^<>]*?)(?:\sdata-build="[0-9a-f]*")?(\sdata-bundle=")""")
 _SEARCH_DIALOG = re.compile(r'(<div class="md-search" data-md-component="search" role="dialog")(?![^>]*aria-label)')
+# The theme names each section's navigation landmark after the section's toggle, a label
+# holding only an icon: every section's <nav> has the same empty name (axe:
+# landmark-unique). Each is named after its section's link text instead, as its pages
+# ("d10 ranged combat pages": a page's table of contents names its own landmarks after
+# its headings, which may be a section's name).
+_SECTION_TOGGLE = re.compile(r'<span class="md-ellipsis">\s*([^<]*?)\s*</span>\s*</a>\s*'
+                             r'<label class="md-nav__link[^"]*" for="(__nav_[0-9_]+)" id="(__nav_[0-9_]+_label)"')
+
+
+def name_section_navs(text: str) -> str:
+    """Each section's <nav> named after the section's pages (see ``_SECTION_TOGGLE``)."""
+    for match in _SECTION_TOGGLE.finditer(text):
+        name = html.escape(html.unescape(match.group(1)), quote=True)
+        text = text.replace(f'aria-labelledby="{match.group(3)}"', f'aria-label="{name} pages"')
+    return text
 
 
 # `[data-md-color-switching] *, ... :after, ... :before {transition-duration: 0s !important}`
@@ -153,7 +172,7 @@ def process(site_dir: Path, names: dict[str, str], build: str) -> str:
     for page in pages:
         rel = page.relative_to(site_dir).as_posix()
         text = page.read_text(encoding="utf-8")
-        text = _RUNTIME_HEAD_TAGS.sub("", text.replace(ROOT_PLACEHOLDER, relative_root(rel)))
+        text = _RUNTIME_HEAD_TAGS.sub("", _ROOT_LINK.sub(relative_root(rel), text))
         text = _INSTALL_TAGS.sub("", text)
         early = runtime_head(text, rel)
         if early:
@@ -165,6 +184,7 @@ def process(site_dir: Path, names: dict[str, str], build: str) -> str:
         missing += [f"{rel}: {name}" for name in found if not name.endswith(".zip")]
         text = _WIDGET_BUNDLE.sub(rf'\1 data-build="{build}"\2', text)
         text = _SEARCH_DIALOG.sub(r'\1 aria-label="Search"', text, count=1)
+        text = name_section_navs(text)
         text = CSP_TAG.sub("", BUILD_TAG.sub("", text))
         for body in INLINE_SCRIPT.findall(text):
             digest = hashlib.sha256(body.encode("utf-8")).digest()

@@ -46,15 +46,19 @@ class _Page(HTMLParser):
             self.title += data
 
 
-@pytest.fixture(scope="module")
-def pages(site) -> dict[str, _Page]:  # type: ignore[no-untyped-def]
+def parse_pages(site_dir: Path) -> dict[str, _Page]:
     parsed = {}
-    for path in sorted(site.dir.rglob("*.html")):
-        rel = path.relative_to(site.dir).as_posix()
+    for path in sorted(site_dir.rglob("*.html")):
+        rel = path.relative_to(site_dir).as_posix()
         page = _Page()
         page.feed(path.read_text(encoding="utf-8"))
         parsed[rel] = page
     return parsed
+
+
+@pytest.fixture(scope="module")
+def pages(site) -> dict[str, _Page]:  # type: ignore[no-untyped-def]
+    return parse_pages(site.dir)
 
 
 def _url_to_file(site_dir: Path, url: str) -> Path:
@@ -70,26 +74,37 @@ def test_every_page_has_a_title(pages: dict[str, _Page]) -> None:
         assert page.title.strip(), rel
 
 
-def test_internal_links_and_anchors_resolve(site, pages: dict[str, _Page]) -> None:  # type: ignore[no-untyped-def]
+#: the links are followed as if the site were published under a path (GitHub Pages'
+#: /project/), where a link with one "../" too many leaves the site; at a server's root
+#: the browser would quietly drop the extra step
+PUBLISHED = "https://pages.example/tcr/"
+
+
+def broken_links(site_dir: Path, pages: dict[str, _Page]) -> list[str]:
     broken = []
     for rel, page in pages.items():
         if rel == "404.html":
             continue
-        base = site.url + rel
         for href in page.links:
-            url = urljoin(base, href)
-            if not url.startswith(site.url):
+            url = urljoin(PUBLISHED + rel, href)
+            if not url.startswith(PUBLISHED):
+                if urlparse(url).netloc == urlparse(PUBLISHED).netloc:
+                    broken.append(f"{rel}: {href} (leaves the site)")
                 continue
-            target = _url_to_file(site.dir, url)
+            target = _url_to_file(site_dir, "/" + url[len(PUBLISHED):])
             if not target.exists():
                 broken.append(f"{rel}: {href}")
                 continue
             fragment = urlparse(url).fragment
             if fragment and target.suffix == ".html":
-                target_rel = target.relative_to(site.dir).as_posix()
+                target_rel = target.relative_to(site_dir).as_posix()
                 if fragment not in pages[target_rel].ids:
                     broken.append(f"{rel}: {href} (no anchor)")
-    assert broken == []
+    return broken
+
+
+def test_internal_links_and_anchors_resolve(site, pages: dict[str, _Page]) -> None:  # type: ignore[no-untyped-def]
+    assert broken_links(site.dir, pages) == []
 
 
 def test_every_page_is_reachable_from_the_home_page(site, pages: dict[str, _Page]) -> None:  # type: ignore[no-untyped-def]
