@@ -108,8 +108,9 @@ def roster_adds() -> str:
 
 
 
-def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
-    """The widget's HTML with its prerendered result."""
+def render_widget(name: str, uid: str, inputs: dict[str, Any], title: str | None = None) -> str:
+    """The widget's HTML with its prerendered result; ``title`` replaces the calculator's
+    own in the widget (its heading and the names of its form and its rolls)."""
     if name not in api.names():
         raise FenceError(f"unknown calculator {name!r}; known: {', '.join(api.names())}")
     start = initial_inputs(calculators()[name].fields, inputs)
@@ -123,6 +124,7 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any]) -> str:
     needed = ([HAND_ON[name][0]] if name in HAND_ON else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
     return _ENV.get_template("widget.html.j2").render(
         spec=api.spec(name),
+        title=title or api.spec(name)["title"],
         uid=uid,
         values=start,
         result_html=response_html(response, ROOT_PLACEHOLDER, uid),
@@ -144,7 +146,17 @@ def format_calculator(source: str, language: str, css_class: str, options: dict,
     base = uid or default_uid(name)
     used[base] = used.get(base, 0) + 1
     final = base if used[base] == 1 else f"{base}-{used[base]}"
-    return render_widget(name, final, inputs)
+    title = inputs.pop("title", None)
+    if name in api.names():
+        title = str(title) if title is not None else api.spec(name)["title"]
+        # a widget's form and rolls are landmarks named after its title: two of one name
+        # on a page cannot be told apart in a screen reader's list of landmarks
+        titles: set[str] = md.__dict__.setdefault("_calculator_titles", set())
+        if title in titles:
+            raise FenceError(f"calculator {name}: a second widget titled {title!r} on this page; "
+                             f"give it its own with 'title: ...'")
+        titles.add(title)
+    return render_widget(name, final, inputs, title)
 
 
 def format_rules_table(source: str, language: str, css_class: str, options: dict, md: Any,

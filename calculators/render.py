@@ -53,9 +53,11 @@ def markdown(text: str, root: str) -> str:
 
 def scroll_box(label: str) -> str:
     """The opening of a box a wide table scrolls in, sideways, inside the widget: a named
-    region that takes keyboard focus, so it can be scrolled without a pointer (WCAG
-    2.1.1; axe: scrollable-region-focusable). ``label`` is HTML-escaped text."""
-    return (f'<div class="calc-scroll" tabindex="0" role="region" '
+    group that takes keyboard focus, so it can be scrolled without a pointer (WCAG
+    2.1.1; axe: scrollable-region-focusable). A group, not a region: a page's landmarks
+    are its widgets and their forms, not every table in them (two widgets' tables of the
+    same name would be landmarks of the same name). ``label`` is HTML-escaped text."""
+    return (f'<div class="calc-scroll" tabindex="0" role="group" '
             f'aria-label="{label} (scrolls sideways when wide)">')
 
 
@@ -339,7 +341,7 @@ def roll_html(response: dict[str, Any]) -> str:
     text = "\n".join([str(result.get("summary", "")), *lines])
     return (summary
             + (f'<div class="calc-roll-dice">{_dice_html(before)}</div>' if before else "")
-            + f'<div class="calc-roll-account" role="region" aria-label="The fight round by round" tabindex="0">'
+            + f'<div class="calc-roll-account" role="group" aria-label="The fight round by round" tabindex="0">'
             f'<ol class="calc-roll-log">{"".join(items)}</ol>'
             + (f'<div class="calc-roll-dice">{_dice_html(rest)}</div>' if rest else "")
             + "</div>"

@@ -199,7 +199,7 @@ def _tactic_explain(inputs: dict[str, Any], r: Result) -> str:
             ["Shots, slower weapon", str(r["shots_slow"])],
             ["Withdraw from melee without a free attack", "Yes" if r["withdrawal"] else "No"],
             ["Actions in place of attacking or moving", "Yes" if r["actions_allowed"] else "No"]]
-    text = table([r["name"], ""], rows)
+    text = table([r["name"], "Allows"], rows)
     if r["note"]:
         text += "\n\n" + r["note"]
     return text + f"\n\nSee {rule('the eight tactics', TACTICS_PAGE, 'the-eight-tactics')}."

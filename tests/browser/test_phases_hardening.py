@@ -228,3 +228,20 @@ def test_a_race_between_tabs_asks_and_keeps_both_fights(two_tabs) -> None:  # ty
     mine = stored(b)
     assert len(mine["history"]) == 5 and mine["history"][-1]["text"] != "Saved elsewhere"  # type: ignore[index]
     assert not errors
+
+
+def test_undo_onto_a_step_the_rules_engine_refuses_keeps_a_copy(tracker: Page) -> None:
+    """Undo back onto a damaged step: the step is dropped (back to the last one the rules
+    engine accepts), and the fight as it was before is kept aside, not lost."""
+    page = tracker
+    history = fight(4)
+    history[2]["state"]["dice_left"] = "lots"  # the step before the last
+    reopen(page, {KEY: json.dumps({"version": 1, "history": history})})
+    assert log_count(page) == 4 and kept(page) == []
+    act(page, "undo")
+    assert log_count(page) == 2  # the undone step, then the refused one
+    copies = [json.loads(text) for text in kept(page)]
+    assert len(copies) == 1 and copies[0]["history"] == json.loads(json.dumps(history[:3]))
+    assert "kept aside" in page.locator(f"{APP} .pt-notice").inner_text()
+    assert page.locator(f"{APP} .pt-kept li").count() == 1
+    assert len(stored(page)["history"]) == 2  # type: ignore[index]

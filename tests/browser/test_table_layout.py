@@ -281,3 +281,33 @@ def test_every_system_index_lists_its_calculators(page: Page, site, system: str)
         path, anchor = href.split("#")
         target = (site.dir / system / path / "index.html").resolve()
         assert f'id="{anchor}"' in target.read_text(encoding="utf-8"), href
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_widget_scrolled_to_stops_below_the_header_and_back_to_top(page: Page, site, size: str) -> None:  # type: ignore[no-untyped-def]
+    """Scrolling up to a widget (as a link to a widget does; "Use this DC" and a roll's
+    dice scroll to a field and to the dice the same way): its title lands below the
+    sticky header and the theme's "Back to top" button, which shows while the page
+    scrolls up, not under them."""
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    try:
+        goto_once(page, site, "heroic/melee/")
+        root = widget(page, "heroic.melee")
+        assert wait_settled(page, root) == "ready"
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        page.wait_for_function("() => window.scrollY > 0")
+        root.evaluate("el => el.scrollIntoView({ block: 'start' })")
+        top = page.locator(".md-top")
+        page.wait_for_function("() => !document.querySelector('.md-top').hidden")
+        # the button's fade-in has ended: its box is where it stays
+        page.wait_for_function("() => getComputedStyle(document.querySelector('.md-top')).opacity === '1'")
+        title = root.locator(".calc-title").bounding_box()
+        pill = top.bounding_box()
+        header = page.locator(".md-header").bounding_box()
+        assert title and pill and header
+        assert title["y"] >= header["y"] + header["height"], (title, header)
+        assert title["y"] >= pill["y"] + pill["height"], (size, title, pill)
+        assert title["y"] + title["height"] <= height
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})

@@ -34,11 +34,22 @@ def test_block_renders_widget_with_prerendered_result() -> None:
 
 
 def test_block_options_set_starting_inputs_and_ids() -> None:
-    text = ("```calculator\ngunplay.hit_odds\nrounds: 5\nrecoil: 1\n```\n\n"
+    text = ("```calculator\ngunplay.hit_odds\nrounds: 5\nrecoil: 1\ntitle: A five-round burst\n```\n\n"
             "```calculator\ngunplay.hit_odds\n```\n")
     html = md().convert(text)
     assert 'id="calc-hit-odds"' in html and 'id="calc-hit-odds-2"' in html
     assert 'name="rounds" inputmode="numeric" min="1" max="100" step="1" value="5"' in html
+    # the second widget of a calculator has a title of its own: its landmarks (the form,
+    # the rolls) are told apart by name in a screen reader's list
+    first, second = html.split('id="calc-hit-odds-2"')
+    assert "</span> A five-round burst</p>" in first and 'aria-label="A five-round burst: inputs"' in first
+    assert 'aria-label="A five-round burst: dice rolls"' in first
+    assert 'aria-label="Hit odds for a shot or a burst: inputs"' in second
+
+
+def test_two_widgets_of_one_name_on_a_page_fail_the_build() -> None:
+    with pytest.raises(FenceError, match="title: ..."):
+        md().convert("```calculator\ngunplay.hit_odds\n```\n\n```calculator\ngunplay.hit_odds\nrounds: 3\n```\n")
 
 
 def test_hidden_fields_follow_their_condition() -> None:

@@ -280,9 +280,9 @@ export async function mount(root, bridge) {
     undo: async () => {
       if (busy) return;
       history.pop();
-      await save();
       showError("");
       if (current()) await restore("Undone.");
+      await save(); // after any refused step was dropped (and the fight kept aside)
       render();
     },
     new: async () => {
@@ -327,9 +327,13 @@ export async function mount(root, bridge) {
   });
 
   /** Check the current step's state with the core (a "look" event changes nothing). A
-   *  step the core refuses is dropped from the end, back to the last one it accepts.
-   *  @param {string} okText */
-  async function restore(okText) {
+   *  step the core refuses is dropped from the end, back to the last one it accepts,
+   *  after a copy of the fight as it was (``asWas``, else the history now) is kept aside.
+   *  @param {string} okText @param {string | null} [asWas] */
+  async function restore(okText, asWas = null) {
+    // what is kept aside before a refused step is dropped: the fight as it was ("": a
+    // copy is kept already)
+    const copy = asWas ?? JSON.stringify({ version: 1, history });
     busy = true;
     root._busy = true;
     let dropped = 0;
@@ -343,7 +347,12 @@ export async function mount(root, bridge) {
           $("#pt-defence").value = String(reply.result.state.defence_dice);
           break;
         }
-        if (!dropped) showError(`The saved fight's last step was refused by the rules engine (${reply.error.message}).`);
+        if (!dropped) {
+          showError(`The saved fight's last step was refused by the rules engine (${reply.error.message}).`);
+          if (copy && store.kept.keep(copy) !== null) {
+            notice("The saved fight's last step(s) were refused by the rules engine; a copy of the fight as it was is kept aside below.");
+          }
+        }
         history.pop();
         dropped += 1;
       }
@@ -403,13 +412,8 @@ export async function mount(root, bridge) {
   const startUp = async () => {
     root._busy = true;
     try {
-      const before = history.length;
-      if (current()) await restore("The fight saved in this browser was restored.");
-      if (history.length < before && !loaded.problems.length) {
-        if (store.kept.keep(/** @type {string} */ (store.readRaw())) !== null) {
-          notice("The saved fight's last step(s) were refused by the rules engine; a copy of the fight as it was is kept aside below.");
-        }
-      }
+      // a fight read with problems has its copy kept already
+      if (current()) await restore("The fight saved in this browser was restored.", loaded.problems.length ? "" : store.readRaw());
       if (!current()) await bridge.run(root, CALC, { event: { type: "start", offense_dice: 5, defence_dice: 5 } });
     } catch (err) {
       root._busy = false;
