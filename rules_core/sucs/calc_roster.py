@@ -150,6 +150,7 @@ def roster_app_data() -> dict[str, Any]:
             "version": roster.VERSION, "starter_limit": STARTER_LIMIT, "max_name": roster.MAX_NAME,
             "max_units": roster.MAX_UNITS, "max_count": roster.MAX_COUNT,
             "max_limit": roster.MAX_LIMIT, "max_file_chars": MAX_FILE_CHARS,
+            "max_roster_chars": roster.MAX_ROSTER_CHARS,
             "max_depth": MAX_DEPTH, "max_rosters": roster.MAX_ROSTERS,
             "target_number": {str(q): tn for q, (tn, _) in QUALITY.items()},
         },

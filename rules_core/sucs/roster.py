@@ -35,10 +35,13 @@ MAX_UNITS = 100
 #: the longest unit line a roster file holds as the builder writes it (compact JSON, names
 #: of MAX_NAME characters, the longest alternative weapons): a test measures it
 MAX_UNIT_CHARS = 800
+#: the largest roster: MAX_UNITS of the longest unit lines and its name (what a share
+#: link may carry)
+MAX_ROSTER_CHARS = MAX_UNITS * MAX_UNIT_CHARS + 1_000
 #: the largest roster file: an "Export all" of MAX_ROSTERS rosters of MAX_UNITS units each
 #: fits, so whatever the builder exports imports back (the one import limit; the page
 #: reads it from the app's data)
-MAX_FILE_CHARS = MAX_ROSTERS * (MAX_UNITS * MAX_UNIT_CHARS + 1_000)
+MAX_FILE_CHARS = MAX_ROSTERS * MAX_ROSTER_CHARS
 MAX_COUNT = 99
 MAX_NAME = 80
 MAX_LIMIT = 100_000

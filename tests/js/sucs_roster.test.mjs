@@ -39,6 +39,15 @@ test("a share link reads back the roster; a cut one is refused in words", async 
   await assert.rejects(decodeShare(text.slice(0, -4)), /cut off or damaged/);
 });
 
+test("a share link that unpacks past one roster's size is refused before it is read", async () => {
+  const largest = { ...blankRoster("Big"), units: [], note: "x".repeat(RULES.max_roster_chars * 4 - 200) };
+  assert.ok((await decodeShare(await encodeShare(largest))).length > RULES.max_roster_chars);
+  const bomb = await encodeShare({ ...largest, note: "x".repeat(RULES.max_roster_chars * 4 + 1) });
+  assert.ok(bomb.length < 2_000, "a packed link this small...");
+  await assert.rejects(decodeShare(bomb), /far more than a link of this site carries/);
+  assert.equal(RULES.max_roster_chars * RULES.max_rosters, RULES.max_file_chars);
+});
+
 test("received text past the core's size or depth is refused before it is parsed", () => {
   assert.equal(textProblem(JSON.stringify(blankRoster("ok"))), "");
   assert.match(textProblem("[".repeat(RULES.max_depth + 1)), /nested more than/);

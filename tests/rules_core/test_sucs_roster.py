@@ -211,4 +211,5 @@ def test_an_export_of_the_most_rosters_of_the_longest_units_fits_the_file_limit(
     head = json.dumps({**normal, "name": '"' * roster_module.MAX_NAME, "units": []},
                       ensure_ascii=False, separators=(",", ":"))
     per_roster = len(head) + roster_module.MAX_UNITS * (roster_module.MAX_UNIT_CHARS + 1) + 2
+    assert per_roster <= roster_module.MAX_ROSTER_CHARS  # what one share link may carry
     assert 100 + roster_module.MAX_ROSTERS * per_roster <= roster_module.MAX_FILE_CHARS

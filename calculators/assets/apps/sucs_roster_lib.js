@@ -18,7 +18,7 @@ export const ADD_PARAM = "add";
  * the page's data block): the file format, the limits, the target number of each quality.
  * @typedef {{format: string, collection: string, version: number, starter_limit: number,
  *   max_name: number, max_units: number, max_count: number, max_limit: number,
- *   max_file_chars: number, max_depth: number, max_rosters: number,
+ *   max_file_chars: number, max_roster_chars: number, max_depth: number, max_rosters: number,
  *   target_number: Record<string, number>}} Rules
  */
 /** @type {Rules} */
@@ -103,10 +103,11 @@ export function encodeShare(roster) {
   return pack(roster);
 }
 
-/** The JSON text a share link carries (either format), at most what a roster file may
- *  hold. Throws an Error whose message says plainly what is wrong. @param {string} text */
+/** The JSON text a share link carries (either format), at most what one roster may hold
+ *  (in UTF-8 bytes: up to four a character). Throws an Error whose message says plainly
+ *  what is wrong. @param {string} text */
 export function decodeShare(text) {
-  return unpack(text, RULES.max_file_chars * 4);
+  return unpack(text, RULES.max_roster_chars * 4);
 }
 
 /** Check received JSON's size and depth before the core gets it (a string, unparsed).
