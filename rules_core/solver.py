@@ -143,6 +143,7 @@ def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
     # end), since reducing a fraction of thousands of digits is what costs. Each state's
     # moves are cached as whole numbers over their own least common denominator.
     transitions: dict[Any, _Split] = {}
+    stays: dict[Any, bool] = {}  # the state has a move to itself
     totals: dict[str, Fraction] = {name: Fraction(0) for name in outcome_order}
     ended_w: dict[str, int] = {}  # outcome -> ways it has happened by now
     lost_w: dict[tuple[str, int], int] = {}  # (side, losses) -> ways, fights ended so far
@@ -167,9 +168,24 @@ def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
         if not live:
             by_round.append(dict(totals))
             continue
+        # The work of this round and of the rounds left is partly certain already: every
+        # live state's moves are followed this round, and a state that can stay as it is
+        # (a move to itself) is live, and followed, in every later round too. Past the
+        # limit the fight is refused here, before the rest of this round's states are
+        # built (building them is what takes the time): it would be refused later anyway.
+        # (The cost weighs each move by at least 1: the same bound holds for it.)
+        certain, left = 0, max_rounds - round_no
         for state in live:
-            if state not in transitions:
-                transitions[state] = _split(fight.step(state), outcome, losses)
+            split = transitions.get(state)
+            if split is None:
+                split = transitions[state] = _split(fight.step(state), outcome, losses)
+                stays[state] = any(target == state for target, _ in split[1])
+            moves = len(split[1]) + len(split[2])
+            certain += moves * (1 + left) if stays[state] else moves
+            if work + certain > max_work:
+                raise TooLarge("The work this fight needs", max_work)
+            if max_cost is not None and cost + certain > max_cost:
+                raise TooLarge("The work this fight needs", max_cost)
         scale = math.lcm(*(transitions[state][0] for state in live))
         nxt: dict[Any, int] = {}
         by_outcome: dict[str, int] = {}

@@ -243,3 +243,53 @@ def test_a_cost_budget_refuses_as_the_work_goes() -> None:
     with pytest.raises(solver.TooLarge) as err:
         solver.solve(UnevenDuel(), max_rounds=40, max_cost=100)
     assert "100" in str(err.value)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """States 0..length-1 in a row: each round a state stays with 1/2 or moves on with
+    1/2, and the last one moving on ends the fight. State k is first reached in round
+    k + 1; every state reached stays live to the cap (its move to itself)."""
+
+    length: int
+    built: list[int]
+    outcome_order: tuple[str, ...] = ("A wins",)
+
+    def start(self) -> int:
+        return 0
+
+    def step(self, state: int) -> solver.Moves:
+        self.built.append(state)
+        return solver.whole_moves([(state, HALF), (state + 1, HALF)])
+
+    def outcome(self, state: int) -> str | None:
+        return "A wins" if state == self.length else None
+
+    def losses(self, state: int) -> dict[str, int]:
+        return {}
+
+
+def test_work_certain_to_come_refuses_before_the_states_are_built() -> None:
+    """Every live state's moves are followed each round to the cap when it can stay as
+    it is: past the limit with that work still to come, the fight is refused at once,
+    before the rest of its states are built. Exactly what fits is still answered."""
+    length, rounds = 30, 40
+    # the moves followed: two a live state a round, states 0..r-1 live in round r
+    total = sum(2 * min(r, length) for r in range(1, rounds + 1))
+    fits = solver.solve(Chain(length, []), max_rounds=rounds, max_work=total)
+    assert sum(fits.outcomes.values()) == 1
+    for limit in (total - 1, total // 2, total // 5):
+        built: list[int] = []
+        with pytest.raises(solver.TooLarge) as err:
+            solver.solve(Chain(length, built), max_rounds=rounds, max_work=limit)
+        assert f"{limit:,}" in str(err.value)
+        # refused in the round where the certain work passes the limit: state r - 1
+        # is built in round r, and by then rounds x 2 moves of each built state are due
+        certain_round = next(r for r in range(1, rounds + 1)
+                             if sum(2 * min(k, length) for k in range(1, r))
+                             + 2 * min(r, length) * (rounds - r + 1) > limit)
+        assert len(built) == min(certain_round, length), (limit, len(built))
+    # the same bound for the cost, which weighs each move by at least one
+    with pytest.raises(solver.TooLarge):
+        solver.solve(Chain(length, built := []), max_rounds=rounds, max_cost=total // 5)
+    assert len(built) < length
