@@ -11,6 +11,7 @@ becomes a plain error reply.
 from __future__ import annotations
 
 import json
+import random
 from html import escape
 from typing import Any
 
@@ -32,6 +33,13 @@ def prepare() -> None:
     visit restored from that snapshot has them all."""
     catalog.calculators()
     markdown_parser()
+
+
+def restored() -> None:
+    """After a start restored from a memory snapshot: the random state is that of the
+    start that made the snapshot, so it is seeded afresh (rolls use SystemRandom, which
+    nothing saves; this is for anything else that draws from ``random``)."""
+    random.seed()
 
 
 def configure(root: str) -> None:

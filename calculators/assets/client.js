@@ -240,7 +240,7 @@ function watch(/** @type {Worker} */ w) {
 /** @param {Worker} w @param {FromWorker} message */
 function receive(w, message) {
   if (worker !== w) return;
-  if ("type" in message) {
+  if (message.kind === "progress") {
     runtime.phase = message.phase;
     runtime.loaded = message.loaded;
     // a compressed download's decoded size is unknown to the worker: the build's own figure
@@ -251,7 +251,7 @@ function receive(w, message) {
   }
   const entry = pending.get(message.id);
   if (!entry) return;
-  if ("begun" in message) {
+  if (message.kind === "begun") {
     // a calculation that runs past the hang limit (every calculator is bounded) means the
     // worker is stuck: it is replaced
     if (entry.timed) {
@@ -262,7 +262,7 @@ function receive(w, message) {
   }
   pending.delete(message.id);
   clearTimeout(entry.timer);
-  if ("failed" in message) {
+  if (message.kind === "failed") {
     console.warn(`calculator runtime: ${message.failed}: ${message.detail}`);
     const failure = new RuntimeFailure(message.failed, message.detail);
     if (message.failed === "crashed") replace(w, failure);

@@ -41,19 +41,20 @@
 /** @typedef {InitRequest | CallRequest | SaveSnapshotRequest} ToWorker */
 
 // ---- worker -> page -----------------------------------------------------------
+// Every message says what it is in ``kind``; all but progress answer the request ``id``.
 
 /**
  * Download and start-up progress (no id): bytes so far of the runtime's files.
  * @typedef {object} ProgressEvent
- * @property {"progress"} type
+ * @property {"progress"} kind
  * @property {"download" | "start"} phase  "start": files are in, Python is starting
  * @property {number} loaded  bytes received so far
  * @property {number} total   bytes expected (0 while unknown)
  */
 /**
  * @typedef {object} StartedReply
+ * @property {"started"} kind
  * @property {number} id
- * @property {true} ready
  * @property {"snapshot" | "cold"} path  which start ran: restored from a snapshot, or normal
  * @property {boolean} snapshotReady  this start makes a snapshot as it answers (keep it with save-snapshot)
  * @property {string} [dropped]  why a stored snapshot was not used (stale, damaged, refused)
@@ -61,11 +62,13 @@
  */
 /**
  * @typedef {object} ResultReply
+ * @property {"result"} kind
  * @property {number} id
  * @property {Reply} reply
  */
 /**
  * @typedef {object} SavedReply
+ * @property {"saved"} kind
  * @property {number} id
  * @property {boolean} saved
  * @property {string} [reason]  why not (quota, no snapshot, no Cache Storage)
@@ -74,6 +77,7 @@
  * A request that could not be answered. ``kind`` says what went wrong, in words the page
  * turns into a plain message (never shown as is).
  * @typedef {object} FailedReply
+ * @property {"failed"} kind
  * @property {number} id
  * @property {FailureKind} failed
  * @property {string} detail  for the console only
@@ -88,8 +92,8 @@
  * The worker has begun a calculation (its answer follows): the page times the calculation
  * from here, not from when it was sent, so time spent waiting behind others never counts.
  * @typedef {object} BegunEvent
+ * @property {"begun"} kind
  * @property {number} id
- * @property {true} begun
  */
 /** @typedef {ProgressEvent | BegunEvent | StartedReply | ResultReply | SavedReply | FailedReply} FromWorker */
 

@@ -24,14 +24,6 @@ const BUNDLE_ZIP = "/home/pyodide/rules-bundle.zip";
 const CHECKSUM_HEADER = "x-tcr-checksum";
 /** Imported before a normal start says it is ready: what every request needs. A system's
  * calculators are imported by its first request (rules_core.catalog.find). */
-const START_UP = [
-  "import importlib, json, random",
-  "from rules_core import api, catalog",
-  "import calculators.render, calculators.runtime",
-].join("\n");
-/** Imported after ready, before any request and before the snapshot is made (every
- * system, the dice engine, the Markdown parser): a restored runtime has them all. */
-const BEFORE_SNAPSHOT = "calculators.runtime.prepare()";
 
 /** A runtime file that did not arrive whole. */
 class LoadFailure extends Error {
@@ -80,7 +72,7 @@ function report(force = false) {
     known &&= file.done || file.total > 0;
   }
   if (!known) total = 0; // a total that grows as files answer would jump about
-  post({ type: "progress", phase: done ? "start" : "download", loaded, total });
+  post({ kind: "progress", phase: done ? "start" : "download", loaded, total });
 }
 
 /** Count a response's bytes as they stream (on a copy: the original stays untouched, so
@@ -375,15 +367,13 @@ async function start(config) {
   const zip = await Promise.race([bundle, downloadFailure]);
   report(true);
   py.FS.writeFile(BUNDLE_ZIP, new Uint8Array(zip));
-  if (path === "snapshot") {
-    // The restored memory has the modules but not their files (the same zip, by its
-    // hash, is written back above), and the random state of the start that made it:
-    // reseed (rolls use SystemRandom, which nothing saves).
-    py.runPython("import random\nrandom.seed()");
-  } else {
-    py.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(BUNDLE_ZIP)})\n${START_UP}`);
-  }
+  // The worker runs no Python source: it calls the runtime module (calculators/runtime.py).
+  // A restored memory has the modules but not their files (the same zip, by its hash, is
+  // written back above); a normal start imports the runtime (the rules core's interface
+  // and the renderer) from the zip.
+  if (path === "cold") py.pyimport("sys").path.insert(0, BUNDLE_ZIP);
   const runtime = py.pyimport("calculators.runtime");
+  if (path === "snapshot") runtime.restored();
   runtime.configure(config.root);
   handle = runtime.handle;
   mark("rules");
@@ -400,14 +390,15 @@ function makeSnapshot() {
   if (!snapshotDue) return;
   snapshotDue = false;
   try {
-    py.runPython(BEFORE_SNAPSHOT);
+    // every system, the dice engine, the Markdown parser: a restored runtime has them all
+    py.pyimport("calculators.runtime").prepare();
     made = py.makeMemorySnapshot();
   } catch (err) {
     console.warn(`calculator runtime: no snapshot (${err})`);
   }
 }
 
-/** @type {Promise<Omit<import("./protocol.js").StartedReply, "id" | "ready">> | null} */
+/** @type {Promise<Omit<import("./protocol.js").StartedReply, "id" | "kind">> | null} */
 let starting = null;
 
 /** @param {unknown} err @returns {FailureKind} */
@@ -422,33 +413,33 @@ scope.onmessage = async (/** @type {MessageEvent<ToWorker>} */ event) => {
     starting = starting || start(message);
     try {
       const started = await starting;
-      post({ id: message.id, ready: true, ...started });
+      post({ kind: "started", id: message.id, ...started });
       makeSnapshot();
     } catch (err) {
-      post({ id: message.id, failed: kindOf(err), detail: String(err) });
+      post({ kind: "failed", id: message.id, failed: kindOf(err), detail: String(err) });
     }
     return;
   }
   if (message.op === "save-snapshot") {
-    post({ id: message.id, ...await saveSnapshot() });
+    post({ kind: "saved", id: message.id, ...await saveSnapshot() });
     return;
   }
   try {
     await starting;
   } catch (err) {
-    post({ id: message.id, failed: kindOf(err), detail: String(err) });
+    post({ kind: "failed", id: message.id, failed: kindOf(err), detail: String(err) });
     return;
   }
   let out;
-  post({ id: message.id, begun: true });
+  post({ kind: "begun", id: message.id });
   try {
     const request = { op: message.op, name: message.name, inputs: message.inputs, uid: message.uid };
     out = /** @type {(r: string) => string} */ (handle)(JSON.stringify(request));
   } catch (err) {
     // handle() answers every request, bad ones included: an exception here means Python
     // itself failed (a fatal error); this worker cannot be trusted any more.
-    post({ id: message.id, failed: "crashed", detail: String(err) });
+    post({ kind: "failed", id: message.id, failed: "crashed", detail: String(err) });
     return;
   }
-  post({ id: message.id, reply: JSON.parse(out) });
+  post({ kind: "result", id: message.id, reply: JSON.parse(out) });
 };
