@@ -74,7 +74,7 @@
  * @property {string} [reason]  why not (quota, no snapshot, no Cache Storage)
  */
 /**
- * A request that could not be answered. ``kind`` says what went wrong, in words the page
+ * A request that could not be answered. ``failed`` says what went wrong, in words the page
  * turns into a plain message (never shown as is).
  * @typedef {object} FailedReply
  * @property {"failed"} kind

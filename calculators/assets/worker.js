@@ -22,9 +22,6 @@ const scope = /** @type {{postMessage(m: FromWorker): void, fetch: typeof fetch,
 /** The bundle is imported from the zip itself (zipimport): no unpacking. */
 const BUNDLE_ZIP = "/home/pyodide/rules-bundle.zip";
 const CHECKSUM_HEADER = "x-tcr-checksum";
-/** Imported before a normal start says it is ready: what every request needs. A system's
- * calculators are imported by its first request (rules_core.catalog.find). */
-
 /** A runtime file that did not arrive whole. */
 class LoadFailure extends Error {
   /** @param {FailureKind} kind @param {string} detail */
@@ -370,7 +367,8 @@ async function start(config) {
   // The worker runs no Python source: it calls the runtime module (calculators/runtime.py).
   // A restored memory has the modules but not their files (the same zip, by its hash, is
   // written back above); a normal start imports the runtime (the rules core's interface
-  // and the renderer) from the zip.
+  // and the renderer: what every request needs) from the zip, and a system's calculators
+  // come with its first request (rules_core.catalog.find).
   if (path === "cold") py.pyimport("sys").path.insert(0, BUNDLE_ZIP);
   const runtime = py.pyimport("calculators.runtime");
   if (path === "snapshot") runtime.restored();
