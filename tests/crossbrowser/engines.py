@@ -320,10 +320,11 @@ class ProcessWatch:
             return {"ExceededMemoryLimit": "memory"}.get(reason[-1], "killed")
         if MEMORY_KILL.search(own) or any(MEMORY_KILL.search(line) for line in _kernel_log(self.started, pids)):
             return "memory"
-        if gone & set(CONTENT):
-            return "crash"
+        # the browser gone takes its content processes with it: that is the browser's end
         if gone & set(BROWSERS):
             return "browser"
+        if gone & set(CONTENT):
+            return "crash"
         return "hang"
 
     @property
