@@ -328,12 +328,10 @@ export async function mount(root, bridge) {
 
   /** Check the current step's state with the core (a "look" event changes nothing). A
    *  step the core refuses is dropped from the end, back to the last one it accepts,
-   *  after a copy of the fight as it was (``asWas``, else the history now) is kept aside.
-   *  @param {string} okText @param {string | null} [asWas] */
-  async function restore(okText, asWas = null) {
-    // what is kept aside before a refused step is dropped: the fight as it was ("": a
-    // copy is kept already)
-    const copy = asWas ?? JSON.stringify({ version: 1, history });
+   *  after a copy of the fight as it was (``asWas()``, by default the history now; null:
+   *  a copy is kept already) is kept aside. The copy is made only when a step is dropped.
+   *  @param {string} okText @param {(() => string | null) | null} [asWas] */
+  async function restore(okText, asWas = () => JSON.stringify({ version: 1, history })) {
     busy = true;
     root._busy = true;
     let dropped = 0;
@@ -349,6 +347,7 @@ export async function mount(root, bridge) {
         }
         if (!dropped) {
           showError(`The saved fight's last step was refused by the rules engine (${reply.error.message}).`);
+          const copy = asWas && asWas();
           if (copy && store.kept.keep(copy) !== null) {
             notice("The saved fight's last step(s) were refused by the rules engine; a copy of the fight as it was is kept aside below.");
           }
@@ -413,7 +412,9 @@ export async function mount(root, bridge) {
     root._busy = true;
     try {
       // a fight read with problems has its copy kept already
-      if (current()) await restore("The fight saved in this browser was restored.", loaded.problems.length ? "" : store.readRaw());
+      if (current()) {
+        await restore("The fight saved in this browser was restored.", loaded.problems.length ? null : () => store.readRaw());
+      }
       if (!current()) await bridge.run(root, CALC, { event: { type: "start", offense_dice: 5, defence_dice: 5 } });
     } catch (err) {
       root._busy = false;
