@@ -22,8 +22,10 @@ cold runs alternate, so that their ratio compares runs made under the same load)
 7. the heaviest calculation of each system in CPython (CPU time) and in Pyodide
    (``--cpu-only`` prints the CPython half alone, without building the site);
 8. the wall time of the full site build;
-9. the first live result and the reload in Firefox ESR and WebKitGTK (`firefox_cold_ms`,
-   `firefox_warm_ms`, `webkit_cold_ms`, `webkit_warm_ms`; `--no-engines` skips them).
+9. in Firefox ESR and WebKitGTK: the baseline (1) and the first live result (2), cold,
+   alternating in fresh profiles, their ratio, and the reload once the snapshot is kept
+   (`webkit_baseline_ms`, `webkit_cold_ms`, `webkit_cold_ratio`, `webkit_warm_ms`, the same
+   four for `firefox_`; `--no-engines` skips them).
 
 No figure is asserted: machines are shared and noisy. ``--json FILE`` also writes the
 figures under fixed keys (baseline_ms, cold_ms, cold_ratio, warm_ms, warm_ratio,
@@ -455,30 +457,58 @@ SNAPSHOT_KEPT = """async (timeout) => {
 }"""
 
 
-def other_engines(url: str) -> dict[str, float]:
+#: in the baseline page: ms since navigation start to its one result
+BASELINE_RESULT = """async (timeout) => {
+  const end = Date.now() + timeout;
+  while (!window.__firstResult) {
+    if (Date.now() > end) throw new Error("no baseline result");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return window.__firstResult;
+}"""
+
+
+def other_engines(base: str, runs: int) -> dict[str, float | str]:
     """First live result on a calculator page in Firefox ESR and WebKitGTK (fresh
-    profile), and the reload once the snapshot is kept: ``<engine>_cold_ms``,
-    ``<engine>_warm_ms``. An engine that is not installed is reported and skipped."""
+    profile) against the same engine's bare Pyodide start (the baseline page, in a fresh
+    profile of its own, alternating with it so both see the same load), and the reload
+    once the snapshot is kept: ``<engine>_baseline_ms``, ``<engine>_cold_ms``,
+    ``<engine>_cold_ratio``, ``<engine>_warm_ms`` (medians of ``runs``). An engine that
+    is not installed is reported and skipped."""
     from tests.crossbrowser.engines import ENGINES
 
-    figures: dict[str, float] = {}
+    figures: dict[str, float | str] = {}
     for name in ("firefox", "webkit"):
+        baseline: list[float] = []
+        cold: list[float] = []
+        warm: list[float] = []
+        paths: list[str] = []
         try:
-            engine = ENGINES[name]()
+            for _ in range(runs):
+                engine = ENGINES[name]()
+                try:
+                    engine.goto(base + "_bench/baseline.html")
+                    baseline.append(engine.run(BASELINE_RESULT, 600_000))
+                finally:
+                    engine.quit()
+                engine = ENGINES[name]()
+                try:
+                    engine.goto(base + CALC_PAGE)
+                    cold.append(engine.run(FIRST_LIVE, 600_000)[0])
+                    kept = engine.run(SNAPSHOT_KEPT, 120_000)
+                    engine.reload()
+                    ms, path = engine.run(FIRST_LIVE, 600_000)
+                    warm.append(ms)
+                    paths.append(f"{path} (snapshot {kept or 'not kept'})")
+                finally:
+                    engine.quit()
         except Exception as err:  # noqa: BLE001 - a missing engine is reported, not fatal
             print(f"{name}: not measured ({err})", file=sys.stderr)
             continue
-        try:
-            engine.goto(url)
-            cold, _ = engine.run(FIRST_LIVE, 600_000)
-            kept = engine.run(SNAPSHOT_KEPT, 120_000)
-            engine.reload()
-            warm, path = engine.run(FIRST_LIVE, 600_000)
-            figures[f"{name}_cold_ms"] = round(cold)
-            figures[f"{name}_warm_ms"] = round(warm)
-            figures[f"{name}_warm_path"] = f"{path} (snapshot {kept or 'not kept'})"
-        finally:
-            engine.quit()
+        b, c = median(baseline), median(cold)
+        figures.update({f"{name}_baseline_ms": round(b), f"{name}_cold_ms": round(c),
+                        f"{name}_cold_ratio": round(c / b, 3), f"{name}_warm_ms": round(median(warm)),
+                        f"{name}_warm_path": ", ".join(paths)})
     return figures
 
 
@@ -597,13 +627,15 @@ def main() -> None:
     rows.append(("8. Full site build (mkdocs build --strict + post-build step)", f"{build_s:.1f} s", ""))
     figures["build_s"] = round(build_s, 1)
     if not args.no_engines:
-        engines = other_engines(base + CALC_PAGE)
+        engines = other_engines(base, args.runs)
         figures.update(engines)
         for name in ("firefox", "webkit"):
             if f"{name}_cold_ms" in engines:
-                rows.append((f"9. {name.capitalize()}: first live result, cold / reload",
-                             f"{engines[f'{name}_cold_ms']} / {engines[f'{name}_warm_ms']} ms",
-                             str(engines[f"{name}_warm_path"])))
+                rows.append((f"9. {name.capitalize()}: baseline / first live result, cold",
+                             f"{engines[f'{name}_baseline_ms']} / {engines[f'{name}_cold_ms']} ms",
+                             f"ratio {engines[f'{name}_cold_ratio']} (target <= 1.10)"))
+                rows.append((f"9. {name.capitalize()}: reload, snapshot kept",
+                             f"{engines[f'{name}_warm_ms']} ms", str(engines[f"{name}_warm_path"])))
     finish(rows, figures, args.json, httpd, out)
 
 

@@ -118,6 +118,34 @@ def test_a_change_before_the_runtime_is_ready_is_pending_then_computed(fresh) ->
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+#: in the page: every animation that runs for as long as it is left: its name, length (ms)
+#: and the timing of each keyframe
+ENDLESS_ANIMATIONS = """() => document.getAnimations()
+  .filter((a) => a.playState === "running" && a.effect.getComputedTiming().iterations === Infinity)
+  .map((a) => ({ name: a.animationName || a.id, duration: a.effect.getComputedTiming().duration,
+                 easings: a.effect.getKeyframes().map((k) => k.easing) }))"""
+
+
+def test_while_the_runtime_loads_its_mark_blinks_and_nothing_repaints_every_frame(fresh) -> None:  # type: ignore[no-untyped-def]
+    """The loading mark blinks in steps (two a second) instead of fading: a fade repaints
+    every frame for as long as Python starts, and in WebKitGTK those software-rendered
+    repaints took a core from the start (a first visit about twice bare Pyodide's)."""
+    context, page = fresh
+    held = hold_runtime(context, page)
+    page.goto(PAGE)
+    page.wait_for_function("() => document.documentElement.dataset.runtime === 'loading'")
+    endless = page.evaluate(ENDLESS_ANIMATIONS)
+    assert [a["name"] for a in endless] == ["calc-pulse"] * len(endless) and endless, endless
+    for animation in endless:
+        for easing in animation["easings"]:
+            steps = re.fullmatch(r"steps\((\d+)(?:, *[a-z-]+)?\)", easing)
+            assert steps, (animation, "a smooth easing repaints every frame")
+            assert int(steps.group(1)) * 1000 / animation["duration"] <= 2, animation
+    release(page, held)
+    assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
+    assert page.evaluate(ENDLESS_ANIMATIONS) == []  # nothing left running once live
+
+
 def _in_view(page: Page, locator) -> bool:  # type: ignore[no-untyped-def]
     box = locator.bounding_box()
     height = page.viewport_size["height"]  # type: ignore[index]
