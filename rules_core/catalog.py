@@ -1,7 +1,9 @@
 """Every calculator of every system, by name.
 
-Each system package has a ``calculators`` module with a ``CALCULATORS`` tuple; adding a
-calculator there is all it takes for the API, the command line and the site to see it.
+Each system package has a registry, its ``calculators`` module, whose ``CALCULATORS``
+tuple lists the calculators its ``calc_<page>`` modules declare (one module per page, named
+after it); listing a calculator there is all it takes for the API, the command line and
+the site to see it.
 The same module may have ``TABLES``: name -> function returning a rules table
 (``{"caption", "header", "rows"}``) that the site renders with the ``rules-table`` fence,
 and ``APPS``: name -> function returning the data an app (the army builder, the

@@ -1,4 +1,5 @@
-"""Calculators about harm: effect dice against a unit, hits on a PC fireteam, drone costs."""
+"""Calculators of the harm page: effect dice assigned to a unit, and who takes the hit in
+a player fireteam."""
 
 from __future__ import annotations
 
@@ -7,23 +8,22 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core.calculator import Calculator, Chart, Result
-from rules_core.cortex.calc_dice import (
+from rules_core.cortex.dice import DieField, name, names, pool_parser
+from rules_core.cortex.effect import Rules, assign
+from rules_core.cortex.inputs import (
     COMPLICATION_FIELD,
     RULES_FIELD,
     SURPLUS_FIELD,
     check_complication,
     unit_field,
 )
-from rules_core.cortex.dice import DieField, name, names, pool_parser
-from rules_core.cortex.effect import Rules, assign
-from rules_core.cortex.tables import MAX_DRONES, PC_TEAM_MAX, PC_TEAM_MIN, drone_cost
+from rules_core.cortex.tables import PC_TEAM_MAX, PC_TEAM_MIN, allocation
 from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import ChoiceField, IntField, TextField, describe, list_items
 
 HARM = "cortex/harm"
-ENEMIES = "cortex/enemies"
 
 
 # --- effect dice against a unit -------------------------------------------------------
@@ -99,12 +99,6 @@ def parse_names(field: str, raw: Any) -> list[str]:
                                              "give every member a different name.")
         out.append(item.strip())
     return out
-
-
-def allocation(count: int) -> list[list[int]]:
-    """Numbers 1-12 dealt round the team, most exposed member first (source: Part I,
-    Inflicting Harm - the Characters)."""
-    return [list(range(i, 13, count)) for i in range(1, count + 1)]
 
 
 def _faces(inputs: dict[str, Any]) -> list[int]:
@@ -202,27 +196,3 @@ HIT_ALLOCATION = Calculator(
     charts=(Chart("hit", "Chance of taking each hit", "Member", ordered=False),),
     roll=_hits_roll, roll_label="Roll for the hit", page=HARM,
 )
-
-
-# --- drone costs ----------------------------------------------------------------------
-
-def _drones_compute(inputs: dict[str, Any]) -> Result:
-    costs = [drone_cost(i) for i in range(1, inputs["drones"] + 1)]
-    return {"costs": costs, "next_cost": costs[-1], "total": sum(costs)}
-
-
-DRONES = Calculator(
-    name="cortex.drones", title="Drone operator's Edge cost",
-    summary="Edge for each successive drone (doubling) and the total for n drones.",
-    fields=(IntField("drones", "Drones deployed", initial=3, minimum=1, maximum=MAX_DRONES),),
-    compute=_drones_compute,
-    explain=lambda i, r: (
-        f"Each drone costs twice the one before ({rule('drone operator', ENEMIES, 'drone-operator')}): "
-        + " + ".join(map(str, r["costs"])) + f" = **{r['total']}** Edge, which is "
-        f"2^{i['drones']} - 1."),
-    headline=lambda r: [(f"Drone {len(r['costs'])} costs", f"{r['next_cost']} Edge"),
-                        ("All of them", f"{r['total']} Edge")],
-    page=ENEMIES,
-)
-
-CALCULATORS = (EFFECT_DICE, HIT_ALLOCATION, DRONES)

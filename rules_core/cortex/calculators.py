@@ -1,84 +1,34 @@
-"""Calculators and rules tables of the Cortex Prime small unit combat section."""
+"""The Cortex Prime small unit combat section's registry: its calculators, in the order
+the catalog lists them, and its rules tables. Each calculator lives in the module of the
+page it sits on (``calc_<page>.py``); the tables are in ``reference.py``."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules_core.calculator import Calculator
-from rules_core.cortex import (
-    calc_cover,
-    calc_dice,
-    calc_fight,
-    calc_harm,
-    calc_specialists,
-    calc_units,
-)
-from rules_core.cortex.dice import name
-from rules_core.cortex.tables import (
-    PC_TEAM_MAX,
-    PC_TEAM_MIN,
-    QUALITY,
-    RANGE_DIE,
-    RANGE_LABELS,
-    SPECIALISTS,
-    drone_cost,
-    drones_total,
-)
+from rules_core.cortex.calc_enemies import DRONES, GRENADIER, MEDIC, ON_FIRE, SUPPRESSED
+from rules_core.cortex.calc_firefights import FIREFIGHT_POOLS, FLANKING, IN_COVER, INITIATIVE
+from rules_core.cortex.calc_firefights_fight import ENGAGEMENT
+from rules_core.cortex.calc_fireteams import FIRETEAM_POOL
+from rules_core.cortex.calc_harm import EFFECT_DICE, HIT_ALLOCATION
+from rules_core.cortex.calc_rolls import ODDS, POOL
+from rules_core.cortex.reference import TABLES
 
 CALCULATORS: tuple[Calculator, ...] = (
-    calc_units.FIRETEAM_POOL,
-    calc_dice.POOL,
-    calc_dice.ODDS,
-    calc_harm.EFFECT_DICE,
-    calc_harm.HIT_ALLOCATION,
-    calc_dice.INITIATIVE,
-    calc_units.FIREFIGHT_POOLS,
-    calc_harm.DRONES,
-    calc_fight.ENGAGEMENT,
-    *calc_specialists.CALCULATORS,
-    *calc_cover.CALCULATORS,
+    FIRETEAM_POOL,
+    POOL,
+    ODDS,
+    EFFECT_DICE,
+    HIT_ALLOCATION,
+    INITIATIVE,
+    FIREFIGHT_POOLS,
+    DRONES,
+    ENGAGEMENT,
+    MEDIC,
+    GRENADIER,
+    SUPPRESSED,
+    ON_FIRE,
+    IN_COVER,
+    FLANKING,
 )
 
-
-def _quality_table() -> dict[str, Any]:
-    return {"caption": "Quality die by training and experience (a suggestion, not a rule)",
-            "header": ["Quality die", "Combatant"],
-            "rows": [[name(size), text] for size, text in QUALITY]}
-
-
-def _range_table() -> dict[str, Any]:
-    return {"caption": "Die added to the target's pool for distance",
-            "header": ["Target is", "Target adds"],
-            "rows": [[RANGE_LABELS[r], name(d) if d else "nothing"] for r, d in RANGE_DIE.items()]}
-
-
-def _specialists_table() -> dict[str, Any]:
-    return {"caption": "Specialists and what their Edge buys",
-            "header": ["Specialist", "Edge cost", "Effect", "Limits"],
-            "rows": [[s.name, s.cost, s.effect, s.limits] for s in SPECIALISTS]}
-
-
-def _drone_table() -> dict[str, Any]:
-    return {"caption": "Edge for successive drones from one operator",
-            "header": ["Drone", "This drone costs", "Total so far"],
-            "rows": [[str(n), str(drone_cost(n)), str(drones_total(n))] for n in range(1, 7)]}
-
-
-def _hits_table() -> dict[str, Any]:
-    rows = []
-    for count in range(PC_TEAM_MIN, PC_TEAM_MAX + 1):
-        numbers = calc_harm.allocation(count)
-        cells = [", ".join(map(str, numbers[i])) if i < count else "" for i in range(PC_TEAM_MAX)]
-        rows.append([f"{count} members"] + cells)
-    return {"caption": "d12 numbers per member, most exposed first",
-            "header": ["Team"] + [f"Member {i}" for i in range(1, PC_TEAM_MAX + 1)],
-            "rows": rows}
-
-
-TABLES = {
-    "cortex.quality": _quality_table,
-    "cortex.range": _range_table,
-    "cortex.specialists": _specialists_table,
-    "cortex.drones": _drone_table,
-    "cortex.hit_allocation": _hits_table,
-}
+__all__ = ["CALCULATORS", "TABLES"]

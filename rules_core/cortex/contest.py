@@ -78,6 +78,34 @@ def contest_roll(attacker: Sequence[int], defender: Sequence[int], rng: random.R
     return won[0], dice, text + f": wins with a {name(won[0])} effect die"
 
 
+def reach_roll(attacker: list[int], defender: list[int], rng: random.Random, who: str,
+               against: str, needed: int, reached: str, short: str
+               ) -> tuple[bool, list[dict[str, Any]], str]:
+    """Roll a contest that must win with an effect die of ``needed`` or larger (Part II:
+    the medic's test, flanking): whether it did, the dice, and a sentence ending with
+    ``reached`` or ``short`` when the contest is won."""
+    die, dice, text = contest_roll(attacker, defender, rng, who, against)
+    done = die >= needed
+    if die:
+        text += f", {reached if done else short}."
+    return done, dice, text
+
+
+def dice_json(roll: Roll, label: str = "") -> list[dict[str, Any]]:
+    """The dice of ``roll`` as a result's ``dice`` list, each labelled "<label> d8"."""
+    prefix = f"{label} " if label else ""
+    return [{"die": f"{prefix}{name(size)}", "face": face} for size, face in roll.dice]
+
+
+def describe_roll(roll: Roll) -> str:
+    """'total 11 (6 + 5), effect die d8, 1 hitch'."""
+    faces = " + ".join(str(roll.dice[i][1]) for i in roll.total_dice) or "no usable die"
+    hitches = len(roll.hitches)
+    hitch = f", {hitches} hitch{'es' if hitches != 1 else ''}" if hitches else ""
+    effect = name(roll.effect_die) + ("" if roll.remaining else " (none left: d4)")
+    return f"total {roll.total} ({faces}), effect die {effect}{hitch}"
+
+
 class EffectLimit(str, Enum):
     """How many effect dice a winning roll may use (Rulings: how many effect dice)."""
 

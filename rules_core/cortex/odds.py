@@ -240,6 +240,12 @@ def contest_odds(attacker: Sequence[int], defender: Sequence[int], plot_point: b
     )
 
 
+def at_least(attacker: list[int], defender: list[int], size: int) -> Fraction:
+    """Chance to win the contest with an effect die of ``size`` or larger."""
+    dist = contest_odds(attacker, defender).effect_die
+    return sum((p for s, p in dist.items() if s >= size), Fraction(0))
+
+
 @lru_cache(maxsize=512)
 def _totals(attacker: tuple[int, ...]) -> dict[int, int]:
     out: dict[int, int] = {}

@@ -103,3 +103,9 @@ def drone_cost(number: int) -> int:
 def drones_total(count: int) -> int:
     """Edge for ``count`` drones in all: 1 + 2 + ... + 2**(count-1) = 2**count - 1."""
     return sum(drone_cost(i) for i in range(1, count + 1))
+
+
+def allocation(count: int) -> list[list[int]]:
+    """Numbers 1-12 dealt round the team, most exposed member first (source: Part I,
+    Inflicting Harm - the Characters)."""
+    return [list(range(i, 13, count)) for i in range(1, count + 1)]

@@ -1,22 +1,17 @@
-"""d10 ranged combat calculators and the rules tables its pages render.
-
-The calculators live in topic modules; this one lists them for the catalog, in the
-order they appear on the site.
-"""
+"""The d10 ranged combat registry: its calculators, in the order they appear on the site,
+and the rules tables its pages render. Each calculator lives in the module of the page it
+sits on (``calc_<page>.py``); the tables are in ``reference.py``."""
 
 from __future__ import annotations
 
-from rules_core.gunplay.calc_difficulty import DIFFICULTY, DIFFICULTY_FIELDS
-from rules_core.gunplay.calc_engagement import ENGAGEMENT
-from rules_core.gunplay.calc_handling import SUPPRESSION, WEAPON_SEARCH
-from rules_core.gunplay.calc_hits import HIT_CHANCE, HIT_FIELDS, HIT_ODDS
-from rules_core.gunplay.calc_range import RANGE_BAND, RANGE_TABLE
-from rules_core.gunplay.inputs import DISTANCE, EFFECTIVE_RANGE
+from rules_core.gunplay.calc_bursts import ENGAGEMENT, HIT_ODDS
+from rules_core.gunplay.calc_difficulty import DIFFICULTY, HIT_CHANCE
+from rules_core.gunplay.calc_size_and_range import RANGE_BAND, RANGE_TABLE
+from rules_core.gunplay.calc_suppressing_fire import SUPPRESSION
+from rules_core.gunplay.calc_weapon_handling import WEAPON_SEARCH
 from rules_core.gunplay.reference import TABLES
 
 CALCULATORS = (DIFFICULTY, RANGE_BAND, RANGE_TABLE, HIT_CHANCE, HIT_ODDS,
                ENGAGEMENT, SUPPRESSION, WEAPON_SEARCH)
 
-__all__ = ["CALCULATORS", "TABLES", "DIFFICULTY", "DIFFICULTY_FIELDS", "RANGE_BAND",
-           "RANGE_TABLE", "HIT_CHANCE", "HIT_ODDS", "HIT_FIELDS", "SUPPRESSION",
-           "WEAPON_SEARCH", "ENGAGEMENT", "DISTANCE", "EFFECTIVE_RANGE"]
+__all__ = ["CALCULATORS", "TABLES"]

@@ -1,4 +1,5 @@
-"""Input fields the d10 calculators share, and how their values become rule terms.
+"""Input fields the d10 calculators share, how their values become rule terms, and the
+helpers several calculators use (the d10 face a total needs, the attack's d10 rolled).
 
 The target's size can be given directly or derived from a person's stance (source:
 "Size" and "Stance"); the range band can be given directly or worked out from the
@@ -8,18 +9,21 @@ distance (source: "Range").
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from enum import Enum
 from typing import Any
 
+from rules_core.calculator import Result
 from rules_core.errors import InputError
-from rules_core.fields import ChoiceField, Field, NumberField
+from rules_core.fields import ChoiceField, Field, IntField, NumberField
 from rules_core.gunplay.difficulty import range_band
 from rules_core.gunplay.presets import BY_KEY, CUSTOM, EXAMPLES
 from rules_core.gunplay.tables import LABELS, STANCE_SIZE, RangeBand, Size, Stance
 
 PAGE = "gunplay/difficulty"
 RANGE_PAGE = "gunplay/size-and-range"
+HANDLING_PAGE = "gunplay/weapon-handling"
 
 
 def choices(enum: type[Enum]) -> tuple[tuple[str, str], ...]:
@@ -67,11 +71,30 @@ DISTANCE = NumberField(
     "distance_m", "Distance to the target", initial=100, minimum=0, maximum=1_000_000,
     unit="m", help="A rough estimate in metres is enough.",
 )
+BONUS = IntField("bonus", "Shooter's total modifier", initial=5, minimum=-30, maximum=50,
+                 help="Everything added to the d10: attribute modifiers and skill ranks.")
 
 
 def plus(value: int) -> str:
     """A modifier after a die: "+ 3", "- 2", "+ 0"."""
     return f"- {-value}" if value < 0 else f"+ {value}"
+
+
+def needed_face(total: int, bonus: int) -> str:
+    """The d10 face a total needs with ``bonus``: "7+", "any" or "none"."""
+    face = total - bonus
+    if face > 10:
+        return "none"
+    return "any" if face <= 1 else f"{face}+"
+
+
+def d10_roll(bonus: int, rng: random.Random) -> tuple[Result, str]:
+    """Roll the attack's d10 and add the modifier (source: "How a shot is resolved"): the
+    roll's ``dice`` and ``total``, and the start of its summary, "d10 7 + 3 = 10"."""
+    face = rng.randint(1, 10)
+    total = face + bonus
+    return {"dice": [{"die": "d10", "face": face}], "total": total}, \
+        f"d10 {face} {plus(bonus)} = {total}"
 
 
 def size_fields() -> tuple[Field, ...]:

@@ -1,66 +1,44 @@
-"""Heroic Combat calculators for melee: the attack contest and numerical superiority
-(source: Heroic Combat, Melee Attacks, Speed Factor, Non-Identical Targets, Multiple
-Attackers)."""
+"""Calculators of the melee page: the attack contest (source: Heroic Combat, Melee
+Attacks, Speed Factor, Non-Identical Targets, Multiple Attackers) and staying in the
+fight, the HT roll at 0 HP or after a major wound (source: Injuries)."""
 
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any
 
+import icepool
+
 from rules_core.calculator import Calculator, Chart, Result
-from rules_core.dice.distribution import percent, to_json
+from rules_core.dice.distribution import from_icepool, percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
 from rules_core.fields import ChoiceField, IntField
 from rules_core.heroic import contest
-from rules_core.heroic.groups import hit_multiplier, multiplier_band, skill_bonus
+from rules_core.heroic.groups import hit_multiplier, skill_bonus
+from rules_core.heroic.inputs import (
+    check_reach,
+    contest_sentence,
+    count_field,
+    reach_field,
+    roll_3d6,
+    roll_field,
+    skill_field,
+    tactic_field,
+)
 from rules_core.heroic.tables import (
     DEFAULT_SF,
     FREE_ATTACK_MAX_PENALTY,
-    MAX_REACH_PER_DEFENDER,
-    REACH_PER_DEFENDER_LIMIT,
+    HT_ALWAYS_FAILS,
+    HT_ALWAYS_SUCCEEDS,
     TACTIC_BY_KEY,
-    TACTICS,
 )
 from rules_core.messages import count
 
 MELEE_PAGE = "heroic/melee"
 GROUPS_PAGE = "heroic/groups"
 TACTICS_PAGE = "heroic/tactics"
-MAX_COMBATANTS = 100_000
-
-TACTIC_CHOICES = tuple((t.key, t.name) for t in TACTICS)
-
-
-def tactic_field(name: str, label: str, help_: str) -> ChoiceField:
-    return ChoiceField(name, label, default="balanced", choices=TACTIC_CHOICES, help=help_)
-
-
-def count_field(name: str, label: str, initial: int, help_: str = "") -> IntField:
-    return IntField(name, label, default=1, initial=initial, minimum=1, maximum=MAX_COMBATANTS,
-                    help=help_)
-
-
-def skill_field(name: str, label: str, initial: int, help_: str = "", **kw: Any) -> IntField:
-    return IntField(name, label, initial=initial, minimum=3, maximum=40, help=help_, **kw)
-
-
-def roll_field(name: str, label: str) -> IntField:
-    return IntField(name, label, optional=True, minimum=3, maximum=18,
-                    help="A 3d6 total already rolled at the table (leave empty for the odds).")
-
-
-def reach_field() -> IntField:
-    """How many attackers can reach one defender (a ruling: six, more for a large foe)."""
-    return IntField("reach_per_defender", "Most attackers around one defender",
-                    default=MAX_REACH_PER_DEFENDER, minimum=1,
-                    maximum=REACH_PER_DEFENDER_LIMIT,
-                    help=f"{MAX_REACH_PER_DEFENDER} around a man-sized foe (the six hexes "
-                         f"about a figure); more for a large foe, fewer in a tight spot.")
-
-
-def roll_3d6(rng: random.Random) -> list[int]:
-    return [rng.randint(1, 6) for _ in range(3)]
 
 
 # --- the melee contest ------------------------------------------------------------
@@ -143,19 +121,6 @@ def melee_skills(inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_reach(attackers: int, defenders: int, reach: int = MAX_REACH_PER_DEFENDER) -> None:
-    """Refuse more attackers than can reach the defenders (a ruling: at most ``reach``
-    around each defender, six unless the form says otherwise)."""
-    most = reach * defenders
-    if attackers > most:
-        raise InputError("attackers", f"Attackers is {attackers}, but at most {reach} "
-                                      f"fighters can reach one defender in melee (Most "
-                                      f"attackers around one defender), so at most {most} "
-                                      f"against {defenders}; enter only those who can strike "
-                                      f"(from 1 to {most}), or raise that number for a large "
-                                      f"foe.")
-
-
 def _melee_check(inputs: dict[str, Any]) -> None:
     if TACTIC_BY_KEY[inputs["attacker_tactic"]].melee is None:
         raise InputError("attacker_tactic", "Retreat allows no attacks; pick another tactic "
@@ -221,16 +186,6 @@ def _terms_table(terms: list[tuple[str, int, str, str]], total: int, who: str) -
             for i, (label, value, page, anchor) in enumerate(terms) if value or i == 0]
     rows.append([f"**{who}'s effective skill**", f"**{total}**"])
     return table([who, "Value"], rows)
-
-
-def contest_sentence(c: dict[str, Any]) -> str:
-    """One line describing a resolved contest."""
-    if c["winner"] == "attacker":
-        return (f"the attacker wins by {c['margin_of_victory']}: "
-                f"**{count(c['hits'], 'hit')}**")
-    if c["winner"] == "defender":
-        return f"the defender wins by {-c['margin_of_victory']}: no hits"
-    return "the margins are equal: nobody wins, no hits"
 
 
 def _melee_explain(inputs: dict[str, Any], result: Result) -> str:
@@ -306,42 +261,83 @@ MELEE = Calculator(
 )
 
 
-# --- numerical superiority --------------------------------------------------------
+# --- the HT roll at 0 HP or after a major wound -------------------------------------------
 
-def _numbers_compute(inputs: dict[str, Any]) -> Result:
-    a, d = inputs["attackers"], inputs["defenders"]
-    low, high = multiplier_band(a)
-    return {"skill_bonus": skill_bonus(a, d), "hit_multiplier": hit_multiplier(a),
-            "ratio": f"{a}:{d}", "ratio_value": a / d, "multiplier_band": [low, high]}
-
-
-def _numbers_explain(inputs: dict[str, Any], result: Result) -> str:
-    a, d = inputs["attackers"], inputs["defenders"]
-    low, high = result["multiplier_band"]
-    band = f"{low}" if low == high else f"{low}-{high}"
-    return (f"{a} attackers against {d} defenders is a ratio of {a / d:.4g} to 1, worth "
-            f"**{signed(result['skill_bonus'])}** to the attackers' skill "
-            f"({rule('numerical superiority', GROUPS_PAGE, 'numerical-superiority')}); a "
-            f"ratio exactly on a row's limit uses that row.\n\n{a} attackers fall in the "
-            f"{band} band: every hit they score counts **x{result['hit_multiplier']}** "
-            f"({rule('the hit multiplier', GROUPS_PAGE, 'the-hit-multiplier')}).\n\n"
-            f"At most {inputs['reach_per_defender']} attackers can reach one defender, so "
-            f"{d} defender(s) can be faced by up to {inputs['reach_per_defender'] * d} "
-            f"({rule('ruling', 'rulings/', 'how-many-can-reach-one-defender')}).")
+def ht_success(roll: int, ht: int) -> bool:
+    """One HT roll: 3-4 always succeed, 17-18 always fail, otherwise roll <= HT (p. B348)."""
+    if roll <= HT_ALWAYS_SUCCEEDS:
+        return True
+    if roll >= HT_ALWAYS_FAILS:
+        return False
+    return roll <= ht
 
 
-NUMBERS = Calculator(
-    name="heroic.numbers",
-    check=lambda i: check_reach(i["attackers"], i["defenders"], i["reach_per_defender"]),
-    title="Numerical superiority",
-    summary="Skill bonus from the attackers : defenders ratio and the hit multiplier.",
-    fields=(count_field("attackers", "Attackers", 12, "Only those who can reach the foe this "
-                        "round (frontage, formation)."),
-            count_field("defenders", "Defenders", 8),
-            reach_field()),
-    compute=_numbers_compute,
-    explain=_numbers_explain,
-    headline=lambda r: [("Skill bonus", signed(r["skill_bonus"])),
-                        ("Hit multiplier", f"x{r['hit_multiplier']}")],
-    page=GROUPS_PAGE,
+def is_major_wound(injury: int, hp: int) -> bool:
+    """A single blow's injury of more than half the victim's HP is a major wound."""
+    return 2 * injury > hp
+
+
+def _ht_compute(i: dict[str, Any]) -> Result:
+    major = is_major_wound(i["largest_injury"], i["hp"])
+    zero = i["current_hp"] <= 0
+    ht = i["ht"] + i["ht_modifier"]
+    dist = from_icepool((3 @ icepool.d6).map(lambda r: ht_success(r, ht)))
+    stays = dist.get(True, Fraction(0))
+    return {"major_wound": major, "at_zero": zero, "roll_due": major or zero,
+            "effective_ht": ht, "p_stays": float(stays), "p_stays_exact": str(stays),
+            "p_out": float(1 - stays), "p_out_exact": str(1 - stays)}
+
+
+def _ht_check(i: dict[str, Any]) -> None:
+    if i["current_hp"] > i["hp"]:
+        raise InputError("current_hp", f"Current HP is {i['current_hp']}, more than the "
+                                       f"{i['hp']} HP of a healthy fighter.")
+
+
+def _ht_explain(i: dict[str, Any], r: Result) -> str:
+    why = []
+    if r["at_zero"]:
+        why.append(f"{i['current_hp']} HP is 0 or less")
+    if r["major_wound"]:
+        why.append(f"a blow of {i['largest_injury']} injury is more than half of "
+                   f"{i['hp']} HP, a major wound")
+    head = ("A roll is due: " + " and ".join(why) + "." if why
+            else "No roll is due: HP above 0 and no blow over half the HP.")
+    return (f"{head} ({rule('incapacitation', 'heroic/melee', 'incapacitation')})\n\n"
+            f"Roll 3d against HT {r['effective_ht']}: 3 or 4 always succeeds, 17 or 18 always "
+            f"fails. On a failure the fighter is out of the fight. Chance to stay in: "
+            f"**{percent(r['p_stays'])}** (exactly {r['p_stays_exact']}). A group of "
+            f"identical fighters rolls once for all of them.")
+
+
+def _ht_roll(i: dict[str, Any], rng: random.Random) -> Result:
+    ht = i["ht"] + i["ht_modifier"]
+    dice = roll_3d6(rng)
+    ok = ht_success(sum(dice), ht)
+    return {"dice": [{"die": "d6", "face": f} for f in dice], "stays": ok,
+            "summary": f"HT {ht}: rolled {sum(dice)}, "
+                       + ("stays in the fight" if ok else "out of the fight")}
+
+
+INCAPACITATION = Calculator(
+    name="heroic.incapacitation",
+    title="Staying in the fight",
+    summary="Whether a HT roll is due (0 HP or a major wound) and the chance to stay in.",
+    fields=(IntField("hp", "HP", initial=11, minimum=1, maximum=1000),
+            IntField("current_hp", "Current HP", initial=0, minimum=-10_000, maximum=1000),
+            IntField("largest_injury", "Largest injury from one blow", default=0, initial=6,
+                     minimum=0, maximum=10_000,
+                     help="A blow of more than half the HP is a major wound."),
+            IntField("ht", "HT", initial=11, minimum=1, maximum=30),
+            IntField("ht_modifier", "Modifiers to the HT roll", default=0, minimum=-20,
+                     maximum=20, help="Hard to Kill, High Pain Threshold rules of your game...")),
+    check=_ht_check,
+    compute=_ht_compute,
+    explain=_ht_explain,
+    headline=lambda r: [("Roll due", "Yes" if r["roll_due"] else "No"),
+                        ("Major wound", "Yes" if r["major_wound"] else "No"),
+                        ("Stays in", percent(r["p_stays"]))],
+    roll=_ht_roll,
+    roll_label="Roll HT",
+    page="heroic/melee",
 )

@@ -1,5 +1,5 @@
-"""Heroic Combat morale roller and the reference widgets for tactics and actions
-(source: Heroic Combat, Morale, Combat Tactics, Actions)."""
+"""Calculators of the morale page: the morale roller (source: Heroic Combat, Morale) and
+fatigue every third round (source: Fatigue)."""
 
 from __future__ import annotations
 
@@ -12,24 +12,15 @@ from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField
 from rules_core.heroic import morale
-from rules_core.heroic.calc_melee import roll_3d6, tactic_field
-from rules_core.heroic.ranged import shots_allowed
-from rules_core.heroic.tables import (
-    ACTION_CLASSES,
-    ACTION_IN_ATTACK_PENALTY,
-    ACTIONS,
-    MORALE_BREAK,
-    PART_OF_ATTACK,
-    TACTIC_BY_KEY,
-)
+from rules_core.heroic.inputs import roll_3d6
+from rules_core.heroic.tables import ENCUMBRANCE, FATIGUE_EVERY, FATIGUE_HEAT, MORALE_BREAK
 
 PAGE = "heroic/morale"
-TACTICS_PAGE = "heroic/tactics"
-ACTIONS_PAGE = "heroic/actions"
 BIG = 100_000
 
 GROUP = ("subject", ("group",))
 SOLO = ("subject", ("solitary",))
+
 
 FIELDS = (
     ChoiceField("subject", "Who checks", default="group",
@@ -167,115 +158,52 @@ MORALE = Calculator(
 )
 
 
-# --- reference: what a tactic allows ----------------------------------------------
+# --- fatigue every third round ----------------------------------------------------------
 
-def _tactic_compute(inputs: dict[str, Any]) -> Result:
-    t = TACTIC_BY_KEY[inputs["tactic"]]
-    return {
-        "name": t.name, "movement": t.movement, "melee": t.melee, "ranged": t.ranged,
-        "ranged_adds_acc": t.ranged_adds_acc, "ranged_moving": t.ranged_moving,
-        "defense": t.defense, "withdrawal": t.key == "all_out_defensive",
-        "shots_fast": shots_allowed(t, True, False),
-        "shots_fast_draw": shots_allowed(t, True, True),
-        "shots_slow": shots_allowed(t, False, False),
-        "actions_allowed": t.ranged is not None, "note": t.note,
-    }
+def fatigue_lost(rounds: int, encumbrance: int, heat: str) -> tuple[int, int]:
+    """(assessments, FP lost) after ``rounds`` rounds: one assessment at the end of every
+    third round, each costing 1 FP plus the encumbrance level, plus the heat cost."""
+    assessments = rounds // FATIGUE_EVERY
+    return assessments, assessments * (1 + encumbrance + FATIGUE_HEAT[heat][1])
 
 
-def _mod(value: int | None, acc: bool = False) -> str:
-    if value is None:
-        return "no attacks"
-    return f"+{value} + Acc" if acc else signed(value)
+def _fatigue_compute(i: dict[str, Any]) -> Result:
+    times, lost = fatigue_lost(i["rounds"], i["encumbrance"], i["heat"])
+    left = i["fp"] - lost
+    state = ("unconscious" if left <= -i["fp"] else "on the verge of collapse" if left <= 0
+             else "very tired" if 3 * left < i["fp"] else "fine")
+    return {"assessments": times, "fp_lost": lost, "fp_left": left, "state": state,
+            "per_assessment": 1 + i["encumbrance"] + FATIGUE_HEAT[i["heat"]][1]}
 
 
-def _tactic_explain(inputs: dict[str, Any], r: Result) -> str:
-    ranged = _mod(r["ranged"], r["ranged_adds_acc"])
-    if r["ranged_moving"]:
-        ranged += ", and the worse of -2 or Bulk after moving more than Move x 2 yards"
-    rows = [["Movement", r["movement"]], ["Melee attacks", _mod(r["melee"])],
-            ["Ranged attacks", ranged], ["Defence", signed(r["defense"])],
-            ["Shots, weapon reloading in 2 s or less",
-             f"{r['shots_fast']} ({r['shots_fast_draw']} with Fast-Draw)"],
-            ["Shots, slower weapon", str(r["shots_slow"])],
-            ["Withdraw from melee without a free attack", "Yes" if r["withdrawal"] else "No"],
-            ["Actions in place of attacking or moving", "Yes" if r["actions_allowed"] else "No"]]
-    text = table([r["name"], "Allows"], rows)
-    if r["note"]:
-        text += "\n\n" + r["note"]
-    return text + f"\n\nSee {rule('the eight tactics', TACTICS_PAGE, 'the-eight-tactics')}."
+def _fatigue_explain(i: dict[str, Any], r: Result) -> str:
+    rows = [[name, str(1 + level)] for level, name in enumerate(ENCUMBRANCE)]
+    return "\n".join([
+        f"Fatigue is paid at the end of rounds 3, 6, 9... "
+        f"({rule('fatigue', 'heroic/morale', 'fatigue')}): after {i['rounds']} round(s), "
+        f"{r['assessments']} time(s). Each time costs what the Basic Set charges for a whole "
+        f"battle:", "", table(["Encumbrance", "FP each time"], rows), "",
+        f"plus {FATIGUE_HEAT['hot'][1]} on a hot day, or {FATIGUE_HEAT['hot_heavy'][1]} for "
+        f"someone in heavy armour or thick clothing in the heat. Here that is "
+        f"{r['per_assessment']} FP a time, **{r['fp_lost']} FP** in all: {r['fp_left']} of "
+        f"{i['fp']} left, {r['state']}. Below a third of your FP, Move, Dodge and ST are "
+        f"halved; at 0 or less you are near collapse; at minus your full FP you pass out.",
+    ])
 
 
-TACTIC = Calculator(
-    name="heroic.tactic",
-    title="What a tactic allows",
-    summary="Movement, attack and defence modifiers, shots and options of one combat tactic.",
-    fields=(tactic_field("tactic", "Tactic", ""),),
-    compute=_tactic_compute,
-    explain=_tactic_explain,
-    headline=lambda r: [("Move", r["movement"]), ("Melee", _mod(r["melee"])),
-                        ("Ranged", _mod(r["ranged"], r["ranged_adds_acc"])),
-                        ("Defence", signed(r["defense"]))],
-    page=TACTICS_PAGE,
-)
-
-
-# --- reference: fitting an action into a round --------------------------------------
-
-WAYS = {
-    "short": ["Give up half the movement your tactic allows",
-              f"Fold it into an attack, which is then at {ACTION_IN_ATTACK_PENALTY}",
-              "Give up all your movement for this and a second short action",
-              "Give up all your attacks for this and a second short action"],
-    "medium": ["Give up all the movement your tactic allows",
-               "Give up all your attacks"],
-    "long": ["Stay where you are and give up all your attacks"],
-}
-
-
-def _action_compute(inputs: dict[str, Any]) -> Result:
-    label, kind = ACTIONS[inputs["action"]]
-    tactic = TACTIC_BY_KEY[inputs["tactic"]]
-    allowed = tactic.ranged is not None
-    free = inputs["action"] in PART_OF_ATTACK and inputs["with_attack"] and allowed
-    return {"action": label, "class": kind, "seconds": ACTION_CLASSES[kind][1],
-            "allowed": allowed, "part_of_attack": free,
-            "ways": ([] if free or not allowed else WAYS[kind])}
-
-
-def _action_explain(inputs: dict[str, Any], r: Result) -> str:
-    tactic = TACTIC_BY_KEY[inputs["tactic"]]
-    head = (f"*{r['action']}* is a **{r['class']}** action ({r['seconds']}) "
-            f"({rule('action lengths', ACTIONS_PAGE, 'short-medium-and-long-actions')}).")
-    if r["part_of_attack"]:
-        return head + (f"\n\nBut done with an attack with that same weapon it costs nothing: "
-                       f"{PART_OF_ATTACK[inputs['action']]} is part of the attack "
-                       f"({rule('exceptions', ACTIONS_PAGE, 'exceptions')}). No movement given "
-                       f"up, no -6.")
-    if not r["allowed"]:
-        return head + f"\n\nUnder {tactic.name} no action may replace attacking or moving."
-    text = head + f"\n\nUnder {tactic.name} you can fit it in by one of these:\n\n" + "\n".join(
-        f"- {way}" for way in r["ways"])
-    if inputs["action"] == "wait":
-        text += (f"\n\nName the trigger and the response in advance; see "
-                 f"{rule('Wait', ACTIONS_PAGE, 'wait')}.")
-    return text
-
-
-ACTION = Calculator(
-    name="heroic.action",
-    title="Fitting an action into the round",
-    summary="How long an action is and what you give up to take it.",
-    fields=(ChoiceField("action", "Action", default="draw",
-                        choices=tuple((k, v[0]) for k, v in ACTIONS.items())),
-            tactic_field("tactic", "Your tactic", ""),
-            BoolField("with_attack", "Done with an attack with the same weapon", default=True,
-                      shown_if=("action", tuple(PART_OF_ATTACK)),
-                      help="Reloading between shots, readying an unwieldy weapon after its "
-                           "blow, choosing grip and reach: part of that attack.")),
-    compute=_action_compute,
-    explain=_action_explain,
-    headline=lambda r: [("Length", f"{r['class'].capitalize()} ({r['seconds']})"),
-                        ("Cost", "None: part of the attack" if r["part_of_attack"]
-                         else "Allowed now" if r["allowed"] else "Not allowed now")],
-    page=ACTIONS_PAGE,
+FATIGUE = Calculator(
+    name="heroic.fatigue",
+    title="Fatigue every third round",
+    summary="FP lost after a number of rounds, by encumbrance and heat.",
+    fields=(IntField("rounds", "Rounds fought", initial=6, minimum=0, maximum=1000),
+            ChoiceField("encumbrance", "Encumbrance", default=0,
+                        choices=tuple(enumerate(ENCUMBRANCE))),
+            ChoiceField("heat", "Weather", default="normal",
+                        choices=tuple((k, v[0]) for k, v in FATIGUE_HEAT.items())),
+            IntField("fp", "FP", initial=10, minimum=1, maximum=100)),
+    compute=_fatigue_compute,
+    explain=_fatigue_explain,
+    headline=lambda r: [("FP lost", str(r["fp_lost"])), ("FP left", str(r["fp_left"])),
+                        ("State", r["state"])],
+    page="heroic/morale",
 )

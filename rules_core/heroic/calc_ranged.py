@@ -1,4 +1,4 @@
-"""Heroic Combat calculator for ranged attacks (source: Heroic Combat, Ranged Attacks)."""
+"""Calculator of the ranged page: a ranged attack (source: Heroic Combat, Ranged Attacks)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField, NumberField
 from rules_core.heroic import contest
-from rules_core.heroic.calc_melee import contest_sentence, roll_3d6, roll_field, skill_field, tactic_field
+from rules_core.heroic.inputs import contest_sentence, roll_3d6, roll_field, skill_field, tactic_field
 from rules_core.heroic.ranged import P_STRAY_ROLL, range_band, shots_allowed, skill_terms
 from rules_core.heroic.tables import DEFAULT_SF, STRAY_ROLL_MAX, TACTIC_BY_KEY, TACTICS
 

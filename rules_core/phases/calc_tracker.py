@@ -1,5 +1,7 @@
-"""The action dice tracker through the API: ``phases.tracker`` takes a state and an event
-(both JSON) and returns the next state, a report for the log and what to show next.
+"""Calculators of the tracker page: what a threat level means (the expected actions and
+damage of one offense and one defence phase) and the action dice tracker through the API:
+``phases.tracker`` takes a state and an event (both JSON) and returns the next state, a
+report for the log and what to show next.
 
 The browser's tracker keeps the state and sends it back with each event, so the page
 runs exactly the transition the tests exercise. ``api.roll`` rolls the dice of an action
@@ -11,11 +13,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules_core.calculator import Calculator, Result
+from rules_core.calculator import Calculator, Chart, Result
+from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
-from rules_core.explain import rule
+from rules_core.explain import rule, table
 from rules_core.fields import TextField
-from rules_core.phases.tables import KEPT, PHASE_LABELS, Phase
+from rules_core.phases import expectations as ex
+from rules_core.phases.inputs import side_fields
+from rules_core.phases.tables import KEPT, PHASE_LABELS, Outcome, Phase
 from rules_core.phases.tracker import (
     Action,
     Step,
@@ -138,6 +143,79 @@ TRACKER = Calculator(
                         ("Dice left", str(r["view"]["dice_left"]))],
     roll=_roll,
     roll_label="Roll the action",
+    page=PAGE,
+)
+
+
+# --- what a threat level means ------------------------------------------------------
+
+PHASE_ODDS_FIELDS = side_fields(
+    "The players' side: more dice, more actions in the offense phase.",
+    "The enemy's side: more dice, more attacks in the defence phase.")
+
+
+def _phase_figures(odds: ex.PhaseOdds, groups: dict[str, tuple[Outcome, ...] | None]) -> Result:
+    out: Result = {}
+    for key, outcomes in groups.items():
+        value = odds.expected(outcomes)
+        out[key] = float(value)
+        out[key + "_exact"] = str(value)
+    return out
+
+
+def _phase_compute(inputs: dict[str, Any]) -> Result:
+    off = ex.phase_odds(Phase.OFFENSE, inputs["offense_dice"], inputs["offense_extra"])
+    dfn = ex.phase_odds(Phase.DEFENCE, inputs["defence_dice"], inputs["defence_extra"])
+    cut_short = 1 - dfn.distribution(ex.ULTRAS)[0]
+    return {
+        "offense": _phase_figures(off, {"actions": None, "damage_dealt": ex.DAMAGE_DEALT,
+                                        "complications": ex.COMPLICATIONS,
+                                        "ultras": ex.ULTRAS, "momentum": ex.MOMENTUM}),
+        "defence": {**_phase_figures(dfn, {"actions": None, "damage_taken": ex.DAMAGE_TAKEN,
+                                           "complications": ex.COMPLICATIONS,
+                                           "momentum": ex.MOMENTUM}),
+                    "ultra_ends_phase": float(cut_short), "ultra_ends_phase_exact": str(cut_short)},
+        **to_json("damage_dealt", off.distribution(ex.DAMAGE_DEALT)),
+        **to_json("damage_taken", dfn.distribution(ex.DAMAGE_TAKEN)),
+    }
+
+
+def _phase_explain(inputs: dict[str, Any], result: Result) -> str:
+    o, d = result["offense"], result["defence"]
+    rows = [
+        ["Actions", f"{o['actions']:.2f}", f"{d['actions']:.2f}"],
+        ["Damage dealt by the players' side", f"{o['damage_dealt']:.2f}", "-"],
+        ["Damage taken by the players' side", "-", f"{d['damage_taken']:.2f}"],
+        ["Complications", f"{o['complications']:.2f}", f"{d['complications']:.2f}"],
+        ["Momentum marks", f"{o['momentum']:.2f}", f"{d['momentum']:.2f}"],
+    ]
+    return (
+        f"Expected values for one offense phase with {inputs['offense_dice']} dice and one "
+        f"defence phase with {inputs['defence_dice']} dice, worked out exactly over every "
+        f"way the phase can go ({rule('how dice are spent', PAGE, 'spending-dice')}, "
+        f"{rule('removing dice', PAGE, 'removing-dice')}).\n\n"
+        + table(["Per phase", "Offense", "Defence"], rows)
+        + f"\n\nA damaging action counts once, whatever the damage rolled. An ultra success "
+          f"on defence ends the phase early in {percent(d['ultra_ends_phase'])} of defence "
+          f"phases. A lone die left over cannot be rolled and is lost "
+          f"([ruling](/rulings/#a-single-die-left-over))."
+    )
+
+
+PHASE_ODDS = Calculator(
+    name="phases.phase_odds",
+    title="What a threat level means",
+    summary="Exact expected actions, damage dealt and damage taken in one offense and one "
+            "defence phase for given action dice.",
+    fields=PHASE_ODDS_FIELDS,
+    compute=_phase_compute,
+    explain=_phase_explain,
+    headline=lambda r: [("Actions on offense", f"{r['offense']['actions']:.2f}"),
+                        ("Damage dealt", f"{r['offense']['damage_dealt']:.2f}"),
+                        ("Actions on defence", f"{r['defence']['actions']:.2f}"),
+                        ("Damage taken", f"{r['defence']['damage_taken']:.2f}")],
+    charts=(Chart("damage_dealt", "Damaging actions in the offense phase", "Actions"),
+            Chart("damage_taken", "Hits taken in the defence phase", "Hits")),
     page=PAGE,
 )
 

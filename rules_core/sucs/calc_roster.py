@@ -11,8 +11,10 @@ from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import TextField
 from rules_core.sucs import legality, roster
-from rules_core.sucs.calc_units import PRESETS, UNIT_COST, list_choices
+from rules_core.sucs.calc_costs import UNIT_COST
+from rules_core.sucs.calc_tech_levels import PRESETS
 from rules_core.sucs.cost import Unit, price
+from rules_core.sucs.inputs import list_choices
 from rules_core.sucs.presets import by_id
 from rules_core.sucs.roster import MAX_DEPTH, MAX_FILE_CHARS, nesting_depth, normalize_roster, parse_file
 from rules_core.sucs.tables import QUALITY, QUALITY_BASE

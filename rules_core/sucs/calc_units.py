@@ -1,5 +1,5 @@
-"""SUCS calculators for units: the cost builder and the published lists (source: SUCS,
-"Unit Costs" and the tech-level unit tables)."""
+"""Calculator of the units page: range, altitude and minimum range, whether one unit can
+attack another (source: SUCS, "Unit Features", "Altitude", "Close Combat")."""
 
 from __future__ import annotations
 
@@ -7,151 +7,69 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core.calculator import Calculator, Result
-from rules_core.explain import escape, rule, table
-from rules_core.fields import ChoiceField
-from rules_core.sucs.cost import PAGE, points_text, price
-from rules_core.sucs.legality import unit_warnings
-from rules_core.sucs.presets import list_titles, presets
-from rules_core.sucs.unitfields import UNIT_FIELDS, stats_of, unit_from_clean
+from rules_core.explain import rule, table
+from rules_core.fields import BoolField, ChoiceField, IntField, NumberField
+from rules_core.sucs.cost import altitude_text
+from rules_core.sucs.helpers import reach
+from rules_core.sucs.inputs import inches
+from rules_core.sucs.tables import ALTITUDES
 
-LISTS_PAGE = "sucs/tech-levels"
+ALT_CHOICES = tuple((altitude_text(a), f"{altitude_text(a)}: {n.lower()}")
+                    for a, (n, _) in ALTITUDES.items())
 
 
-def speed_notation(stats: dict[str, Any]) -> str:
-    """The lists' notation for speed and altitude: 12", (30")-1, 18"-1."""
-    text = f'{stats["speed"]}"'
-    if stats["must_move"]:
-        text = f"({text})"
-    if stats["altitude"] != "0":
-        text += f"-{stats['altitude']}" if not stats["altitude"].startswith("-") \
-            else f" at {stats['altitude']}"
+def _reach_compute(inputs: dict[str, Any]) -> Result:
+    r = reach(inputs["range"], inputs["min_range"], Fraction(inputs["attacker_altitude"]),
+              Fraction(inputs["target_altitude"]), Fraction(inputs["distance"]).limit_denominator(100))
+    return {"in_range": r.in_range, "close_combat": r.melee, "levels": r.levels,
+            "counted_distance": float(r.counted), "counted_distance_exact": str(r.counted),
+            "minimum": r.minimum, "cover_from_altitude": r.cover, "reasons": list(r.reasons)}
+
+
+def _reach_explain(inputs: dict[str, Any], result: Result) -> str:
+    units = "sucs/units"
+    rows = [["Distance on the table", inches(Fraction(result["counted_distance_exact"])
+                                              - 12 * result["levels"])],
+            [f"Altitude levels between them ({result['levels']} x 12\")",
+             f'+{12 * result["levels"]}"'],
+            ["**Counted distance**", f"**{inches(Fraction(result['counted_distance_exact']))}**"],
+            ["Range", f'{inputs["range"]}"'],
+            ["Minimum range (a third, rounded up)",
+             f'{result["minimum"]}"' if inputs["min_range"] else "none"]]
+    text = table(["Step", "Value"], rows)
+    verdict = "**In range.**" if result["in_range"] else \
+        "**Cannot attack at range:** " + "; ".join(result["reasons"]) + "."
+    text += (f"\n\n{verdict} A ground-effect unit counts as altitude 1 when it attacks and 0 "
+             f"when it is attacked; each level between the two adds 12\" "
+             f"({rule('altitude', units, 'altitude')}, "
+             f"{rule('minimum range', units, 'special-conditions-in-parentheses')}).")
+    if result["cover_from_altitude"]:
+        text += f" The target is higher: +{result['cover_from_altitude']} cover."
+    text += ("\n\nClose combat: " + ("possible (in contact, within half a level)."
+                                     if result["close_combat"] else
+                                     "not possible (it needs base contact, distance 0, and "
+                                     "no more than half an altitude level between them).")
+             + f" ({rule('close combat', 'sucs/actions', 'close-combat')})")
     return text
 
 
-def weapons_notation(stats: dict[str, Any]) -> str:
-    main = ",".join([str(stats["attack"])] * stats["targets"])
-    return main + (f" or {stats['alt_weapons']}" if stats["alt_weapons"] else "")
-
-
-# --- unit cost ----------------------------------------------------------------------
-
-def _cost_compute(inputs: dict[str, Any]) -> Result:
-    unit = unit_from_clean(inputs)
-    priced = price(unit)
-    stats = stats_of(unit)
-    problems = unit_warnings(None, "", unit, label="This unit")
-    return {
-        "warnings": [w.message for w in problems if w.severity == "illegal"],
-        "advice": [w.message for w in problems if w.severity != "illegal"],
-        "cost": priced.cost,
-        "extra_cost": priced.extra,
-        "base": priced.base,
-        "extra_exact": str(priced.extra_exact),
-        "rounded": priced.extra != priced.extra_exact,
-        "notation": {"attack": weapons_notation(stats), "speed": speed_notation(stats),
-                     "range": (f'({stats["range"]}")' if stats["min_range"] else
-                               f'{stats["range"]}"' if stats["range"] else "0")},
-        "breakdown": [
-            {"key": t.key, "label": t.label, "detail": t.detail, "points": float(t.points),
-             "points_exact": str(t.points), "points_text": points_text(t.points),
-             "rule": f"/{PAGE}/#{t.anchor}"}
-            for t in priced.terms
-        ],
-        "stats": stats,
-    }
-
-
-def _cost_explain(inputs: dict[str, Any], result: Result) -> str:
-    rows = [[f"[{escape(t['label'])}]({t['rule']})", escape(t["detail"]), t["points_text"]]
-            for t in result["breakdown"] if t["points"] or t["key"] in ("base", "weapon0")]
-    rows.append(["**Total**", "", f"**{result['cost']}**"])
-    text = ""
-    if result["warnings"]:
-        text += ("**Not a legal unit (priced anyway)** "
-                 f"({rule('altitude', 'sucs/units', 'altitude')}, "
-                 f"{rule('special conditions', 'sucs/units', 'special-conditions-in-parentheses')}, "
-                 f"{rule('commanders', 'sucs/units', 'commanders')}):\n\n"
-                 + "\n".join(f"- {escape(w)}" for w in result["warnings"]) + "\n\n")
-    if result["advice"]:
-        text += "**Worth a look:** " + " ".join(escape(a) for a in result["advice"]) + "\n\n"
-    text += table(["Term", "Working", "Points"], rows)
-    zero = [t["label"] for t in result["breakdown"] if not t["points"]
-            and t["key"] not in ("base", "weapon0")]
-    if zero:
-        text += "\n\nNothing paid for: " + ", ".join(z.lower() for z in zero) + "."
-    if result["rounded"]:
-        text += (f"\n\nThe extra cost comes to {points_text_of(result['extra_exact'])} and is "
-                 f"rounded up to {result['extra_cost']} "
-                 f"({rule('fractions of a point', PAGE, 'fractions-of-a-point')}).")
-    text += (f"\n\nIn the lists' notation: attack {result['notation']['attack']}, speed "
-             f"{result['notation']['speed']}, range {result['notation']['range']}; "
-             f"extra cost +{result['extra_cost']} above the quality base of {result['base']} "
-             f"({rule('how the lists are written', PAGE, 'reading-the-unit-lists')}).")
-    return text
-
-
-def points_text_of(exact: str) -> str:
-    return points_text(Fraction(exact))
-
-
-UNIT_COST = Calculator(
-    name="sucs.unit_cost",
-    title="Unit cost builder",
-    summary="The points cost of any unit, term by term, from quality, weapons, armor, speed, "
-            "range and every other feature.",
-    fields=UNIT_FIELDS,
-    compute=_cost_compute,
-    explain=_cost_explain,
-    headline=lambda r: [("Cost", str(r["cost"])), ("Extra cost", f"+{r['extra_cost']}"),
-                        ("Quality base", str(r["base"]))]
-    + ([("Legal", f"no: {len(r['warnings'])} problem{'s' * (len(r['warnings']) != 1)}")]
-       if r["warnings"] else []),
-    page=PAGE,
-)
-
-
-# --- the published lists ------------------------------------------------------------
-
-def list_choices() -> tuple[tuple[str, str], ...]:
-    """(list id, title) of every published tech-level list."""
-    return tuple(list_titles().items())
-
-
-def preset_json(p: Any) -> dict[str, Any]:
-    stats = stats_of(p.unit)
-    return {"id": p.id, "list": p.list_id, "list_title": p.list_title, "name": p.name,
-            "cells": p.cells, "stats": stats, "published_cost": p.published_extra,
-            "computed_cost": p.computed_extra, "reproduced": p.reproduced}
-
-
-def _presets_compute(inputs: dict[str, Any]) -> Result:
-    chosen = inputs["tech_level"]
-    units = [preset_json(p) for p in presets() if chosen is None or p.list_id == chosen]
-    return {"units": units, "count": len(units),
-            "reproduced": sum(1 for u in units if u["reproduced"]),
-            "not_reproduced": [u["id"] for u in units if not u["reproduced"]]}
-
-
-def _presets_explain(inputs: dict[str, Any], result: Result) -> str:
-    rows = [[escape(u["list_title"]), escape(u["name"]), f"+{u['published_cost']}",
-             f"+{u['computed_cost']}"] for u in result["units"] if not u["reproduced"]]
-    text = (f"{result['reproduced']} of {result['count']} published extra costs are "
-            f"reproduced by the formula ({rule('how the lists are read', PAGE, 'reading-the-unit-lists')}).")
-    if rows:
-        text += ("\n\n" + table(["List", "Unit", "Published", "Computed"], rows)
-                 + "\n\nThe [rulings](/rulings/#sucs-published-costs-that-do-not-add-up) "
-                   "explain each difference.")
-    return text
-
-
-PRESETS = Calculator(
-    name="sucs.presets",
-    title="Published unit lists",
-    summary="Every unit of the tech-level lists with its published and computed extra cost.",
-    fields=(ChoiceField("tech_level", "Tech-level list", optional=True, choices=list_choices(),
-                        none_label="All lists"),),
-    compute=_presets_compute,
-    explain=_presets_explain,
-    headline=lambda r: [("Units", str(r["count"])), ("Costs reproduced", str(r["reproduced"]))],
-    page=LISTS_PAGE,
+REACH = Calculator(
+    name="sucs.reach",
+    title="Range, altitude and minimum range",
+    summary="Whether one unit can attack another: the distance with altitude counted, the "
+            "minimum range, cover from height and close combat.",
+    fields=(
+        IntField("range", "Attacker's range (inches)", default=12, minimum=0, maximum=240),
+        BoolField("min_range", "Minimum range (written in parentheses)", default=False),
+        ChoiceField("attacker_altitude", "Attacker's altitude", default="0", choices=ALT_CHOICES),
+        ChoiceField("target_altitude", "Target's altitude", default="1", choices=ALT_CHOICES),
+        NumberField("distance", "Distance on the table (inches)", default=3, minimum=0,
+                    maximum=480, unit="inches"),
+    ),
+    compute=_reach_compute,
+    explain=_reach_explain,
+    headline=lambda r: [("Attack at range", "yes" if r["in_range"] else "no"),
+                        ("Counted distance", f'{r["counted_distance"]:g}"'),
+                        ("Close combat", "yes" if r["close_combat"] else "no")],
+    page="sucs/units",
 )

@@ -69,12 +69,13 @@ class Fighter:
     out_of_command: bool = False   # beyond its commanders' range: target number +1
     attack_support: bool = False   # +1 attack from a support action
     armor_support: bool = False    # +1 armor from a support action
+    one_action: bool = False       # its army has lost every commander: one action a turn
 
     @property
     def stats(self) -> tuple[int, ...]:
         return (self.quality, self.attack, self.targets, self.armor, self.cover,
                 int(self.dug_in), int(self.stealthy), int(self.out_of_command),
-                int(self.attack_support), int(self.armor_support))
+                int(self.attack_support), int(self.armor_support), int(self.one_action))
 
 
 @dataclass(frozen=True)
@@ -253,10 +254,15 @@ def choose_targets(fight: Table, state: State, side: str, i: int, bonus: int) ->
     return ranked[:fight.units[side][i].targets]
 
 
-def reorganized(markers: int, rules: Rules) -> tuple[int, bool]:
+def reorganized(markers: int, rules: Rules, one_action: bool = False) -> tuple[int, bool]:
     """(markers a unit with ``markers`` reorganizes away first, whether it may attack after)
     under the readings: two actions, one of them the attack (source: Order of Play,
-    Suppressed Units; Close Combat: suppressed units in melee attack at -1)."""
+    Suppressed Units; Close Combat: suppressed units in melee attack at -1). A unit with
+    one action (its army's commanders all lost) either reorganizes one marker or, with
+    none, attacks (source: Special rules for commanders: a suppressed unit's only action
+    is to become unsuppressed)."""
+    if one_action:
+        return min(markers, 1), markers == 0
     if rules.suppression == "penalty" or (rules.melee and rules.melee_suppressed == "attack"):
         return min(markers, 1), True
     return min(markers, 2), markers < 2
@@ -269,22 +275,30 @@ def activate(fight: Table, state: State, side: str, i: int, charge: bool,
     Actions, Suppressed Units, Close Combat)."""
     rules = fight.rules
     markers, near = _unit(state, side, i)  # type: ignore[misc]
-    removed, attacks = reorganized(markers, rules)
+    name = fight.units[side][i].name
+    # a unit with one action that charges has spent it on the move into contact: with no
+    # action left its attack fails without a roll, and the enemies it charged strike back
+    # (source: Close Combat; see the Rulings page)
+    spent = charge and fight.units[side][i].one_action
+    removed, attacks = (0, True) if spent else reorganized(markers, rules,
+                                                          fight.units[side][i].one_action)
     markers -= removed
     bonus = _attack_bonus(fight, markers)
     state = _set(state, side, i, (markers, near))
     targets = choose_targets(fight, state, side, i, bonus) if attacks else []
-    if targets and markers and rules.hopeless_reorganizes and \
+    if targets and markers and not spent and rules.hopeless_reorganizes and \
             not fight.odds(side, i, targets[0], bonus)[2]:
         markers, removed, targets = markers - 1, removed + 1, []  # no hope: reorganize again
         state = _set(state, side, i, (markers, near))
-    name = fight.units[side][i].name
     note = (f"{name} reorganizes {removed} marker{'s' * (removed != 1)}",) if removed else ()
+    if spent and targets:
+        targets = targets[:1]  # one failed attack, whatever the weapon
+        note = (f"{name} charges with no action left: its attack fails",)
     paths: Paths = {state: (1, 0, note)}
     enemy = other_side(side)
     for t in targets:
-        after = strike(fight, paths, side, i, t, True, False, resolver,
-                       "attacks")
+        after = paths if spent else strike(fight, paths, side, i, t, True, False, resolver,
+                                           "attacks")
         if not rules.melee:
             paths = after
             continue

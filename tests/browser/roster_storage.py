@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page
 
-from rules_core.sucs.calc_units import preset_json
+from rules_core.sucs.calc_tech_levels import preset_json
 from rules_core.sucs.presets import by_id
 from tests.browser.support import put_storage, wait_app_ready
 

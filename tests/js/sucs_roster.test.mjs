@@ -95,7 +95,7 @@ test("before the engine starts, a roster's totals and legality are the core's, o
   const script = `
 import json, random
 from rules_core import api
-from rules_core.sucs.calc_units import preset_json
+from rules_core.sucs.calc_tech_levels import preset_json
 from rules_core.sucs.presets import by_id
 rng = random.Random(7)
 ids = sorted(by_id())

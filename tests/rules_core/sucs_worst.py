@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules_core.fields import IntField
-from rules_core.sucs.calc_engagement import FIELDS, MAX_UNITS
+from rules_core.sucs.calc_actions import FIELDS, MAX_UNITS
 
 #: the round cap's largest value, read from the form
 MAX_ROUNDS = next(f for f in FIELDS if f.name == "max_rounds")
@@ -59,6 +59,11 @@ def worst_inputs() -> list[tuple[str, dict[str, Any]]]:
                    "b_support": "attack", "a_out_of_command": True, "first": "b",
                    "melee_suppressed": "reorganize", "hopeless_reorganizes": True,
                    "max_rounds": TOP}))
+    for rounds in (20, TOP):
+        cases.append((f"six a side without commanders (one action), melee, markers, {rounds} rounds",
+                      {"side_a": SIX_STEALTHY, "side_b": SIX_OTHER, "mode": "melee",
+                       "a_one_action": True, "b_one_action": True, "a_markers": 2,
+                       "max_rounds": rounds}))
     cases.append(("one a side, melee as written, markers at the start, 100 rounds",
                   {"side_a": "3/1/1", "side_b": "3/1/1", "mode": "melee", "a_markers": 5,
                    "b_markers": 5, "max_rounds": TOP}))

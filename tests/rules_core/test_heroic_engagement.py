@@ -15,7 +15,7 @@ from rules_core.dice.distribution import from_icepool
 from rules_core.fields import initial_inputs, validate
 from rules_core.heroic import contest
 from rules_core.heroic import fight as model
-from rules_core.heroic.calc_engagement import ENGAGEMENT, build
+from rules_core.heroic.calc_groups_fight import ENGAGEMENT, build
 from rules_core.heroic.damage import Damage, damage_sum, pooled_injury
 from tests.rules_core.support import refused
 

@@ -15,8 +15,10 @@ from rules_core import api
 from rules_core.dice.distribution import from_icepool
 from rules_core.fields import initial_inputs
 from rules_core.heroic import contest
-from rules_core.heroic.calc_engagement import ENGAGEMENT
-from rules_core.heroic.calc_helpers import fatigue_lost, ht_success, initiative_odds
+from rules_core.heroic.calc_groups_fight import ENGAGEMENT
+from rules_core.heroic.calc_index import initiative_odds
+from rules_core.heroic.calc_melee import ht_success
+from rules_core.heroic.calc_morale import fatigue_lost
 from rules_core.heroic.damage import Damage, per_roll_injury
 from rules_core.heroic.groups import group_injury
 

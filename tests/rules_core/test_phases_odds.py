@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rules_core import api
 from rules_core.phases.action import kept_dice, outcome_distribution, outcome_of, resolve
-from rules_core.phases.calculators import eligible, pick
+from rules_core.phases.calc_momentum import eligible, pick
 from rules_core.phases.tables import EXAMPLE_TABLES, ExampleTable, Outcome, Phase
 
 

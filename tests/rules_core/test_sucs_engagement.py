@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 from rules_core import api, solver
-from rules_core.sucs.calc_engagement import FIELDS, fight_of, parse_side
+from rules_core.sucs.calc_actions import FIELDS, fight_of, parse_side
 from rules_core.sucs.fight import Fight, Round
 from rules_core.sucs.turn import FRESH, Fighter, Rules
 from tests.rules_core.support import refused
@@ -175,21 +175,29 @@ def oracle(a, b, rules, turns, markers=(0, 0)):
     def hurts(att, tgt, b):
         return any(o != "no_effect" for (o, _), _n in attack_faces(att, tgt, b, rules))
 
-    def act(st, who):
+    def act(st, who, charge=False):
         """[(state, chance)] after ``who`` activates."""
         other = "a" if who == "b" else "b"
         if st[who] is None or st[other] is None:
             return [(st, Fraction(1))]
         m, n = st[who]
-        # two actions: in melee (as written) or under the penalty reading a suppressed
-        # unit reorganizes one marker and attacks; else up to two markers come off first
-        one_off = rules.suppression == "penalty" or (rules.melee
-                                                     and rules.melee_suppressed == "attack")
-        removed = min(m, 1 if one_off else 2)
-        attacks = one_off or m < 2
+        one_action = units[who].one_action
+        if charge and one_action:
+            # the move into contact was its one action: the attack fails, no roll
+            removed, attacks = 0, True
+        elif one_action:
+            # one action: reorganize one marker, or attack when it has none
+            removed, attacks = min(m, 1), m == 0
+        else:
+            # two actions: in melee (as written) or under the penalty reading a suppressed
+            # unit reorganizes one marker and attacks; else up to two markers come off first
+            one_off = rules.suppression == "penalty" or (rules.melee
+                                                         and rules.melee_suppressed == "attack")
+            removed = min(m, 1 if one_off else 2)
+            attacks = one_off or m < 2
         m -= removed
         bb = bonus(m, rules.melee)
-        if attacks and m and rules.hopeless_reorganizes and \
+        if attacks and m and not (charge and one_action) and rules.hopeless_reorganizes and \
                 not hurts(units[who], units[other], bb):
             m, attacks = m - 1, False
         st = {**st, who: (m, n)}
@@ -197,6 +205,8 @@ def oracle(a, b, rules, turns, markers=(0, 0)):
             return [(st, Fraction(1))]
         out = []
         faces = attack_faces(units[who], units[other], bb, rules)
+        if charge and one_action:
+            faces = [(("no_effect", False), 1)]  # no roll: nothing towards the pair
         total = sum(n for _, n in faces)
         for res, ways in faces:
             s2 = hit(st, other, res, True, bb)
@@ -230,7 +240,8 @@ def oracle(a, b, rules, turns, markers=(0, 0)):
                 continue
             for first, pf in firsts:
                 second = "b" if first == "a" else "a"
-                for s1, p1 in act({"a": sa, "b": sb}, first):
+                charge = rules.melee and t == 0
+                for s1, p1 in act({"a": sa, "b": sb}, first, charge):
                     for s2, p2 in act(s1, second):
                         nxt[key(s2)] = nxt.get(key(s2), 0) + p * pf * p1 * p2
         live = nxt
@@ -277,6 +288,16 @@ NEW_INPUT_CASES = [
     (unit("A", a=1, r=1), unit("B", q=4, a=1, r=1), {"first": "a"}, (1, 0)),
     (unit("A", a=1, r=1, attack_support=True), unit("B", a=1, r=1, armor_support=True),
      {"melee": True, "first": "b"}, (0, 2)),
+    # an army that has lost its commanders: one action a turn
+    (unit("A", a=1, r=1, one_action=True), unit("B", a=1, r=1), {}, (0, 0)),
+    (unit("A", a=1, r=1), unit("B", q=4, a=1, r=1, one_action=True), {}, (0, 2)),
+    (unit("A", a=1, r=1, one_action=True), unit("B", a=1, r=1), {"suppression": "penalty"},
+     (2, 0)),
+    (unit("A", a=1, r=1, one_action=True), unit("B", a=1, r=1), {"melee": True}, (0, 0)),
+    (unit("A", a=2, r=1, one_action=True), unit("B", a=1, r=0, one_action=True),
+     {"melee": True, "melee_suppressed": "reorganize"}, (1, 1)),
+    (unit("A", q=1, a=1, r=1), unit("B", q=4, a=2, r=1, one_action=True),
+     {"melee": True, "hopeless_reorganizes": True}, (0, 0)),
 ]
 
 
@@ -339,6 +360,8 @@ def test_real_dice_agree_with_the_exact_odds() -> None:
 @pytest.mark.parametrize("extra", [
     {"a_support": "attack", "b_out_of_command": True, "first": "b"},
     {"a_markers": 2, "b_support": "armor", "mode": "melee", "max_rounds": 3},
+    {"a_one_action": True, "b_markers": 1, "mode": "melee", "max_rounds": 4},
+    {"b_one_action": True, "a_markers": 1},
 ])
 def test_real_dice_agree_with_the_exact_odds_with_the_new_inputs(extra) -> None:
     inputs = {"side_a": "3/1/0, 3/1/1", "side_b": "4/1/0, 3/2/1", "max_rounds": 20, **extra}

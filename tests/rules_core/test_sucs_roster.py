@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rules_core import api
-from rules_core.sucs.calc_units import preset_json
+from rules_core.sucs.calc_tech_levels import preset_json
 from rules_core.sucs.presets import by_id
 from rules_core.sucs.roster import normalize_roster, parse_file
 

@@ -100,6 +100,14 @@ def test_a_suppressed_unit_in_close_combat_both_readings() -> None:
     assert _chances(**charge, melee_suppressed="reorganize")[0] == "38.28%"
 
 
+def test_an_army_without_commanders_as_quoted() -> None:
+    fire = {"side_a": "3/1/0, 3/1/0", "side_b": "4/1/1", "max_rounds": 10}
+    assert _chances(**fire)[0] == "46.37%"
+    assert _chances(**fire, b_one_action=True)[0] == "69.64%"
+    assert _chances(**fire, mode="melee")[0] == "36.27%"
+    assert _chances(**fire, mode="melee", a_one_action=True)[0] == "11.02%"
+
+
 def test_a_suppressed_unit_whose_attack_cannot_hurt_both_readings() -> None:
     mirror = {"side_a": "3/2/2 c2", "side_b": "3/2/2 c2", "mode": "melee", "max_rounds": 10}
     # each needs a 12: at -1 no roll can hurt

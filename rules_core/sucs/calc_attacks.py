@@ -1,5 +1,6 @@
-"""SUCS attack odds (source: SUCS, the attack paragraph after "Actions", "Unit Quality",
-"Altitude", "Suppressed Units", "Special rules for commanders")."""
+"""Calculator of the attacks page: SUCS attack odds (source: SUCS, the attack paragraph
+after "Actions", "Unit Quality", "Altitude", "Suppressed Units", "Special rules for
+commanders")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Calculators for range and size: the range band finder and the size x range table."""
+"""Calculators of the size-and-range page: the range band finder and the size x range
+table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The whole-firefight calculator: two units fight it out, exact odds of how it ends."""
+"""The firefights page's whole-firefight calculator: two units fight it out, exact odds of
+how it ends (the page's other calculators are in :mod:`rules_core.cortex.calc_firefights`)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from typing import Any
 from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Result
 from rules_core.cortex import fight as F
-from rules_core.cortex.calc_dice import EFFECT_LIMIT_FIELD, RULES_FIELD, SURPLUS_FIELD
 from rules_core.cortex.contest import EffectLimit, roll_pool
 from rules_core.cortex.dice import DieField, names, pool_parser
 from rules_core.cortex.effect import Rules
+from rules_core.cortex.inputs import EFFECT_LIMIT_FIELD, RULES_FIELD, SURPLUS_FIELD
 from rules_core.cortex.tables import MAX_FIRETEAM, RANGE_LABELS, Range
 from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
@@ -259,5 +260,3 @@ ENGAGEMENT = Calculator(
     charts=fight_result.charts(SIDES, "Members lost"),
     roll=_roll, roll_label="Fight it out", page=FIREFIGHTS,
 )
-
-CALCULATORS = (ENGAGEMENT,)

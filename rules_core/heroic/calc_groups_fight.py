@@ -1,5 +1,6 @@
-"""Heroic Combat engagement: two groups fighting round by round until one is wiped out or
-breaks (source: Heroic Combat, the round sequence, Multiple Attackers, Morale)."""
+"""The groups page's engagement: two groups fighting round by round until one is wiped out
+or breaks (source: Heroic Combat, the round sequence, Multiple Attackers, Morale). The
+page's other calculators are in :mod:`rules_core.heroic.calc_groups`."""
 
 from __future__ import annotations
 
@@ -14,9 +15,8 @@ from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, TextField, describe
 from rules_core.heroic import contest
 from rules_core.heroic import fight as model
-from rules_core.heroic.calc_injury import multiplier_fraction
-from rules_core.heroic.calc_melee import reach_field
 from rules_core.heroic.damage import damage_parser
+from rules_core.heroic.inputs import multiplier_fraction, reach_field
 from rules_core.heroic.tables import DEFAULT_SF, TACTIC_BY_KEY, TACTICS
 from rules_core.messages import count
 

@@ -1,23 +1,72 @@
-"""Heroic Combat calculator for pooled injury to a group (source: Heroic Combat, Multiple
-Attackers, the group HP method of the orcs-and-knights example)."""
+"""Calculators of the groups page (source: Heroic Combat, Multiple Attackers): numerical
+superiority, injury to a group pooled by the group HP method of the orcs-and-knights
+example, and casualties from hits not yet rolled. The whole fight between two groups is
+in :mod:`rules_core.heroic.calc_groups_fight`."""
 
 from __future__ import annotations
 
+import random
 import re
 from fractions import Fraction
 from typing import Any
 
-from rules_core.calculator import Calculator, Result
+from rules_core.calculator import Calculator, Chart, Result
+from rules_core.dice.distribution import to_json
 from rules_core.errors import InputError
-from rules_core.explain import rule
+from rules_core.explain import rule, signed
 from rules_core.fields import ChoiceField, IntField, NumberField, TextField, describe
-from rules_core.heroic.groups import group_injury
+from rules_core.heroic.damage import Damage, damage_parser, hit_damage, per_roll_injury, pooled_injury
+from rules_core.heroic.groups import group_injury, hit_multiplier, multiplier_band, skill_bonus, standing
+from rules_core.heroic.inputs import check_reach, count_field, multiplier_fraction, reach_field
 
 PAGE = "heroic/groups"
 MAX_ROLLS = 500
 MAX_ROLL = 10_000
 MAX_TOTAL = 1_000_000
 
+
+# --- numerical superiority --------------------------------------------------------
+
+def _numbers_compute(inputs: dict[str, Any]) -> Result:
+    a, d = inputs["attackers"], inputs["defenders"]
+    low, high = multiplier_band(a)
+    return {"skill_bonus": skill_bonus(a, d), "hit_multiplier": hit_multiplier(a),
+            "ratio": f"{a}:{d}", "ratio_value": a / d, "multiplier_band": [low, high]}
+
+
+def _numbers_explain(inputs: dict[str, Any], result: Result) -> str:
+    a, d = inputs["attackers"], inputs["defenders"]
+    low, high = result["multiplier_band"]
+    band = f"{low}" if low == high else f"{low}-{high}"
+    return (f"{a} attackers against {d} defenders is a ratio of {a / d:.4g} to 1, worth "
+            f"**{signed(result['skill_bonus'])}** to the attackers' skill "
+            f"({rule('numerical superiority', PAGE, 'numerical-superiority')}); a "
+            f"ratio exactly on a row's limit uses that row.\n\n{a} attackers fall in the "
+            f"{band} band: every hit they score counts **x{result['hit_multiplier']}** "
+            f"({rule('the hit multiplier', PAGE, 'the-hit-multiplier')}).\n\n"
+            f"At most {inputs['reach_per_defender']} attackers can reach one defender, so "
+            f"{d} defender(s) can be faced by up to {inputs['reach_per_defender'] * d} "
+            f"({rule('ruling', 'rulings/', 'how-many-can-reach-one-defender')}).")
+
+
+NUMBERS = Calculator(
+    name="heroic.numbers",
+    check=lambda i: check_reach(i["attackers"], i["defenders"], i["reach_per_defender"]),
+    title="Numerical superiority",
+    summary="Skill bonus from the attackers : defenders ratio and the hit multiplier.",
+    fields=(count_field("attackers", "Attackers", 12, "Only those who can reach the foe this "
+                        "round (frontage, formation)."),
+            count_field("defenders", "Defenders", 8),
+            reach_field()),
+    compute=_numbers_compute,
+    explain=_numbers_explain,
+    headline=lambda r: [("Skill bonus", signed(r["skill_bonus"])),
+                        ("Hit multiplier", f"x{r['hit_multiplier']}")],
+    page=PAGE,
+)
+
+
+# --- injury to a group ---------------------------------------------------------------
 
 def parse_damage(field: str, raw: Any) -> dict[str, Any]:
     """Damage as a total ("38") or the rolls ("4, 10, 7, 10, 7"); JSON numbers and lists too.
@@ -109,11 +158,6 @@ def _check(inputs: dict[str, Any]) -> None:
                                      f"{full} HP ({inputs['count']} x {inputs['hp']}).")
 
 
-def multiplier_fraction(value: float) -> Fraction:
-    """The wounding multiplier as typed (1.5 is 3/2 exactly, 0.1 is 1/10)."""
-    return Fraction(repr(value)).limit_denominator(1000)
-
-
 def _compute(inputs: dict[str, Any]) -> Result:
     full = inputs["hp"] * inputs["count"]
     before = full if inputs["group_hp"] is None else inputs["group_hp"]
@@ -184,4 +228,87 @@ GROUP_INJURY = Calculator(
     explain=_explain,
     headline=_headline,
     page=PAGE,
+)
+
+
+# --- casualties from hits not yet rolled --------------------------------------------------
+
+def _cas_compute(i: dict[str, Any]) -> Result:
+    dmg: Damage = i["damage"]
+    mult = multiplier_fraction(i["wounding_multiplier"])
+    full = i["hp"] * i["count"]
+    before = full if i["group_hp"] is None else i["group_hp"]
+    injury = (per_roll_injury if i["dr_method"] == "per_roll" else pooled_injury)(
+        i["hits"], dmg, i["dr"], mult)
+    down: dict[int, Fraction] = {}
+    for inj, p in injury.items():
+        lost = standing(before, i["hp"]) - standing(max(0, before - inj), i["hp"])
+        down[lost] = down.get(lost, Fraction(0)) + p
+    down = {k: down.get(k, Fraction(0)) for k in range(max(down) + 1)}
+    mean = sum((k * p for k, p in injury.items()), Fraction(0))
+    return {**to_json("down", down), "expected_injury": float(mean),
+            "expected_down": float(sum(k * p for k, p in down.items())),
+            "standing_before": standing(before, i["hp"]), "hp_before": before}
+
+
+def _cas_check(i: dict[str, Any]) -> None:
+    full = i["hp"] * i["count"]
+    if i["group_hp"] is not None and i["group_hp"] > full:
+        raise InputError("group_hp", f"Group's current HP is {i['group_hp']}, more than the "
+                                     f"group's full {full} HP ({i['count']} x {i['hp']}).")
+
+
+def _cas_explain(i: dict[str, Any], r: Result) -> str:
+    how = ("DR once per hit off the total" if i["dr_method"] == "pooled"
+           else "DR off each roll separately")
+    return (f"{i['hits']} hits of {i['damage']} each, {how}, times x{i['wounding_multiplier']:g}: "
+            f"{r['expected_injury']:.2f} injury on average "
+            f"({rule('group hit points', 'heroic/groups', 'group-hit-points')}). Every full "
+            f"share of {i['hp']} HP the pool of {r['hp_before']} loses is one member down: "
+            f"**{r['expected_down']:.2f}** of {r['standing_before']} on average. The chart "
+            f"counts every way the {i['hits'] * i['damage'].dice} damage dice can fall.")
+
+
+def _cas_roll(i: dict[str, Any], rng: random.Random) -> Result:
+    dmg: Damage = i["damage"]
+    faces = [[rng.randint(1, 6) for _ in range(dmg.dice)] for _ in range(i["hits"])]
+    rolls = [hit_damage(f, dmg) for f in faces]
+    full = i["hp"] * i["count"]
+    before = full if i["group_hp"] is None else i["group_hp"]
+    out = group_injury(sum(rolls), i["hits"], i["dr"],
+                       multiplier_fraction(i["wounding_multiplier"]), i["hp"], before, rolls,
+                       i["dr_method"] == "per_roll")
+    return {"dice": [{"die": "d6", "face": x} for f in faces for x in f],
+            "rolls": rolls, "injury": out.injury, "down": out.newly_down,
+            "summary": f"Damage {', '.join(map(str, rolls))} = {sum(rolls)}: injury "
+                       f"{out.injury}, {out.newly_down} down, {out.standing_after} still up"}
+
+
+CASUALTIES = Calculator(
+    name="heroic.casualties",
+    title="Casualties from a number of hits",
+    summary="Roll the damage of N hits against DR: exact odds of how many members go down.",
+    fields=(IntField("hits", "Hits", initial=5, minimum=1, maximum=60),
+            TextField("damage", "Damage per hit", initial="2d",
+                      parse=damage_parser("Damage per hit"), placeholder="2d, 1d+2"),
+            IntField("dr", "DR of the location hit", default=0, initial=6, minimum=0,
+                     maximum=100),
+            NumberField("wounding_multiplier", "Wounding multiplier", default=1, initial=1.5,
+                        minimum=0, maximum=10, exclusive_minimum=True),
+            ChoiceField("dr_method", "How DR is taken off", default="pooled",
+                        choices=(("pooled", "Once per hit from the total (the group rule)"),
+                                 ("per_roll", "From each roll separately"))),
+            IntField("hp", "HP of each member", initial=11, minimum=1, maximum=1000),
+            IntField("count", "Members in the group", initial=8, minimum=1, maximum=1000),
+            IntField("group_hp", "Group's current HP", optional=True, minimum=0,
+                     maximum=1_000_000)),
+    check=_cas_check,
+    compute=_cas_compute,
+    explain=_cas_explain,
+    headline=lambda r: [("Members down on average", f"{r['expected_down']:.2f}"),
+                        ("Injury on average", f"{r['expected_injury']:.2f}")],
+    charts=(Chart("down", "Members down", "Down"),),
+    roll=_cas_roll,
+    roll_label="Roll the damage",
+    page="heroic/groups",
 )

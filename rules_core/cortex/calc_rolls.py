@@ -1,4 +1,5 @@
-"""Calculators about rolling: one pool, a contest (attack odds) and initiative."""
+"""Calculators of the rolls page: one pool rolled (hitches, total, effect die) and a
+contest between two pools (the attack odds)."""
 
 from __future__ import annotations
 
@@ -9,90 +10,31 @@ from typing import Any
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.cortex.contest import (
     EffectLimit,
-    Roll,
+    describe_roll,
+    dice_json,
     effect_dice,
     outcome_weights,
     roll_pool,
     ways,
 )
-from rules_core.cortex.dice import SIZES, DieField, name, names, pool_parser
+from rules_core.cortex.dice import SIZES, name, names
 from rules_core.cortex.effect import Rules, assign
+from rules_core.cortex.inputs import (
+    COMPLICATION_FIELD,
+    EFFECT_LIMIT_FIELD,
+    RULES_FIELD,
+    SURPLUS_FIELD,
+    check_complication,
+    pool_field,
+    unit_field,
+)
 from rules_core.cortex.odds import Target, contest_odds
-from rules_core.cortex.tables import MAX_FIRETEAM
 from rules_core.dice.distribution import percent, to_json
-from rules_core.errors import InputError
 from rules_core.explain import rule
-from rules_core.fields import BoolField, ChoiceField, TextField
+from rules_core.fields import BoolField
 
 ROLLS = "cortex/rolls"
 HARM = "cortex/harm"
-FIREFIGHTS = "cortex/firefights"
-DICE_HELP = "Type dice like d8 d6 d6, 2d6 d10 or 8,6,6 (d4 to d12, at most 12 dice)."
-
-
-def pool_field(field: str, label: str, initial: str, help: str = DICE_HELP) -> TextField:
-    return TextField(field, label, initial=initial, help=help, parse=pool_parser(),
-                     placeholder="d8 d6 d6")
-
-
-def unit_field(optional: bool, initial: str | None = None) -> TextField:
-    return TextField(
-        "unit", "Target unit's quality dice", initial=initial, optional=optional,
-        parse=pool_parser(1, MAX_FIRETEAM, empty_ok=optional), placeholder="d8 d8 d8 d8",
-        help="One die per member still in the fight, 1 to 6 members"
-             + (" (leave empty for no target)." if optional else "."))
-
-
-RULES_FIELD = ChoiceField("rules", "Harm rules", default="part2",
-                          choices=(("part2", "Part II: one non-lethal die per attack"),
-                                   ("part1", "Part I: complications step up")))
-SURPLUS_FIELD = ChoiceField("surplus", "Surplus steps", default="lost",
-                            choices=(("lost", "Lost (as written)"),
-                                     ("carried", "Carried to the next member (cinematic)")))
-EFFECT_LIMIT_FIELD = ChoiceField(
-    "effect_limit", "Effect dice per win", default="margin",
-    choices=(("margin", "One, plus one per 3 points of margin (Part I)"),
-             ("every", "Every die left over (Part II's example)")),
-    help="How many leftover dice a winning attack may use as effect dice.")
-COMPLICATION_FIELD = DieField(
-    "complication", "Injury the unit already has", optional=True, none_label="None",
-    help="A complication left on the unit by an earlier attack, if any; it must be smaller "
-         "than every member's quality die.")
-
-
-def check_complication(inputs: dict[str, Any]) -> None:
-    """Refuse an injury no unit could carry (source: Part I, Inflicting Harm - NPCs: a
-    complication that reaches a member's quality die takes that member out at once)."""
-    injury, unit = inputs["complication"], inputs["unit"]
-    if injury is None:
-        return
-    label = COMPLICATION_FIELD.label
-    if not unit:
-        raise InputError("complication", f"{label}: a {name(injury)} injury needs a unit to "
-                                         f"stand on, but Target unit's quality dice is empty; "
-                                         f"give the unit's dice or choose None.")
-    low = min(unit)
-    if injury >= low:
-        smaller = [name(s) for s in SIZES if s < low]
-        allowed = (f"{', '.join(smaller)} or None" if smaller else
-                   "only None (nothing is smaller than a d4)")
-        raise InputError("complication", f"{label}: a {name(injury)} injury would already "
-                                         f"have taken out the {name(low)} member, so it cannot "
-                                         f"stand on this unit; allowed: {allowed}.")
-
-
-def _dice_json(roll: Roll, label: str = "") -> list[dict[str, Any]]:
-    prefix = f"{label} " if label else ""
-    return [{"die": f"{prefix}{name(size)}", "face": face} for size, face in roll.dice]
-
-
-def _describe(roll: Roll) -> str:
-    """'total 11 (6 + 5), effect die d8, 1 hitch'."""
-    faces = " + ".join(str(roll.dice[i][1]) for i in roll.total_dice) or "no usable die"
-    hitches = len(roll.hitches)
-    hitch = f", {hitches} hitch{'es' if hitches != 1 else ''}" if hitches else ""
-    effect = name(roll.effect_die) + ("" if roll.remaining else " (none left: d4)")
-    return f"total {roll.total} ({faces}), effect die {effect}{hitch}"
 
 
 # --- one pool -----------------------------------------------------------------------
@@ -133,11 +75,11 @@ def _pool_explain(inputs: dict[str, Any], result: Result) -> str:
 
 def _pool_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     roll = roll_pool(inputs["pool"], rng)
-    return {"dice": _dice_json(roll), "total": roll.total, "effect_die": roll.effect_die,
+    return {"dice": dice_json(roll), "total": roll.total, "effect_die": roll.effect_die,
             "hitches": [i + 1 for i in roll.hitches],
             "total_dice": [i + 1 for i in roll.total_dice],
             "summary": ", ".join(f"{name(s)} {f}" + (" (hitch)" if f == 1 else "")
-                                 for s, f in roll.dice) + ": " + _describe(roll)}
+                                 for s, f in roll.dice) + ": " + describe_roll(roll)}
 
 
 POOL = Calculator(
@@ -225,8 +167,8 @@ def _odds_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     margin = att.total - dfn.total
     dice = effect_dice(att.remaining, margin, inputs["plot_point"],
                        EffectLimit(inputs["effect_limit"]))
-    summary = f"Attacker {_describe(att)}; defender total {dfn.total}. "
-    result: Result = {"dice": _dice_json(att, "attacker") + _dice_json(dfn, "defender"),
+    summary = f"Attacker {describe_roll(att)}; defender total {dfn.total}. "
+    result: Result = {"dice": dice_json(att, "attacker") + dice_json(dfn, "defender"),
                       "attacker_total": att.total, "defender_total": dfn.total,
                       "margin": margin, "effect_dice": list(dice)}
     if not dice:
@@ -261,59 +203,3 @@ ODDS = Calculator(
             Chart("taken_out", "Members taken out", "Members")),
     check=check_complication, roll=_odds_roll, roll_label="Roll the attack", page=ROLLS,
 )
-
-
-# --- initiative ---------------------------------------------------------------------
-
-def _totals(pool: list[int]) -> dict[int, Fraction]:
-    denominator = ways(pool)
-    out: dict[int, Fraction] = {}
-    for (total, _, _), w in outcome_weights(pool, 0, 0).items():
-        out[total] = out.get(total, 0) + Fraction(w, denominator)
-    return out
-
-
-def _initiative_compute(inputs: dict[str, Any]) -> Result:
-    a, b = _totals(inputs["players"]), _totals(inputs["gm"])
-    p_a = sum((pa * pb for ta, pa in a.items() for tb, pb in b.items() if ta > tb), Fraction(0))
-    p_tie = sum((pa * b.get(ta, 0) for ta, pa in a.items()), Fraction(0))
-    p_b = 1 - p_a - p_tie
-    first = p_a / (1 - p_tie)
-    return {"p_players": float(p_a), "p_players_exact": str(p_a),
-            "p_tie": float(p_tie), "p_tie_exact": str(p_tie),
-            "p_gm": float(p_b), "p_gm_exact": str(p_b),
-            "p_players_choose": float(first), "p_players_choose_exact": str(first)}
-
-
-def _initiative_explain(inputs: dict[str, Any], result: Result) -> str:
-    return (f"Each side rolls its nominee's pool (Approach, Analysis, a Tactics specialization "
-            f"if any, assets and circumstances) and compares totals "
-            f"({rule('initiative', FIREFIGHTS, 'initiative')}); the higher total chooses which "
-            f"side acts first. The source does not settle a tie; here both sides roll again "
-            f"([ruling](/rulings/#initiative-ties)), so the players choose "
-            f"{percent(result['p_players_choose'])} of the time in the end.")
-
-
-def _initiative_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
-    a, b = roll_pool(inputs["players"], rng), roll_pool(inputs["gm"], rng)
-    verdict = ("players choose who goes first" if a.total > b.total else
-               "GM chooses who goes first" if b.total > a.total else "tie: roll again")
-    return {"dice": _dice_json(a, "players") + _dice_json(b, "GM"),
-            "summary": f"Players {a.total}, GM {b.total}: {verdict}."}
-
-
-INITIATIVE = Calculator(
-    name="cortex.initiative", title="Initiative roll-off",
-    summary="Chance that the players' nominee wins the roll to choose who acts first.",
-    fields=(pool_field("players", "Players' nominee's pool", "d8 d6 d6",
-                       "Approach + Analysis + Tactics specialization + assets. " + DICE_HELP),
-            pool_field("gm", "GM's nominee's pool", "d8 d8 d6",
-                       "The same traits for the GM's character or unit. " + DICE_HELP)),
-    compute=_initiative_compute, explain=_initiative_explain,
-    headline=lambda r: [("Players choose (ties rerolled)", percent(r["p_players_choose"])),
-                        ("Players win the first roll", percent(r["p_players"])),
-                        ("Tie", percent(r["p_tie"]))],
-    roll=_initiative_roll, roll_label="Roll for initiative", page=FIREFIGHTS,
-)
-
-CALCULATORS = (POOL, ODDS, INITIATIVE)

@@ -1,5 +1,5 @@
-"""SUCS whole engagements (source: SUCS, "Order of Play", "Actions", the attack
-paragraph, "Suppressed Units", "Close Combat (melee)")."""
+"""Calculator of the actions page: SUCS whole engagements (source: SUCS, "Order of Play",
+"Actions", the attack paragraph, "Suppressed Units", "Close Combat (melee)")."""
 
 from __future__ import annotations
 
@@ -81,6 +81,7 @@ def describe_unit(u: Fighter) -> str:
     extras = [f"cover {u.cover}"] if u.cover else []
     extras += ["dug in"] * u.dug_in + ["stealth"] * u.stealthy
     extras += [f"target number +{OUT_OF_COMMAND}, out of command"] * u.out_of_command
+    extras += ["one action a turn"] * u.one_action
     extras += [f"+{SUPPORT_BONUS} attack from support"] * u.attack_support
     extras += [f"+{SUPPORT_BONUS} armor from support"] * u.armor_support
     return (f"{u.name}: quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
@@ -97,6 +98,12 @@ FIELDS: tuple[Field, ...] = (
                   f"Side {side.upper()} out of its commanders' range "
                   f"(+{OUT_OF_COMMAND} target number)", default=False,
                   help="Beyond every commander's range, or its commanders lost."),
+        BoolField(f"{side}_one_action",
+                  f"Side {side.upper()} has lost all its commanders (one action a turn)",
+                  default=False,
+                  help="A suppressed unit can then only reorganize one marker; an unsuppressed "
+                       "one attacks. A charge uses the action on the move, so the charging "
+                       "attack fails and the units charged strike back."),
         ChoiceField(f"{side}_support", f"Side {side.upper()} support", default="none",
                     choices=(("none", "None"),
                              ("attack", f"+{SUPPORT_BONUS} attack for every unit"),
@@ -148,6 +155,7 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
     sides = [inputs[k] if not isinstance(inputs[k], str) else parse_side(k, inputs[k])
              for k in ("side_a", "side_b")]  # a default is not parsed by validate()
     sides = [tuple(replace(u, out_of_command=inputs[f"{s}_out_of_command"],
+                           one_action=inputs[f"{s}_one_action"],
                            attack_support=inputs[f"{s}_support"] == "attack",
                            armor_support=inputs[f"{s}_support"] == "armor") for u in units)
              for s, units in zip("ab", sides)]
@@ -249,6 +257,19 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         first += (" (it reorganizes a second one instead if that attack could not hurt: "
                   + rule("the ruling", "rulings",
                          "sucs-a-suppressed-unit-whose-attack-cannot-hurt") + ")")
+    alone = [s.upper() for s in "ab" if any(u.one_action for u in fight.units[s])]
+    if alone:
+        first += (". " + " and ".join(f"Side {s}" for s in alone)
+                  + (" has" if len(alone) == 1 else " have")
+                  + " lost every commander, so each of its units has one action a turn: a "
+                    "suppressed unit reorganizes one marker and does not attack, an "
+                    "unsuppressed one attacks"
+                  + ("; side A's charge spends that action on the move, so the charging "
+                     "attack fails and the units charged strike back" if rules.melee
+                     and "A" in alone else "")
+                  + f" ({rule('commanders', 'sucs/units', 'commanders')}, "
+                  + rule("an army without commanders", "rulings", "sucs-an-army-without-commanders")
+                  + ")")
     text += ("\n\n**An activation.** " + first + ". "
              + "It attacks the enemy it is most likely to destroy (ties: the one with the "
                "most markers, to concentrate fire); automatic fire takes the next best as well, "

@@ -1,6 +1,8 @@
-"""The engagement calculator: rounds until a momentum tracker fills, and how each phase's
-action dice run out (source: 2d6 combat phases, "Combat rounds", "Action dice tracker",
-"Outcomes", "Combat momentum"; the chain is in :mod:`rules_core.phases.fight`)."""
+"""Calculators of the momentum page: the engagement, rounds until a momentum tracker
+fills and how each phase's action dice run out (source: 2d6 combat phases, "Combat
+rounds", "Action dice tracker", "Outcomes", "Combat momentum"; the chain is in
+:mod:`rules_core.phases.fight`), and a random pick from the example complications and
+ultra successes."""
 
 from __future__ import annotations
 
@@ -13,9 +15,8 @@ from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule, table
-from rules_core.fields import ChoiceField, Field, IntField
+from rules_core.fields import ChoiceField, IntField
 from rules_core.messages import count
-from rules_core.phases.expectations import EXTRA_CHOICES
 from rules_core.phases.fight import (
     ENDINGS,
     GOAL,
@@ -24,14 +25,16 @@ from rules_core.phases.fight import (
     Fight,
     phase_endings,
 )
+from rules_core.phases.inputs import PHASE_CHOICES, side_fields
 from rules_core.phases.tables import (
+    EXAMPLE_TABLE_LABELS,
+    EXAMPLE_TABLES,
     MAX_DAMAGE,
     MAX_HIT_POINTS,
     MAX_PARTY,
-    MAX_POOL,
     MIN_FIGHT_POOL,
-    MIN_POOL,
     PHASE_LABELS,
+    ExampleTable,
     Phase,
 )
 from rules_core.phases.tracker import MAX_GOAL
@@ -73,23 +76,6 @@ def cost_budget(max_rounds: int) -> int:
     """The solver's ``max_cost`` for a fight with hit points at this round cap."""
     return (COST_PER_ROUND * min(max_rounds, COST_ROUNDS)
             + COST_PER_LATER_ROUND * max(0, max_rounds - COST_ROUNDS))
-
-def side_fields(offense_help: str, defence_help: str,
-                minimum: int = MIN_POOL) -> tuple[Field, ...]:
-    """Each side's action dice and when it rolls a third die (source: "Action dice
-    tracker", "Advantage and disadvantage"): the same four fields for every calculator
-    that sets up both phases; only the help under the pools (and, for a whole fight, the
-    smallest pool: two dice, one action) differs."""
-    return (
-        IntField("offense_dice", "Offense dice", default=5, minimum=minimum,
-                 maximum=MAX_POOL, help=offense_help),
-        IntField("defence_dice", "Defence dice", default=5, minimum=minimum,
-                 maximum=MAX_POOL, help=defence_help),
-        ChoiceField("offense_extra", "Players use a third die for advantage", default="auto",
-                    choices=EXTRA_CHOICES),
-        ChoiceField("defence_extra", "Referee uses a third die for disadvantage",
-                    default="auto", choices=EXTRA_CHOICES),
-    )
 
 
 FIELDS = (
@@ -376,5 +362,65 @@ ENGAGEMENT = Calculator(
             Chart("actions_defence", "Actions in one defence phase", "Actions")),
     roll=_roll,
     roll_label="Play the fight",
+    page=MOMENTUM_PAGE,
+)
+
+
+# --- random pick from the example tables ---------------------------------------------
+
+PICK_FIELDS = (
+    ChoiceField("table", "Table", default="complications",
+                choices=tuple((t.value, EXAMPLE_TABLE_LABELS[t]) for t in ExampleTable)),
+    ChoiceField("phase", "Phase", default="offense", choices=PHASE_CHOICES,
+                help="Some results only make sense in one phase (a free attack is a defence "
+                     "ultra success)."),
+)
+
+
+def eligible(table_name: ExampleTable, phase: Phase) -> list[str]:
+    """The entries of an example table that can apply in ``phase``."""
+    return [e.text for e in EXAMPLE_TABLES[table_name] if phase in e.phases]
+
+
+def pick(table_name: ExampleTable, phase: Phase, face: int) -> str:
+    """The entry a die face picks: face n gives the n-th eligible entry."""
+    entries = eligible(table_name, phase)
+    if not 1 <= face <= len(entries):
+        raise InputError("face", f"must be from 1 to {len(entries)}, received {face}.")
+    return entries[face - 1]
+
+
+def _pick_compute(inputs: dict[str, Any]) -> Result:
+    from fractions import Fraction
+
+    entries = eligible(ExampleTable(inputs["table"]), Phase(inputs["phase"]))
+    dist = {f"{i}. {text}": Fraction(1, len(entries)) for i, text in enumerate(entries, 1)}
+    return {"entries": entries, "die": f"d{len(entries)}", **to_json("chances", dist)}
+
+
+def _pick_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
+    table_name, phase = ExampleTable(inputs["table"]), Phase(inputs["phase"])
+    size = len(eligible(table_name, phase))
+    face = rng.randint(1, size)
+    entry = pick(table_name, phase, face)
+    return {"dice": [{"die": f"d{size}", "face": face}], "entry": entry,
+            "summary": f"{EXAMPLE_TABLE_LABELS[table_name]} ({phase.value}): {face}. {entry}"}
+
+
+TABLE_PICK = Calculator(
+    name="phases.table_pick",
+    title="Pick a complication or an ultra success",
+    summary="A random entry from the example complications or ultra successes.",
+    fields=PICK_FIELDS,
+    compute=_pick_compute,
+    explain=lambda i, r: (
+        f"Roll a {r['die']} and read the entry with that number "
+        f"({rule('complications', MOMENTUM_PAGE, 'complications')}, "
+        f"{rule('ultra successes', MOMENTUM_PAGE, 'ultra-successes')}). The referee may "
+        "always invent a result instead; describe how it comes about in the fiction."),
+    headline=lambda r: [("Entries", str(len(r["entries"]))), ("Die", r["die"])],
+    charts=(Chart("chances", "Chance of each entry", "Entry", ordered=False),),
+    roll=_pick_roll,
+    roll_label="Pick one",
     page=MOMENTUM_PAGE,
 )

@@ -1,9 +1,11 @@
-"""Helpers for the specialists and cover (Part II): the medic's test, the grenadier's extra
-targets, the machine gunner's Suppressed condition, burning, flanking and taking cover.
+"""Calculators of the enemies page: the drone operator's Edge, and the specialists (Part
+II): the medic's test, the grenadier's extra dice or targets, the machine gunner's
+Suppressed condition and the flamethrower's fire.
 
-Each is a contest worked out by :func:`rules_core.cortex.odds.contest_odds` (the exact odds
-every Cortex calculator uses) and rolled with :func:`rules_core.cortex.contest.roll_pool`
-(the same rule fed random faces). Readings are on the Rulings page.
+Each specialist is a contest worked out by :func:`rules_core.cortex.odds.contest_odds` (the
+exact odds every Cortex calculator uses) and rolled with
+:func:`rules_core.cortex.contest.roll_pool` (the same rule fed random faces). Readings are
+on the Rulings page.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core.calculator import Calculator, Chart, Result
-from rules_core.cortex.calc_dice import DICE_HELP, pool_field
-from rules_core.cortex.contest import contest_roll, effect_dice, roll_pool
+from rules_core.cortex.contest import contest_roll, effect_dice, reach_roll, roll_pool
 from rules_core.cortex.dice import MAX_POOL, DieField, name, names
-from rules_core.cortex.odds import contest_odds
-from rules_core.cortex.tables import MEDIC_DIFFICULTY
+from rules_core.cortex.inputs import DICE_HELP, RULINGS, pool_field
+from rules_core.cortex.odds import at_least, contest_odds
+from rules_core.cortex.tables import MAX_DRONES, MEDIC_DIFFICULTY, drone_cost
 from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule
@@ -25,15 +27,29 @@ from rules_core.fields import BoolField, IntField
 from rules_core.messages import count
 
 ENEMIES = "cortex/enemies"
-FIREFIGHTS = "cortex/firefights"
 ROLLS = "cortex/rolls"
-RULINGS = "/rulings/#specialists-and-cover-how-the-helpers-read-the-rules"
 
 
-def at_least(attacker: list[int], defender: list[int], size: int) -> Fraction:
-    """Chance to win the contest with an effect die of ``size`` or larger."""
-    dist = contest_odds(attacker, defender).effect_die
-    return sum((p for s, p in dist.items() if s >= size), Fraction(0))
+# --- drone costs ----------------------------------------------------------------------
+
+def _drones_compute(inputs: dict[str, Any]) -> Result:
+    costs = [drone_cost(i) for i in range(1, inputs["drones"] + 1)]
+    return {"costs": costs, "next_cost": costs[-1], "total": sum(costs)}
+
+
+DRONES = Calculator(
+    name="cortex.drones", title="Drone operator's Edge cost",
+    summary="Edge for each successive drone (doubling) and the total for n drones.",
+    fields=(IntField("drones", "Drones deployed", initial=3, minimum=1, maximum=MAX_DRONES),),
+    compute=_drones_compute,
+    explain=lambda i, r: (
+        f"Each drone costs twice the one before ({rule('drone operator', ENEMIES, 'drone-operator')}): "
+        + " + ".join(map(str, r["costs"])) + f" = **{r['total']}** Edge, which is "
+        f"2^{i['drones']} - 1."),
+    headline=lambda r: [(f"Drone {len(r['costs'])} costs", f"{r['next_cost']} Edge"),
+                        ("All of them", f"{r['total']} Edge")],
+    page=ENEMIES,
+)
 
 
 # --- medic ------------------------------------------------------------------------------
@@ -44,19 +60,6 @@ def _medic_compute(inputs: dict[str, Any]) -> Result:
     p = at_least(pool, list(MEDIC_DIFFICULTY), fallen)
     return {"p_success": float(p), "p_success_exact": str(p), "p_win": float(odds.p_win),
             **to_json("effect_die", odds.effect_die)}
-
-
-def reach_roll(attacker: list[int], defender: list[int], rng: random.Random, who: str,
-               against: str, needed: int, reached: str, short: str
-               ) -> tuple[bool, list[dict[str, Any]], str]:
-    """Roll a contest that must win with an effect die of ``needed`` or larger (Part II:
-    the medic's test, flanking): whether it did, the dice, and a sentence ending with
-    ``reached`` or ``short`` when the contest is won."""
-    die, dice, text = contest_roll(attacker, defender, rng, who, against)
-    done = die >= needed
-    if die:
-        text += f", {reached if done else short}."
-    return done, dice, text
 
 
 def _medic_roll(inputs: dict[str, Any], rng: random.Random) -> Result:
@@ -321,5 +324,3 @@ ON_FIRE = Calculator(
     charts=(Chart("burns", "Times the fire deals its die", "Burns"),),
     roll=_burn_roll, roll_label="Burn", page=ENEMIES,
 )
-
-CALCULATORS = (MEDIC, GRENADIER, SUPPRESSED, ON_FIRE)
