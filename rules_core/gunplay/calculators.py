@@ -4,7 +4,8 @@ sits on (``calc_<page>.py``); the tables are in ``reference.py``."""
 
 from __future__ import annotations
 
-from rules_core.gunplay.calc_bursts import ENGAGEMENT, HIT_ODDS
+from rules_core.gunplay.calc_bursts import HIT_ODDS
+from rules_core.gunplay.calc_bursts_fight import ENGAGEMENT
 from rules_core.gunplay.calc_difficulty import DIFFICULTY, HIT_CHANCE
 from rules_core.gunplay.calc_size_and_range import RANGE_BAND, RANGE_TABLE
 from rules_core.gunplay.calc_suppressing_fire import SUPPRESSION

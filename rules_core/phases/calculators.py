@@ -5,7 +5,8 @@ module of the page it sits on (``calc_<page>.py``); the tables are in ``referenc
 from __future__ import annotations
 
 from rules_core.phases.calc_actions import ACTION_ODDS
-from rules_core.phases.calc_momentum import ENGAGEMENT, TABLE_PICK
+from rules_core.phases.calc_momentum import TABLE_PICK
+from rules_core.phases.calc_momentum_fight import ENGAGEMENT
 from rules_core.phases.calc_tracker import PHASE_ODDS, TRACKER, tracker_app_data
 from rules_core.phases.reference import TABLES
 

@@ -5,7 +5,7 @@ the tables are in ``reference.py``."""
 
 from __future__ import annotations
 
-from rules_core.sucs.calc_actions import ENGAGEMENT
+from rules_core.sucs.calc_actions_fight import ENGAGEMENT
 from rules_core.sucs.calc_attacks import ATTACK
 from rules_core.sucs.calc_costs import UNIT_COST
 from rules_core.sucs.calc_roster import ROSTER_CHECK, ROSTER_IMPORT, roster_app_data

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules_core.fields import IntField
-from rules_core.sucs.calc_actions import FIELDS, MAX_UNITS
+from rules_core.sucs.calc_actions_fight import FIELDS, MAX_UNITS
 
 #: the round cap's largest value, read from the form
 MAX_ROUNDS = next(f for f in FIELDS if f.name == "max_rounds")

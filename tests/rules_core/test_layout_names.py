@@ -134,3 +134,14 @@ def test_the_rule_refuses_the_old_homes() -> None:
         assert named_after(f"rules_core.cortex.{stem}", "cortex", "firefights") is ok, stem
     assert not named_after("rules_core.gunplay.calc_firefights", "cortex", "firefights")
     assert page_slug(catalog.calculators()["gunplay.range_band"]) == "size_and_range"
+
+
+def test_each_systems_whole_fight_is_in_its_pages_fight_module() -> None:
+    """The same role under the same name: every system's whole fight (``<system>.engagement``,
+    the calculator on the system's ``fight.py``) is ``calc_<page>_fight.py``, and that module
+    holds nothing else."""
+    for system in SYSTEMS:
+        calc = catalog.calculators()[f"{system}.engagement"]
+        home = f"rules_core.{system}.calc_{page_slug(calc)}_fight"
+        assert calc.compute.__module__ == home, f"{calc.name} is in {calc.compute.__module__}"
+        assert [c.name for c in declared_in(home)] == [calc.name]

@@ -13,7 +13,7 @@ from functools import cache
 import pytest
 
 from rules_core import api, solver
-from rules_core.phases.calc_momentum import MAX_HP_STATES
+from rules_core.phases.calc_momentum_fight import MAX_HP_STATES
 from rules_core.phases.fight import GOAL, MAX_WORK, WORN_DOWN, Fight
 from rules_core.phases.tables import Outcome, Phase
 from tests.rules_core.phases_oracle import counts, dice_after, spent

@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 from rules_core import api, solver
-from rules_core.sucs.calc_actions import FIELDS, fight_of, parse_side
+from rules_core.sucs.calc_actions_fight import FIELDS, fight_of, parse_side
 from rules_core.sucs.fight import Fight, Round
 from rules_core.sucs.turn import FRESH, Fighter, Rules
 from tests.rules_core.support import refused

@@ -11,7 +11,7 @@ import pytest
 
 from rules_core import api, solver
 from rules_core.sucs import fight as sucs_fight
-from rules_core.sucs.calc_actions import FIELDS, fight_of
+from rules_core.sucs.calc_actions_fight import FIELDS, fight_of
 from rules_core.sucs.turn import Fighter
 from tests.rules_core.sucs_worst import worst_inputs
 
