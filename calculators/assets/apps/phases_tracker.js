@@ -156,7 +156,7 @@ export async function mount(root, bridge) {
       choices: [["theirs", "Use the other tab's fight"], ["mine", "Keep this tab's fight"]],
       cancel: "theirs",
     });
-    const mine = JSON.stringify({ version: 1, history });
+    const mine = store.text(history);
     if (choice === "mine") {
       if (theirs.raw !== null) store.kept.keep(theirs.raw);
       store.adopt(theirs.raw);
@@ -232,7 +232,7 @@ export async function mount(root, bridge) {
 
   /** The fight as a file, and back. */
   function exportFight() {
-    download("fight.phases.json", JSON.stringify({ version: 1, history }, null, 2));
+    download("fight.phases.json", store.text(history, 2));
   }
 
   /** @param {File} file */
@@ -247,7 +247,7 @@ export async function mount(root, bridge) {
     const before = history;
     history = read.history;
     if (await restore(`The fight from ${file.name} is loaded.`)) {
-      if (before.length) store.kept.keep(JSON.stringify({ version: 1, history: before }));
+      if (before.length) store.kept.keep(store.text(before));
       await save();
       notice(before.length ? "The fight you had is kept aside below." : "");
     } else history = before;
@@ -286,7 +286,7 @@ export async function mount(root, bridge) {
       render();
     },
     new: async () => {
-      if (history.length) store.kept.keep(JSON.stringify({ version: 1, history }));
+      if (history.length) store.kept.keep(store.text(history));
       history = [];
       await save();
       showError("");
@@ -331,7 +331,7 @@ export async function mount(root, bridge) {
    *  after a copy of the fight as it was (``asWas()``, by default the history now; null:
    *  a copy is kept already) is kept aside. The copy is made only when a step is dropped.
    *  @param {string} okText @param {(() => string | null) | null} [asWas] */
-  async function restore(okText, asWas = () => JSON.stringify({ version: 1, history })) {
+  async function restore(okText, asWas = () => store.text(history)) {
     busy = true;
     root._busy = true;
     let dropped = 0;

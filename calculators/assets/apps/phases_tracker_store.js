@@ -99,6 +99,14 @@ export class FightStore {
     return { history: found.history, problems: found.problems, kept, error: this.frozen ? "frozen" : null };
   }
 
+  /** The fight as the saved text (the core's format version, the last steps kept): what
+   *  is saved, exported and kept aside.
+   *  @param {Step[]} history @param {number} [indent] */
+  text(history, indent) {
+    return JSON.stringify({ version: this.core.version, history: history.slice(-this.core.max_history) },
+      null, indent);
+  }
+
   /** Save the fight unless another tab saved since this tab read it ("conflict").
    *  @param {Step[]} history @param {{force?: boolean}} [options]
    *  @returns {string | null} the problem: "conflict", "full", "blocked", "frozen" or null */
@@ -107,7 +115,7 @@ export class FightStore {
     if (this.frozen) return "frozen";
     const now = this.readRaw();
     if (!force && now !== this.lastRaw) return "conflict";
-    const text = JSON.stringify({ version: this.core.version, history: history.slice(-this.core.max_history) });
+    const text = this.text(history);
     try {
       this.area.setItem(FIGHT_KEY, text);
     } catch (err) {
