@@ -19,11 +19,8 @@ from rules_core.gunplay.burst import (
     hit_distribution,
     total_distribution,
 )
-from rules_core.gunplay.inputs import BONUS, d10_roll, needed_face, plus
+from rules_core.gunplay.inputs import BONUS, BURST_PAGE, d10_roll, needed_face, plus
 from rules_core.messages import count
-
-BURST_PAGE = "gunplay/bursts"
-
 
 # --- hit odds for a shot or a burst -----------------------------------------------
 

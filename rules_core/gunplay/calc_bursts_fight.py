@@ -14,7 +14,6 @@ from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import BoolField, ChoiceField, Field, IntField
 from rules_core.gunplay.burst import bullet_needs
-from rules_core.gunplay.calc_bursts import BURST_PAGE
 from rules_core.gunplay.fight import (
     OUT_OF_AMMO,
     SAME_TIME,
@@ -23,7 +22,7 @@ from rules_core.gunplay.fight import (
     Duel,
     Fire,
 )
-from rules_core.gunplay.inputs import BONUS, HANDLING_PAGE, PAGE, plus
+from rules_core.gunplay.inputs import BONUS, BURST_PAGE, HANDLING_PAGE, PAGE, plus
 from rules_core.gunplay.tables import AIM_PER_ACTION, RELOAD_ACTIONS
 from rules_core.messages import count
 

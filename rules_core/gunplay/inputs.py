@@ -24,6 +24,7 @@ from rules_core.gunplay.tables import LABELS, STANCE_SIZE, RangeBand, Size, Stan
 PAGE = "gunplay/difficulty"
 RANGE_PAGE = "gunplay/size-and-range"
 HANDLING_PAGE = "gunplay/weapon-handling"
+BURST_PAGE = "gunplay/bursts"
 
 
 def choices(enum: type[Enum]) -> tuple[tuple[str, str], ...]:

@@ -15,7 +15,7 @@ from rules_core.explain import rule, table
 from rules_core.fields import ChoiceField, TextField, describe
 from rules_core.messages import count
 from rules_core.phases.action import outcome_distribution, resolve
-from rules_core.phases.inputs import PHASE_CHOICES
+from rules_core.phases.inputs import ACTIONS_PAGE, PHASE_CHOICES
 from rules_core.phases.tables import (
     MEANING,
     OUTCOME_LABELS,
@@ -27,7 +27,6 @@ from rules_core.phases.tables import (
     Phase,
 )
 
-ACTIONS_PAGE = "phases/actions"
 #: short outcome names that fit under a chart's bars
 CHART_LABELS = {Outcome.FAILURE: "Failure", Outcome.PARTIAL: "Partial", Outcome.SUCCESS: "Success",
                 Outcome.ULTRA: "Ultra"}

@@ -11,8 +11,7 @@ from rules_core.dice.distribution import to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import ChoiceField
-from rules_core.phases.calc_momentum_fight import MOMENTUM_PAGE
-from rules_core.phases.inputs import PHASE_CHOICES
+from rules_core.phases.inputs import MOMENTUM_PAGE, PHASE_CHOICES
 from rules_core.phases.tables import (
     EXAMPLE_TABLE_LABELS,
     EXAMPLE_TABLES,

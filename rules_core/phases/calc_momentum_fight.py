@@ -23,7 +23,7 @@ from rules_core.phases.fight import (
     Fight,
     phase_endings,
 )
-from rules_core.phases.inputs import side_fields
+from rules_core.phases.inputs import ACTIONS_PAGE, MOMENTUM_PAGE, ROUNDS_PAGE, TRACKER_PAGE, side_fields
 from rules_core.phases.tables import (
     MAX_DAMAGE,
     MAX_HIT_POINTS,
@@ -34,10 +34,6 @@ from rules_core.phases.tables import (
 )
 from rules_core.phases.tracker import MAX_GOAL
 
-MOMENTUM_PAGE = "phases/momentum"
-TRACKER_PAGE = "phases/tracker"
-ACTIONS_PAGE = "phases/actions"
-ROUNDS_PAGE = "phases/rounds"
 ANCHOR = "how-long-a-goal-takes"
 
 GOAL_LABEL = "Momentum tracker spaces"

@@ -19,7 +19,7 @@ from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.fields import TextField
 from rules_core.phases import expectations as ex
-from rules_core.phases.inputs import side_fields
+from rules_core.phases.inputs import TRACKER_PAGE, side_fields
 from rules_core.phases.tables import KEPT, PHASE_LABELS, Outcome, Phase
 from rules_core.phases.tracker import (
     Action,
@@ -36,8 +36,6 @@ from rules_core.phases.tracker_json import (
     state_from_json,
     state_to_json,
 )
-
-PAGE = "phases/tracker"
 
 TURN = {
     Phase.OFFENSE: "Offense: the players take turns acting with their characters or allies; "
@@ -126,8 +124,8 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     v = result["view"]
     return (f"{result['report']['text']}\n\nNow: round {v['round']}, **{v['phase']} phase**, "
             f"{v['dice_left']} dice left. {v['next_action']} "
-            f"({rule('spending dice', PAGE, 'spending-dice')}, "
-            f"{rule('when a phase ends', PAGE, 'when-a-phase-ends')})")
+            f"({rule('spending dice', TRACKER_PAGE, 'spending-dice')}, "
+            f"{rule('when a phase ends', TRACKER_PAGE, 'when-a-phase-ends')})")
 
 
 TRACKER = Calculator(
@@ -143,7 +141,7 @@ TRACKER = Calculator(
                         ("Dice left", str(r["view"]["dice_left"]))],
     roll=_roll,
     roll_label="Roll the action",
-    page=PAGE,
+    page=TRACKER_PAGE,
 )
 
 
@@ -192,8 +190,8 @@ def _phase_explain(inputs: dict[str, Any], result: Result) -> str:
     return (
         f"Expected values for one offense phase with {inputs['offense_dice']} dice and one "
         f"defence phase with {inputs['defence_dice']} dice, worked out exactly over every "
-        f"way the phase can go ({rule('how dice are spent', PAGE, 'spending-dice')}, "
-        f"{rule('removing dice', PAGE, 'removing-dice')}).\n\n"
+        f"way the phase can go ({rule('how dice are spent', TRACKER_PAGE, 'spending-dice')}, "
+        f"{rule('removing dice', TRACKER_PAGE, 'removing-dice')}).\n\n"
         + table(["Per phase", "Offense", "Defence"], rows)
         + f"\n\nA damaging action counts once, whatever the damage rolled. An ultra success "
           f"on defence ends the phase early in {percent(d['ultra_ends_phase'])} of defence "
@@ -216,7 +214,7 @@ PHASE_ODDS = Calculator(
                         ("Damage taken", f"{r['defence']['damage_taken']:.2f}")],
     charts=(Chart("damage_dealt", "Damaging actions in the offense phase", "Actions"),
             Chart("damage_taken", "Hits taken in the defence phase", "Hits")),
-    page=PAGE,
+    page=TRACKER_PAGE,
 )
 
 

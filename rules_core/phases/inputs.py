@@ -1,11 +1,17 @@
-"""Input fields the 2d6 combat phases calculators share: the phase, and each side's action
-dice with when it rolls a third die."""
+"""What the 2d6 combat phases calculators share: the pages they sit on and link to, the
+phase field, and each side's action dice with when it rolls a third die."""
 
 from __future__ import annotations
 
 from rules_core.fields import ChoiceField, Field, IntField
 from rules_core.phases.expectations import EXTRA_CHOICES
 from rules_core.phases.tables import MAX_POOL, MIN_POOL, PHASE_LABELS, Phase
+
+#: the pages the calculators sit on and link to
+ACTIONS_PAGE = "phases/actions"
+MOMENTUM_PAGE = "phases/momentum"
+ROUNDS_PAGE = "phases/rounds"
+TRACKER_PAGE = "phases/tracker"
 
 PHASE_CHOICES = tuple((p.value, PHASE_LABELS[p]) for p in Phase)
 
