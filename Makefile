@@ -8,8 +8,13 @@ PORT ?= 8000
 # then go through the same post-build step (python -m calculators.build).
 GENERATOR ?= mkdocs
 export NO_MKDOCS_2_WARNING := 1
+# Test processes at once, one a core, for the tests that need no browser (pytest-xdist's
+# workers, each taking whole test modules) and the rules core's run inside Pyodide. The
+# browser tests run one at a time: two browsers starting Pyodide at once on two cores
+# made three of them time out (a worker restart, a deploy's reload, axe's timing).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: help setup site serve test test-fast test-js test-pyodide test-loaded browser lint bench clean
+.PHONY: help setup site serve test test-fast test-js test-pyodide pyodide-shard test-loaded browser lint bench clean
 
 help:
 	@echo "make serve   build the site and serve it at http://127.0.0.1:$(PORT)/"
@@ -39,8 +44,18 @@ $(PYODIDE_WHEELS)/.installed: $(VENV)/.installed
 	  --python-version 3.14 --dest $(PYODIDE_WHEELS) "hypothesis==6.155.7"
 	@touch $@
 
+# They run in $(JOBS) Node processes at once, each every JOBS-th test (logs in build/).
 test-pyodide: setup $(PYODIDE_WHEELS)/.installed
-	node tests/pyodide/run_rules_core.mjs "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
+	@echo "the rules core's tests inside Pyodide, in $(JOBS) processes"; \
+	site=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); pids=""; \
+	for k in $$(seq $(JOBS)); do \
+	  $(MAKE) --no-print-directory pyodide-shard SHARD=$$k/$(JOBS) SITE_PACKAGES="$$site" \
+	    > build/pyodide-shard-$$k.log 2>&1 & pids="$$pids $$!"; done; \
+	status=0; for pid in $$pids; do wait $$pid || status=1; done; \
+	for k in $$(seq $(JOBS)); do cat build/pyodide-shard-$$k.log; done; exit $$status
+
+pyodide-shard:
+	node tests/pyodide/run_rules_core.mjs --shard $(SHARD) "$(SITE_PACKAGES)" \
 	  $(PYODIDE_WHEELS) -q tests/rules_core \
 	  --deselect tests/rules_core/test_api_contract.py::test_command_line_list_run_and_errors \
 	  --deselect tests/rules_core/test_api_contract.py::test_a_calculator_imports_its_own_system_only \
@@ -75,12 +90,13 @@ browser: setup
 # rules_core tests again inside Pyodide (the browser's Python).
 test: setup browser
 	$(MAKE) --no-print-directory test-js
-	$(PY) -m pytest -q --durations=15
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m "not browser"
+	$(PY) -m pytest -q -m browser --durations=15
 	$(MAKE) --no-print-directory test-pyodide
 
 test-fast: setup
 	$(MAKE) --no-print-directory test-js
-	$(PY) -m pytest -q -m "not browser"
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m "not browser"
 
 # The JavaScript that needs no page (share links, the storage kit, the army builder's
 # library and its first storage format), in Node's own test runner, with the core's data.
@@ -89,7 +105,7 @@ test-js: setup
 
 # CI trust: the browser suite RUNS times in a row (default 3) while two busy processes hold
 # both cores, stopping at the first failure: a test that passes only on a quiet machine
-# shows here. Takes 35-45 min a run on two cores.
+# shows here.
 RUNS ?= 3
 test-loaded: setup browser
 	@busy=""; trap 'kill $$busy 2>/dev/null' EXIT INT TERM; \

@@ -84,18 +84,42 @@ def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSit
     yield from _built_site("zensical", tmp_path_factory)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # type: ignore[no-untyped-def]
-    """Print how many inputs the fuzz test tried per calculator, and the slowest call."""
+def _fuzz_stats() -> dict | None:
+    """The fuzz test's inputs and slowest call per calculator, if its module is loaded."""
     try:
         from tests.rules_core.test_fuzz import FUZZ_STATS
-    except Exception:  # noqa: BLE001 - the fuzz module was not collected
-        return
-    if not FUZZ_STATS:
+    except Exception:  # noqa: BLE001 - the fuzz module cannot be imported here
+        return None
+    return FUZZ_STATS
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In a test worker (pytest-xdist), hand the fuzz figures to the main process."""
+    output = getattr(session.config, "workeroutput", None)
+    stats = _fuzz_stats()
+    if output is not None and stats:
+        output["fuzz_stats"] = {name: dict(s) for name, s in stats.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # type: ignore[no-untyped-def]
+    """The main process adds up the fuzz figures of each worker as it finishes."""
+    stats = _fuzz_stats()
+    for name, theirs in getattr(node, "workeroutput", {}).get("fuzz_stats", {}).items():
+        if stats is not None:
+            stats[name]["inputs"] += theirs["inputs"]
+            stats[name]["slowest_ms"] = max(stats[name]["slowest_ms"], theirs["slowest_ms"])
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # type: ignore[no-untyped-def]
+    """Print how many inputs the fuzz test tried per calculator, and the slowest call."""
+    stats = _fuzz_stats()
+    if not stats:
         return
     terminalreporter.section("fuzzed inputs per calculator")
     total = 0
-    for name, stats in sorted(FUZZ_STATS.items()):
-        total += int(stats["inputs"])
+    for name, figures in sorted(stats.items()):
+        total += int(figures["inputs"])
         terminalreporter.write_line(
-            f"{name:32} {int(stats['inputs']):5d} inputs   slowest {stats['slowest_ms']:8.1f} ms")
+            f"{name:32} {int(figures['inputs']):5d} inputs   slowest {figures['slowest_ms']:8.1f} ms")
     terminalreporter.write_line(f"{'total':32} {total:5d} inputs")

@@ -8,7 +8,7 @@ from typing import Any
 from rules_core.calculator import Calculator, Result
 from rules_core.explain import rule
 from rules_core.fields import BoolField, ChoiceField
-from rules_core.heroic.inputs import tactic_field
+from rules_core.heroic.inputs import ACTIONS_PAGE, tactic_field
 from rules_core.heroic.tables import (
     ACTION_CLASSES,
     ACTION_IN_ATTACK_PENALTY,
@@ -16,9 +16,6 @@ from rules_core.heroic.tables import (
     PART_OF_ATTACK,
     TACTIC_BY_KEY,
 )
-
-ACTIONS_PAGE = "heroic/actions"
-
 
 WAYS = {
     "short": ["Give up half the movement your tactic allows",

@@ -17,9 +17,8 @@ from rules_core.explain import rule, signed
 from rules_core.fields import ChoiceField, IntField, NumberField, TextField, describe
 from rules_core.heroic.damage import Damage, damage_parser, hit_damage, per_roll_injury, pooled_injury
 from rules_core.heroic.groups import group_injury, hit_multiplier, multiplier_band, skill_bonus, standing
-from rules_core.heroic.inputs import check_reach, count_field, multiplier_fraction, reach_field
+from rules_core.heroic.inputs import GROUPS_PAGE, check_reach, count_field, multiplier_fraction, reach_field
 
-PAGE = "heroic/groups"
 MAX_ROLLS = 500
 MAX_ROLL = 10_000
 MAX_TOTAL = 1_000_000
@@ -40,10 +39,10 @@ def _numbers_explain(inputs: dict[str, Any], result: Result) -> str:
     band = f"{low}" if low == high else f"{low}-{high}"
     return (f"{a} attackers against {d} defenders is a ratio of {a / d:.4g} to 1, worth "
             f"**{signed(result['skill_bonus'])}** to the attackers' skill "
-            f"({rule('numerical superiority', PAGE, 'numerical-superiority')}); a "
+            f"({rule('numerical superiority', GROUPS_PAGE, 'numerical-superiority')}); a "
             f"ratio exactly on a row's limit uses that row.\n\n{a} attackers fall in the "
             f"{band} band: every hit they score counts **x{result['hit_multiplier']}** "
-            f"({rule('the hit multiplier', PAGE, 'the-hit-multiplier')}).\n\n"
+            f"({rule('the hit multiplier', GROUPS_PAGE, 'the-hit-multiplier')}).\n\n"
             f"At most {inputs['reach_per_defender']} attackers can reach one defender, so "
             f"{d} defender(s) can be faced by up to {inputs['reach_per_defender'] * d} "
             f"({rule('ruling', 'rulings/', 'how-many-can-reach-one-defender')}).")
@@ -62,7 +61,7 @@ NUMBERS = Calculator(
     explain=_numbers_explain,
     headline=lambda r: [("Skill bonus", signed(r["skill_bonus"])),
                         ("Hit multiplier", f"x{r['hit_multiplier']}")],
-    page=PAGE,
+    page=GROUPS_PAGE,
 )
 
 
@@ -196,7 +195,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                      f"{result['dr_total']}; {result['total_damage']} - {result['dr_total']} "
                      f"leaves **{result['penetrating']}** penetrating damage"
                      + (" (none: the armour stops it all)" if result["penetrating"] == 0 else "")
-                     + f" ({rule('group injury', PAGE, 'group-hit-points')}).")
+                     + f" ({rule('group injury', GROUPS_PAGE, 'group-hit-points')}).")
     lines.append(f"Times the wounding multiplier x{mult:g}, rounded down (at least 1 if any "
                  f"damage got through): injury **{result['injury']}**.")
     lines.append(f"\nThe group goes from {result['hp_before']} to **{result['hp_after']}** HP "
@@ -227,7 +226,7 @@ GROUP_INJURY = Calculator(
     compute=_compute,
     explain=_explain,
     headline=_headline,
-    page=PAGE,
+    page=GROUPS_PAGE,
 )
 
 
@@ -310,5 +309,5 @@ CASUALTIES = Calculator(
     charts=(Chart("down", "Members down", "Down"),),
     roll=_cas_roll,
     roll_label="Roll the damage",
-    page="heroic/groups",
+    page=GROUPS_PAGE,
 )

@@ -16,11 +16,10 @@ from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, Tex
 from rules_core.heroic import contest
 from rules_core.heroic import fight as model
 from rules_core.heroic.damage import damage_parser
-from rules_core.heroic.inputs import multiplier_fraction, reach_field
+from rules_core.heroic.inputs import GROUPS_PAGE, multiplier_fraction, reach_field
 from rules_core.heroic.tables import DEFAULT_SF, TACTIC_BY_KEY, TACTICS
 from rules_core.messages import count
 
-PAGE = "heroic/groups"
 MAX_MEMBERS = 40
 #: pairs of HP totals the carried-wounds model may have to follow, and pairs of member
 #: counts the default model may: past these an exact answer takes more than about a
@@ -283,10 +282,10 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         f"2. **The first side attacks** with everyone standing, at most the frontage and at "
         f"most {f.rules.reach} around each foe still up (the rest wait their turn): one "
         f"Quick Contest with the skill bonus of the current numbers and the hit multiplier "
-        f"of the attackers ({rule('numerical superiority', PAGE, 'numerical-superiority')}, "
-        f"{rule('hit multiplier', PAGE, 'the-hit-multiplier')}); each hit's damage is pooled, "
+        f"of the attackers ({rule('numerical superiority', GROUPS_PAGE, 'numerical-superiority')}, "
+        f"{rule('hit multiplier', GROUPS_PAGE, 'the-hit-multiplier')}); each hit's damage is pooled, "
         f"DR comes off once per hit and the rest is multiplied "
-        f"({rule('group hit points', PAGE, 'group-hit-points')}).",
+        f"({rule('group hit points', GROUPS_PAGE, 'group-hit-points')}).",
         "3. **The second side strikes back** with whoever it still has standing.",
         "4. **Members down** are the full shares of HP the pool has lost"
         + (", and a partial share stays with the wounded member into later rounds."
@@ -336,7 +335,7 @@ ENGAGEMENT = Calculator(
     charts=fight_result.charts((("a", "Side A's losses"), ("b", "Side B's losses")), "Members lost"),
     roll=_roll,
     roll_label="Play the fight",
-    page=PAGE,
+    page=GROUPS_PAGE,
 )
 
 

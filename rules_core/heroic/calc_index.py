@@ -13,6 +13,7 @@ from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import from_icepool, percent, to_json
 from rules_core.explain import rule
 from rules_core.fields import ChoiceField
+from rules_core.heroic.inputs import INDEX_PAGE
 
 TIES = (("reroll", "Roll again until one side is higher"),
         ("simultaneous", "Both sides act at the same time"))
@@ -64,5 +65,5 @@ INITIATIVE = Calculator(
     charts=(Chart("first", "Who acts first", "Result", ordered=False),),
     roll=_init_roll,
     roll_label="Roll initiative",
-    page="heroic/index",
+    page=INDEX_PAGE,
 )

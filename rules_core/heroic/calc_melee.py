@@ -18,6 +18,9 @@ from rules_core.fields import ChoiceField, IntField
 from rules_core.heroic import contest
 from rules_core.heroic.groups import hit_multiplier, skill_bonus
 from rules_core.heroic.inputs import (
+    GROUPS_PAGE,
+    MELEE_PAGE,
+    TACTICS_PAGE,
     check_reach,
     contest_sentence,
     count_field,
@@ -35,11 +38,6 @@ from rules_core.heroic.tables import (
     TACTIC_BY_KEY,
 )
 from rules_core.messages import count
-
-MELEE_PAGE = "heroic/melee"
-GROUPS_PAGE = "heroic/groups"
-TACTICS_PAGE = "heroic/tactics"
-
 
 # --- the melee contest ------------------------------------------------------------
 
@@ -339,5 +337,5 @@ INCAPACITATION = Calculator(
                         ("Stays in", percent(r["p_stays"]))],
     roll=_ht_roll,
     roll_label="Roll HT",
-    page="heroic/melee",
+    page=MELEE_PAGE,
 )

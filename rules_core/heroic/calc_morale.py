@@ -12,10 +12,9 @@ from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField
 from rules_core.heroic import morale
-from rules_core.heroic.inputs import roll_3d6
+from rules_core.heroic.inputs import MORALE_PAGE, roll_3d6
 from rules_core.heroic.tables import ENCUMBRANCE, FATIGUE_EVERY, FATIGUE_HEAT, MORALE_BREAK
 
-PAGE = "heroic/morale"
 BIG = 100_000
 
 GROUP = ("subject", ("group",))
@@ -108,11 +107,11 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     rows.append(["**Total**", f"**{signed(result['total_modifier'])}**"])
     need = MORALE_BREAK - result["total_modifier"]
     return "\n".join([
-        _due_text(inputs, result) + f" ({rule('when to check', PAGE, 'when-morale-is-checked')})",
+        _due_text(inputs, result) + f" ({rule('when to check', MORALE_PAGE, 'when-morale-is-checked')})",
         "", table(["Modifier", "Value"], rows), "",
         f"Roll 3d6 and add {signed(result['total_modifier'])}: a total of {MORALE_BREAK} or more "
         f"breaks the side, so a roll of {need} or more on the dice "
-        f"({rule('the morale roll', PAGE, 'the-morale-roll')}). Chance to break: "
+        f"({rule('the morale roll', MORALE_PAGE, 'the-morale-roll')}). Chance to break: "
         f"**{percent(result['p_break'])}** (exactly {result['p_break_exact']}).",
     ])
 
@@ -154,7 +153,7 @@ MORALE = Calculator(
                   zone=(morale.MORALE_BREAK, "breaks")),),
     roll=_roll,
     roll_label="Roll morale",
-    page=PAGE,
+    page=MORALE_PAGE,
 )
 
 
@@ -205,5 +204,5 @@ FATIGUE = Calculator(
     explain=_fatigue_explain,
     headline=lambda r: [("FP lost", str(r["fp_lost"])), ("FP left", str(r["fp_left"])),
                         ("State", r["state"])],
-    page="heroic/morale",
+    page=MORALE_PAGE,
 )

@@ -11,11 +11,17 @@ from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField, NumberField
 from rules_core.heroic import contest
-from rules_core.heroic.inputs import contest_sentence, roll_3d6, roll_field, skill_field, tactic_field
+from rules_core.heroic.inputs import (
+    RANGED_PAGE,
+    contest_sentence,
+    roll_3d6,
+    roll_field,
+    skill_field,
+    tactic_field,
+)
 from rules_core.heroic.ranged import P_STRAY_ROLL, range_band, shots_allowed, skill_terms
 from rules_core.heroic.tables import DEFAULT_SF, STRAY_ROLL_MAX, TACTIC_BY_KEY, TACTICS
 
-PAGE = "heroic/ranged"
 MOVING_TACTICS = tuple(t.key for t in TACTICS if t.ranged_moving)
 
 FIELDS = (
@@ -125,7 +131,7 @@ def _compute(inputs: dict[str, Any]) -> Result:
         "range_penalty": penalty if penalty is not None else min(0, inputs["bulk"]),
         "attacker_effective": attacker,
         "defender_effective": defender,
-        "modifiers": [{"label": t.label, "value": t.value, "rule": f"/{PAGE}/#{t.anchor}"}
+        "modifiers": [{"label": t.label, "value": t.value, "rule": f"/{RANGED_PAGE}/#{t.anchor}"}
                       for t in terms],
         "p_win": float(win),
         "p_win_exact": str(win),
@@ -163,12 +169,12 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         f"A {'fast' if inputs['reload'] == 'fast' else 'slow'}-reloading weapon under "
         f"{tactic.name}{' with Fast-Draw' if inputs['fast_draw'] and inputs['reload'] == 'fast' else ''} "
         f"fires up to **{result['shots_allowed']}** shot(s) this round "
-        f"({rule('shots per round', PAGE, 'shots-per-round')}).", "",
+        f"({rule('shots per round', RANGED_PAGE, 'shots-per-round')}).", "",
         table(["Shooter", "Value"], rows), "",
         f"The target resists with {defender_label}: effective **{result['defender_effective']}**.",
         f"\nA win scores 1 hit plus 1 per full {inputs['speed_factor']} of margin, at most "
         f"{inputs['shots_at_target']} (one per projectile) "
-        f"({rule('resolving the shot', PAGE, 'resolving-the-shot')}). The shooter wins "
+        f"({rule('resolving the shot', RANGED_PAGE, 'resolving-the-shot')}). The shooter wins "
         f"**{percent(result['p_win'])}** of contests.",
     ]
     if "p_stray" in result:
@@ -176,7 +182,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                      f"shot at another fighter, hit if the shooter wins a contest against "
                      f"{inputs['bystander_defense']}: {percent(result['p_stray_given_miss'])} of "
                      f"misses, **{percent(result['p_stray'])}** of all shots "
-                     f"({rule('firing into a melee', PAGE, 'firing-into-a-melee')}).")
+                     f"({rule('firing into a melee', RANGED_PAGE, 'firing-into-a-melee')}).")
     if "contest" in result:
         c = result["contest"]
         parts.append(f"\nWith rolls of {inputs['attacker_roll']} and {inputs['defender_roll']}: "
@@ -238,5 +244,5 @@ RANGED = Calculator(
     charts=(Chart("hits", "Hits on the target", "Hits"),),
     roll=_roll,
     roll_label="Shoot",
-    page=PAGE,
+    page=RANGED_PAGE,
 )

@@ -7,11 +7,9 @@ from typing import Any
 
 from rules_core.calculator import Calculator, Result
 from rules_core.explain import rule, signed, table
-from rules_core.heroic.inputs import tactic_field
+from rules_core.heroic.inputs import TACTICS_PAGE, tactic_field
 from rules_core.heroic.ranged import shots_allowed
 from rules_core.heroic.tables import TACTIC_BY_KEY
-
-TACTICS_PAGE = "heroic/tactics"
 
 
 def _tactic_compute(inputs: dict[str, Any]) -> Result:

@@ -16,6 +16,15 @@ from rules_core.messages import count
 
 MAX_COMBATANTS = 100_000
 
+#: the pages the calculators sit on and link to (each written once, here)
+ACTIONS_PAGE = "heroic/actions"
+GROUPS_PAGE = "heroic/groups"
+INDEX_PAGE = "heroic/index"
+MELEE_PAGE = "heroic/melee"
+MORALE_PAGE = "heroic/morale"
+RANGED_PAGE = "heroic/ranged"
+TACTICS_PAGE = "heroic/tactics"
+
 TACTIC_CHOICES = tuple((t.key, t.name) for t in TACTICS)
 
 

@@ -1,7 +1,6 @@
-"""The site at desktop and phone widths, in both colour schemes and in print.
+"""The site in both colour schemes and in print. (Every page fitting a phone and a laptop
+with touch-sized controls: test_every_page.py.)
 
-Every page at 1280 and 360 px: no sideways scrolling of the page, touch-sized controls
-in every widget and app; screenshots for review go to ``test-results/screenshots/``.
 Charts are visible and readable in the light and dark schemes; rules pages, the SUCS roster and the
 quick-reference cards print without navigation or widget controls. One Pyodide load:
 pages are visited with Material's instant navigation.
@@ -19,7 +18,6 @@ from tests.browser.support import (
     SHOTS,
     goto_once,
     shot_path,
-    site_pages,
     wait_settled,
     widget,
 )
@@ -29,55 +27,10 @@ pytestmark = pytest.mark.browser
 DESKTOP, PHONE = 1280, 360
 TOUCH_PX = 40
 
-#: every visible control of every widget and app that is shorter than a fingertip;
-#: check boxes and radio buttons count by their label, which is what a finger hits
-SMALL_TARGETS = """() => {
-  const out = [];
-  const roots = document.querySelectorAll('.calc[data-calculator], .calc-app[data-app]');
-  for (const root of roots) {
-    const name = root.dataset.calculator || root.dataset.app;
-    for (const el of root.querySelectorAll('input, select, button, textarea, summary')) {
-      if (!el.checkVisibility({ visibilityProperty: true })) continue;
-      if (el.closest('details:not([open])') && el.tagName !== 'SUMMARY') continue;
-      let target = el;
-      if (el.type === 'checkbox' || el.type === 'radio') target = el.closest('label') || el;
-      if (el.type === 'file' && el.closest('label')) target = el.closest('label');
-      const box = target.getBoundingClientRect();
-      if (box.height < %d) out.push(`${name}: ${el.tagName.toLowerCase()} ` +
-        `${el.name || el.dataset.action || el.textContent.trim().slice(0, 30)} ${Math.round(box.height)}px`);
-    }
-  }
-  return out;
-}""" % TOUCH_PX  # noqa: UP031 - JS source, braces everywhere
-
-
 @pytest.fixture(scope="module")
 def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
     module_page.goto(site.url)
     return module_page
-
-
-def test_every_page_fits_a_desktop_and_a_phone_with_touch_sized_controls(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    rels = site_pages(site)
-    assert len(rels) >= 40
-    problems: list[str] = []
-    for rel in rels:
-        goto_once(page, site, rel)
-        # measured as a reader finds the page once it is live (on a busy machine a widget
-        # can still be swapping its result in when the page arrives)
-        for root in page.locator(".calc[data-calculator], .calc-app[data-app]").all():
-            wait_settled(page, root)
-        for width in (DESKTOP, PHONE):
-            page.set_viewport_size({"width": width, "height": 900})
-            overflow = page.evaluate(
-                "() => document.documentElement.scrollWidth - window.innerWidth")
-            if overflow > 0:
-                problems.append(f"{rel or 'home'} at {width}px scrolls sideways by {overflow}px")
-            if width == PHONE:
-                problems += [f"{rel or 'home'} at {width}px: {s}" for s in page.evaluate(SMALL_TARGETS)]
-            page.screenshot(path=shot_path(rel, f"{width}"), full_page=True)
-        page.set_viewport_size({"width": DESKTOP, "height": 900})
-    assert problems == []
 
 
 def _contrast(a: str, b: str) -> float:

@@ -1,10 +1,9 @@
-"""Phone and desktop layout of every widget, in Chromium: with every details element
-open, no two tables overlap and none crosses its widget's edge; no page scrolls
-sideways at 390 px; long exact fractions fold away on a phone; only the first odds table
-opens by default; a compact summary stays in view while editing on a phone; a
-calculator page prints with its inputs; the focus ring is 3:1 or more and unlike the
-error outline; threshold charts open on "at least"; every system's index lists its
-calculators. Screenshots of both layouts go to test-results/screenshots/layout/.
+"""Phone and desktop layout of the widgets, in Chromium: long exact fractions fold away
+on a phone; a recompute keeps the views the reader chose; a compact summary stays in view
+while editing on a phone; a calculator page prints with its inputs; the focus ring is 3:1
+or more and unlike the error outline; threshold charts open on "at least"; every system's
+index lists its calculators. (Tables keeping to their widget on every page, and no page
+scrolling sideways: test_every_page.py.)
 """
 
 from __future__ import annotations
@@ -16,79 +15,16 @@ from playwright.sync_api import Page
 
 from rules_core import api
 from tests.browser import support
-from tests.browser.support import goto_once, shot_path, site_pages, wait_result, wait_settled, widget
+from tests.browser.support import goto_once, shot_path, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
 
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 SHOTS = support.SHOTS / "layout"
-#: pages whose whole phone and desktop layout (every details open) is kept as a screenshot
-SHOWN = ("cortex/rolls/", "heroic/melee/", "gunplay/bursts/", "heroic/morale/", "sucs/attacks/")
-
-#: every table of every widget as the box it occupies on screen (its own scroll box when
-#: it scrolls inside one); pairs that overlap and tables that cross their widget's edge
-TABLE_PROBLEMS = """() => {
-  const out = [];
-  for (const root of document.querySelectorAll('.calc[data-calculator]')) {
-    const name = root.dataset.calculator;
-    const edge = root.getBoundingClientRect();
-    const boxes = [];
-    for (const table of root.querySelectorAll('table')) {
-      if (!table.checkVisibility()) continue;
-      let box = table;
-      for (let el = table; el && el !== root; el = el.parentElement) {
-        const ox = getComputedStyle(el).overflowX;
-        if (ox === 'auto' || ox === 'scroll' || ox === 'hidden') { box = el; break; }
-      }
-      const r = box.getBoundingClientRect();
-      if (r.width === 0) continue;
-      if (r.left < edge.left - 0.5 || r.right > edge.right + 0.5) {
-        out.push(`${name}: a table (${Math.round(r.left)}-${Math.round(r.right)}) crosses the widget's edge (${Math.round(edge.left)}-${Math.round(edge.right)})`);
-      }
-      boxes.push([box, r]);
-    }
-    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-      const [a, ra] = boxes[i], [b, rb] = boxes[j];
-      if (a.contains(b) || b.contains(a)) continue;
-      if (ra.left < rb.right - 0.5 && rb.left < ra.right - 0.5 && ra.top < rb.bottom - 0.5 && rb.top < ra.bottom - 0.5) {
-        out.push(`${name}: two tables overlap`);
-      }
-    }
-  }
-  return out;
-}"""
-
-
 @pytest.fixture(scope="module")
 def page(module_page: Page, site) -> Page:  # type: ignore[no-untyped-def]
     module_page.goto(site.url)
     return module_page
-
-
-def test_tables_keep_to_their_box_and_no_page_scrolls_sideways(page: Page, site) -> None:  # type: ignore[no-untyped-def]
-    problems: list[str] = []
-    rels = site_pages(site, widgets_only=True)
-    assert len(rels) >= 20
-    for rel in rels:
-        goto_once(page, site, rel)
-        # as built: only the first table of exact odds of a widget starts open
-        opened = page.evaluate("""() => [...document.querySelectorAll('.calc-result')].map(r =>
-            [...r.querySelectorAll('.calc-charts > .calc-chart > details.calc-table')].map(d => d.open))""")
-        for flags in opened:
-            if any(flags[1:]):
-                problems.append(f"{rel}: a table other than the first starts open {flags}")
-        page.evaluate("() => document.querySelectorAll('.calc details, .calc-app details')"
-                      ".forEach(d => { d.open = true; })")
-        for size, (width, height) in SIZES.items():
-            page.set_viewport_size({"width": width, "height": height})
-            problems += [f"{rel} at {size}: {p}" for p in page.evaluate(TABLE_PROBLEMS)]
-            overflow = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
-            if overflow > 0:
-                problems.append(f"{rel} at {size} scrolls sideways by {overflow}px")
-            if rel in SHOWN:
-                page.screenshot(path=str(shot_path(rel, size, "layout")), full_page=True, timeout=120_000)
-        page.set_viewport_size({"width": 1366, "height": 900})
-    assert problems == []
 
 
 def test_long_fractions_fold_away_on_a_phone(page: Page, site) -> None:  # type: ignore[no-untyped-def]

@@ -1,7 +1,7 @@
 """The site built with Zensical (the successor of MkDocs Material) passes the same browser
 crawl as the MkDocs build: every page loads clean under the policy, and every widget and
 app goes live in Chromium and agrees with CPython. The checks are the MkDocs suite's own
-(test_crawl.py, test_every_widget.py), run against the Zensical build.
+(crawl.py, test_every_widget.py), run against the Zensical build.
 
 The widgets' HTML and the calculators' assets are the same bytes in both builds (checked
 here), so the longest part of the MkDocs crawl, a refused value typed into every input
@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser import test_crawl, test_every_widget
+from tests.browser import test_every_widget
 from tests.browser.conftest import logged_page
+from tests.browser.crawl import crawl
 from tests.browser.support import RUNTIME_TIMEOUT_MS, runtime_held, site_pages
 from tests.site.test_site import broken_links, parse_pages
 
@@ -95,7 +96,9 @@ def test_zensical_links_and_anchors_resolve(zensical_site) -> None:  # type: ign
 
 
 def test_every_zensical_page_loads_clean(browser: Browser, zensical_site) -> None:  # type: ignore[no-untyped-def]
-    test_crawl.test_every_page_loads_clean(browser, zensical_site)
+    found = crawl(browser, zensical_site, "laptop", checks=("clean",))
+    assert len(found.pages) >= 40
+    assert found.problems["clean"] == []
 
 
 def test_every_zensical_widget_goes_live_and_agrees_with_cpython(

@@ -2,8 +2,9 @@
 // Python version and build run the same tests as CPython. No network: pytest and its
 // pure-Python dependencies are copied from the project's virtual environment.
 //
-//   node tests/pyodide/run_rules_core.mjs <site-packages> <wheels> [pytest args...]
-//   (make test-pyodide). <wheels> holds pure-Python wheels for what the venv has only
+//   node tests/pyodide/run_rules_core.mjs [--shard K/N] <site-packages> <wheels> [pytest args...]
+//   (make test-pyodide). --shard K/N runs every Nth test collected, from the Kth (so N
+//   processes share the tests between them, one a core). <wheels> holds pure-Python wheels for what the venv has only
 //   compiled (Hypothesis ships a mypyc build for CPython; its pure wheel runs here).
 import { loadPyodide } from "pyodide";
 import fs from "node:fs";
@@ -11,7 +12,17 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const [sitePackages, wheels, ...pytestArgs] = process.argv.slice(2);
+const args = process.argv.slice(2);
+let shard = [1, 1];
+if (args[0] === "--shard") {
+  shard = args[1].split("/").map(Number);
+  args.splice(0, 2);
+  if (!(shard[1] >= 1 && shard[0] >= 1 && shard[0] <= shard[1])) {
+    console.error(`--shard K/N: K from 1 to N; received ${shard.join("/")}`);
+    process.exit(2);
+  }
+}
+const [sitePackages, wheels, ...pytestArgs] = args;
 // pure-Python packages the tests need (pytest, Hypothesis and theirs; the core's icepool)
 const PACKAGES = [
   "pytest", "_pytest", "py.py", "pluggy", "iniconfig", "packaging", "pygments",
@@ -64,13 +75,29 @@ for (const name of fs.readdirSync(wheels)) {
 py.FS.mkdirTree("/repo");
 py.FS.mount(py.FS.filesystems.NODEFS, { root: ROOT }, "/repo");
 py.globals.set("pytest_args", py.toPy(pytestArgs));
+py.globals.set("shard", py.toPy(shard));
 const status = await py.runPythonAsync(`
 import os, sys
 os.chdir("/repo")
 sys.path[:0] = ["/repo", "${lib}"]
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 import pytest
-print(f"Python {sys.version.split()[0]} on {sys.platform} (Pyodide)", flush=True)
-int(pytest.main(["-p", "_hypothesis_pytestplugin", "-p", "no:cacheprovider", *pytest_args]))
+
+class Shard:
+    """Keep every Nth test collected, from the Kth."""
+
+    def __init__(self, k, n):
+        self.k, self.n = k, n
+
+    def pytest_collection_modifyitems(self, config, items):
+        keep = [item for i, item in enumerate(items) if i % self.n == self.k - 1]
+        config.hook.pytest_deselected(items=[item for i, item in enumerate(items)
+                                             if i % self.n != self.k - 1])
+        items[:] = keep
+
+k, n = shard
+print(f"Python {sys.version.split()[0]} on {sys.platform} (Pyodide), tests {k} of every {n}", flush=True)
+int(pytest.main(["-p", "_hypothesis_pytestplugin", "-p", "no:cacheprovider", *pytest_args],
+                plugins=[Shard(k, n)]))
 `);
 process.exit(status);

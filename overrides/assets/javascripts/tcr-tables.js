@@ -1,6 +1,8 @@
 // Wide tables scroll sideways inside Material's wrapper. A wrapper that actually
-// scrolls becomes a named, focusable region, so the table can be scrolled from the
-// keyboard too (WCAG 2.1.1; axe: scrollable-region-focusable). Re-checked when the
+// scrolls becomes a named, focusable group, so the table can be scrolled from the
+// keyboard too (WCAG 2.1.1; axe: scrollable-region-focusable). A group, not a region: a
+// region is a landmark, and a phone page with several wide tables would have landmarks
+// of one name (axe: landmark-unique), as the calculators' own scroll boxes (render.py). Re-checked when the
 // page changes (instant navigation) and when a wrapper changes size (phone rotation).
 (() => {
   const MARK = "data-tcr-scroll";
@@ -12,7 +14,7 @@
       if (scrolls[i] && !wrap.hasAttribute("tabindex")) {
         const caption = wrap.querySelector("caption");
         wrap.tabIndex = 0;
-        wrap.setAttribute("role", "region");
+        wrap.setAttribute("role", "group");
         wrap.setAttribute("aria-label",
           (caption ? caption.textContent.trim() : "Table") + " (scrolls sideways)");
         wrap.setAttribute(MARK, "");

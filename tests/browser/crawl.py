@@ -1,0 +1,310 @@
+"""One visit per page and screen size, with every check a page can have made on it.
+
+The site's crawls used to visit every page once per check (clean loading, layout shift
+at two sizes, accessibility in two schemes, page fit, table layout): seven passes over the
+same pages, a third of the browser suite. :func:`crawl` loads each page once, in a fresh
+profile per screen size, and records what every check needs; each check is then its own
+test over the record (``test_every_page.py``), so a failure still says which check and
+which page. The Zensical build runs the same crawl (``test_zensical.py``).
+
+Every check is deterministic: no timing is measured, only states waited for.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, Request
+
+from rules_core import api
+from tests.browser.support import RUNTIME_TIMEOUT_MS, shot_path, site_pages
+
+#: the two screen sizes every page is visited at
+VIEWPORTS = {"phone": (390, 844), "laptop": (1366, 900)}
+#: the colour scheme each size's visit uses (accessibility, contrast included, is checked
+#: in both schemes this way, each at one size)
+SCHEMES = {"phone": "dark", "laptop": "light"}
+#: a narrower width each visit also checks for sideways scrolling (the smallest phones; a
+#: small laptop); the phone's touch targets are measured there too
+NARROW = {"phone": 360, "laptop": 1280}
+#: the checks a crawl can make (:func:`crawl` ``checks``)
+CHECKS = ("clean", "agrees", "layout shift", "accessibility", "fit", "tables")
+#: pages whose whole layout (every details open) is kept as a screenshot for review; with
+#: TCR_SCREENSHOTS=1 in the environment, every page is
+SHOWN = ("cortex/rolls/", "heroic/melee/", "gunplay/bursts/", "heroic/morale/", "sucs/attacks/")
+TOUCH_PX = 40
+WIDGETS = ".calc[data-calculator], .calc-app[data-app]"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+# Runs before any page script: records layout shifts from the first paint, the widgets'
+# prerendered sizes at DOMContentLoaded (before the widget module binds them: Material's
+# document$, which binds them, listens later than this), every size they take after,
+# policy violations and unhandled rejections.
+RECORD = """
+(() => {
+  window.__csp = [];
+  document.addEventListener('securitypolicyviolation',
+    e => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  window.__rejections = [];
+  window.addEventListener('unhandledrejection', e => window.__rejections.push(String(e.reason)));
+  const shifts = (window.__shifts = []);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      shifts.push({ value: e.value, input: e.hadRecentInput, at: e.startTime,
+        sidebar: (e.sources || []).length > 0 && e.sources.every((s) => s.node && s.node.nodeType === 1
+          && s.node.closest(".md-sidebar")),
+        sources: (e.sources || []).map((s) => {
+          const n = s.node;
+          const name = !n ? "?" : n.nodeType === 1
+            ? `${n.tagName.toLowerCase()}${n.id ? "#" + n.id : ""}.${[...n.classList].join(".")}`
+            : `text "${String(n.textContent).trim().slice(0, 40)}"`;
+          return `${name} ${JSON.stringify(s.previousRect)} -> ${JSON.stringify(s.currentRect)}`;
+        }) });
+    }
+  }).observe({ type: "layout-shift", buffered: true });
+  window.__boxes = () => [...document.querySelectorAll(WIDGETS)].map((el) => {
+    const r = el.getBoundingClientRect();
+    return { id: el.id, size: `${Math.round(r.width)}x${Math.round(r.height)}` };
+  });
+  window.__sizes = {};
+  document.addEventListener("DOMContentLoaded", () => {
+    window.__prerendered = window.__boxes();
+    const seen = new ResizeObserver((entries) => {
+      for (const e of entries) {
+        const key = e.target.id;
+        const size = e.borderBoxSize[0];
+        const text = `${Math.round(size.inlineSize)}x${Math.round(size.blockSize)}`;
+        const list = (window.__sizes[key] ||= []);
+        if (list[list.length - 1] !== text) list.push(text);
+      }
+    });
+    document.querySelectorAll(WIDGETS).forEach((el) => seen.observe(el));
+  }, { once: true, capture: true });
+})();
+""".replace("WIDGETS", repr(WIDGETS))
+
+#: every widget and app has settled: neither loading nor busy (its status says how)
+SETTLED = f"""() => [...document.querySelectorAll({WIDGETS!r})].every(
+  el => !['loading', 'prerendered'].includes(el.dataset.status) && !el._busy)"""
+
+#: every widget's headline as shown, with the inputs it was computed for
+HEADLINES = """() => [...document.querySelectorAll('.calc[data-calculator]')].map(el => ({
+  name: el.dataset.calculator, initial: el.dataset.initial,
+  headline: [...el.querySelectorAll('.calc-result .calc-headline > div')]
+    .map(d => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])}))"""
+
+#: every visible control of every widget and app that is shorter than a fingertip;
+#: check boxes and radio buttons count by their label, which is what a finger hits
+SMALL_TARGETS = """() => {
+  const out = [];
+  const roots = document.querySelectorAll('.calc[data-calculator], .calc-app[data-app]');
+  for (const root of roots) {
+    const name = root.dataset.calculator || root.dataset.app;
+    for (const el of root.querySelectorAll('input, select, button, textarea, summary')) {
+      if (!el.checkVisibility({ visibilityProperty: true })) continue;
+      if (el.closest('details:not([open])') && el.tagName !== 'SUMMARY') continue;
+      let target = el;
+      if (el.type === 'checkbox' || el.type === 'radio') target = el.closest('label') || el;
+      if (el.type === 'file' && el.closest('label')) target = el.closest('label');
+      const box = target.getBoundingClientRect();
+      if (box.height < TOUCH) out.push(`${name}: ${el.tagName.toLowerCase()} ` +
+        `${el.name || el.dataset.action || el.textContent.trim().slice(0, 30)} ${Math.round(box.height)}px`);
+    }
+  }
+  return out;
+}""".replace("TOUCH", str(TOUCH_PX))
+
+#: every table of every widget as the box it occupies on screen (its own scroll box when
+#: it scrolls inside one); pairs that overlap and tables that cross their widget's edge
+TABLE_PROBLEMS = """() => {
+  const out = [];
+  for (const root of document.querySelectorAll('.calc[data-calculator]')) {
+    const name = root.dataset.calculator;
+    const edge = root.getBoundingClientRect();
+    const boxes = [];
+    for (const table of root.querySelectorAll('table')) {
+      if (!table.checkVisibility()) continue;
+      let box = table;
+      for (let el = table; el && el !== root; el = el.parentElement) {
+        const ox = getComputedStyle(el).overflowX;
+        if (ox === 'auto' || ox === 'scroll' || ox === 'hidden') { box = el; break; }
+      }
+      const r = box.getBoundingClientRect();
+      if (r.width === 0) continue;
+      if (r.left < edge.left - 0.5 || r.right > edge.right + 0.5) {
+        out.push(`${name}: a table (${Math.round(r.left)}-${Math.round(r.right)}) crosses the widget's edge (${Math.round(edge.left)}-${Math.round(edge.right)})`);
+      }
+      boxes.push([box, r]);
+    }
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [a, ra] = boxes[i], [b, rb] = boxes[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      if (ra.left < rb.right - 0.5 && rb.left < ra.right - 0.5 && ra.top < rb.bottom - 0.5 && rb.top < ra.bottom - 0.5) {
+        out.push(`${name}: two tables overlap`);
+      }
+    }
+  }
+  return out;
+}"""
+
+OVERFLOW = "() => document.documentElement.scrollWidth - innerWidth"
+
+
+@dataclass
+class Crawl:
+    """What one visit of every page at one screen size found, check by check."""
+
+    size: str
+    pages: list[str]
+    widget_pages: list[str]
+    #: check (one of :data:`CHECKS`) -> problems, each naming its page
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    #: calculators whose live headline was compared with CPython's
+    compared: int = 0
+
+
+@cache
+def _cpython_headline(name: str, initial: str) -> list[list[str]]:
+    reply = api.run(name, json.loads(initial))
+    assert reply["ok"], (name, initial, reply)
+    return reply["display"]["headline"]
+
+
+def crawl(browser: Browser, site, size: str, checks: tuple[str, ...] = CHECKS) -> Crawl:  # type: ignore[no-untyped-def]
+    """Load every page of ``site`` once at the screen size ``size`` (a fresh profile:
+    the runtime starts on the first calculator page and starts from its snapshot on the
+    others, as on a reader's device; service workers blocked so every request is seen)
+    and make ``checks`` on each."""
+    width, height = VIEWPORTS[size]
+    narrow = NARROW[size]
+    context = browser.new_context(base_url=site.url, viewport={"width": width, "height": height},
+                                  service_workers="block", color_scheme=SCHEMES[size])
+    context.add_init_script(RECORD)
+    if "accessibility" in checks:
+        assert AXE.exists(), "run `npm ci` (make test does) to install axe-core"
+        context.add_init_script(path=str(AXE))
+    found = Crawl(size, site_pages(site), site_pages(site, widgets_only=True),
+                  {check: [] for check in checks})
+    problems = found.problems
+    here = [""]  # the page being visited, for the listeners
+    leaving = [False]  # a request the page still had in flight when the crawl moved on
+
+    def note(check: str, text: str) -> None:
+        if check in problems:
+            problems[check].append(f"{size} {here[0] or 'home'}: {text}")
+
+    def failed(request: Request) -> None:  # cut off by the navigation: not a failure
+        if not (leaving[0] and request.failure == "net::ERR_ABORTED"):
+            note("clean", f"failed {request.url} {request.failure}")
+
+    context.on("request", lambda r: note("clean", f"off-site request {r.url}")
+               if not r.url.startswith((site.url, "data:", "blob:")) else None)
+    context.on("requestfailed", failed)
+    page = context.new_page()
+    page.on("console", lambda m: note("clean", f"console {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: note("clean", f"page error {e}"))
+    try:
+        for rel in found.pages:
+            leaving[0] = True
+            page.goto(rel)
+            leaving[0] = False
+            here[0] = rel  # what the page's listeners note from now on
+            _visit(page, rel, rel in found.widget_pages, size, narrow, found, note)
+    finally:
+        context.close()
+    return found
+
+
+def _visit(page: Page, rel: str, has_widgets: bool, size: str, narrow: int, found: Crawl,
+           note) -> None:  # type: ignore[no-untyped-def]
+    checks = found.problems
+    page.wait_for_load_state("networkidle", timeout=RUNTIME_TIMEOUT_MS)
+    page.wait_for_function(SETTLED, timeout=RUNTIME_TIMEOUT_MS)
+    # two frames after the last change: any shift it caused has been reported
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    if "clean" in checks:
+        for status in page.evaluate(
+                f"() => [...document.querySelectorAll({WIDGETS!r})]"
+                ".filter(el => el.dataset.status !== 'ready')"
+                ".map(el => (el.dataset.calculator || el.dataset.app) + ' ' + el.dataset.status)"):
+            note("clean", f"widget status {status}")
+        for item in page.evaluate("window.__csp.concat(window.__rejections)"):
+            note("clean", item)
+    if "agrees" in checks:
+        for shown in page.evaluate(HEADLINES):
+            found.compared += 1
+            if shown["headline"] != _cpython_headline(shown["name"], shown["initial"]):
+                note("agrees", f"{shown['name']} shows {shown['headline']}, CPython "
+                               f"{_cpython_headline(shown['name'], shown['initial'])}")
+    if "layout shift" in checks and has_widgets:
+        _layout_shift(page, note)
+    if "accessibility" in checks:
+        # a result fades back in after a calculation (a short opacity transition, slower
+        # on a busy machine): contrast is checked on the result as it finally shows
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.calc-result')]"
+            ".every(el => getComputedStyle(el).opacity === '1')")
+        for violation in page.evaluate(
+                "() => axe.run(document, {resultTypes: ['violations']})"
+                ".then(r => r.violations"
+                ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))"):
+            note("accessibility", f"{SCHEMES[size]} scheme: {violation}")
+    width, height = VIEWPORTS[size]
+    if "fit" in checks:
+        for at in (width, narrow):
+            page.set_viewport_size({"width": at, "height": height})
+            overflow = page.evaluate(OVERFLOW)
+            if overflow > 0:
+                note("fit", f"at {at}px scrolls sideways by {overflow}px")
+            if size == "phone" and at == narrow:
+                for small in page.evaluate(SMALL_TARGETS):
+                    note("fit", f"at {at}px: {small}")
+        page.set_viewport_size({"width": width, "height": height})
+    if "tables" in checks and has_widgets:
+        # as built: only the first table of exact odds of a widget starts open
+        opened = page.evaluate("""() => [...document.querySelectorAll('.calc-result')].map(r =>
+            [...r.querySelectorAll('.calc-charts > .calc-chart > details.calc-table')].map(d => d.open))""")
+        for flags in opened:
+            if any(flags[1:]):
+                note("tables", f"a table other than the first starts open {flags}")
+        page.evaluate("() => document.querySelectorAll('.calc details, .calc-app details')"
+                      ".forEach(d => { d.open = true; })")
+        for problem in page.evaluate(TABLE_PROBLEMS):
+            note("tables", problem)
+        overflow = page.evaluate(OVERFLOW)
+        if overflow > 0:
+            note("tables", f"with every table open, scrolls sideways by {overflow}px")
+    if rel in SHOWN or os.environ.get("TCR_SCREENSHOTS"):
+        page.screenshot(path=str(shot_path(rel, size, "layout")), full_page=True, timeout=120_000)
+
+
+def _layout_shift(page: Page, note) -> None:  # type: ignore[no-untyped-def]
+    """The page's cumulative layout shift from the first paint until every widget was
+    live is 0, and every widget kept its prerendered size the whole time."""
+    shifts = page.evaluate("window.__shifts")
+    parsed = page.evaluate("performance.getEntriesByType('navigation')[0].domInteractive")
+    before = page.evaluate("window.__prerendered")
+    after = page.evaluate("window.__boxes()")
+    sizes = page.evaluate("window.__sizes")
+    # On a busy machine Chromium may paint a page while its HTML is still being parsed:
+    # Material's sidebar list grows as the rest arrives, and a static table's columns
+    # widen when its later rows do (seen on cortex/harm's d12 table in a CI run). Those
+    # shifts come from the static HTML arriving in chunks, before any widget script has
+    # run (module scripts wait for the parser), so only shifts after the parser finished
+    # are counted, and never those of the sidebar alone; nor those right after an input,
+    # as Core Web Vitals does.
+    counted = [s for s in shifts if not s["input"] and not s["sidebar"] and s["at"] >= parsed]
+    cls = sum(s["value"] for s in counted)
+    if cls != 0:
+        sources = [src for s in counted for src in s["sources"]]
+        note("layout shift", f"CLS {cls:.4f}: " + "; ".join(sources[:6]))
+    if before != after:
+        changed = [f"{b['id']} {b['size']} -> {a['size']}" for b, a in zip(before, after, strict=True) if a != b]
+        note("layout shift", "live size differs from the prerendered one: " + "; ".join(changed))
+    resized = {key: seen for key, seen in sizes.items() if len(seen) > 1}
+    if resized:
+        note("layout shift", f"widgets changed size while starting: {resized}")

@@ -1,0 +1,60 @@
+"""Every page of the built site, loaded once at a phone size (390x844, dark scheme) and
+once at a laptop size (1366x900, light scheme), each in a fresh profile
+(:func:`tests.browser.crawl.crawl`). Each check below reads what that one visit recorded:
+
+- clean: no console error, no failed request, no request to another host, no policy
+  violation, no unhandled rejection; every widget and app goes live;
+- agrees: every widget's live headline is CPython's for the same inputs;
+- layout shift: nothing moves while the widgets go live (the browser's own layout-shift
+  entries sum to exactly 0, and each widget keeps its prerendered size the whole time);
+- accessibility: axe-core finds no violation of any impact, in either scheme;
+- fit: no page scrolls sideways at 390 and 360 px or at 1366 and 1280 px, and every
+  control of a widget or app is touch-sized at 360 px;
+- tables: only the first odds table of a widget starts open; with every details element
+  open, no two tables overlap and none crosses its widget's edge.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser
+
+from rules_core import api
+from tests.browser.crawl import VIEWPORTS, Crawl, crawl
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module", params=list(VIEWPORTS))
+def visit(request, browser: Browser, site) -> Crawl:  # type: ignore[no-untyped-def]
+    return crawl(browser, site, request.param)
+
+
+def test_the_crawl_visits_every_page_and_compares_every_widget(visit: Crawl) -> None:
+    assert len(visit.pages) >= 40 and len(visit.widget_pages) >= 20
+    assert {"", "sucs/roster/", "phases/tracker/", "gunplay/difficulty/"} <= set(visit.pages)
+    assert visit.compared >= len(api.names()) // 2
+
+
+def test_every_page_loads_clean(visit: Crawl) -> None:
+    assert visit.problems["clean"] == []
+
+
+def test_every_widget_shows_what_cpython_computes(visit: Crawl) -> None:
+    assert visit.problems["agrees"] == []
+
+
+def test_no_layout_shift_while_every_widget_goes_live(visit: Crawl) -> None:
+    assert visit.problems["layout shift"] == []
+
+
+def test_accessibility_has_no_violations(visit: Crawl) -> None:
+    assert visit.problems["accessibility"] == []
+
+
+def test_every_page_fits_with_touch_sized_controls(visit: Crawl) -> None:
+    assert visit.problems["fit"] == []
+
+
+def test_tables_keep_to_their_box(visit: Crawl) -> None:
+    assert visit.problems["tables"] == []
