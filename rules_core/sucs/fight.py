@@ -93,6 +93,8 @@ class Fight:
         self.memo: dict[Any, Paths] = {}
         #: each round's exact moves, once built (:func:`plan` and the solver share them)
         self._steps: dict[Round, tuple[int, list[tuple[Round, int]]]] = {}
+        #: each round's successors that are not over, once found (:func:`plan`)
+        self._going_on: dict[Round, frozenset[Round]] = {}
         self._canon: dict[State, State] = {}
         #: paths the exact turn walk has built, and the most it may build
         self.work = 0
@@ -140,6 +142,15 @@ class Fight:
                 out[key] = out.get(key, 0) + scale * w * pow6(top - sx)
         self._steps[rnd] = built = (first_den * 6 ** top, list(out.items()))
         return built
+
+    def going_on(self, rnd: Round) -> frozenset[Round]:
+        """The states one turn from ``rnd`` can lead to where the fight is not over
+        (found once: :func:`plan` asks again every round the state is live)."""
+        known = self._going_on.get(rnd)
+        if known is None:
+            known = self._going_on[rnd] = frozenset(
+                s for s, _ in self.step(rnd)[1] if winner(s[1]) is None)
+        return known
 
     def sample(self, rnd: Round, dice: solver.Dice) -> tuple[Round, str]:
         """One turn with real dice: the initiative roll, then every activation through the
@@ -255,7 +266,7 @@ def plan(fight: Fight, max_rounds: int, max_states: int = MAX_STATES,
                 denominator, moves = fight.step(state)
                 bits = max(bits, denominator.bit_length())
                 transitions += len(moves)
-                nxt.update(s for s, _ in moves if fight.outcome(s) is None)
+                nxt.update(fight.going_on(state))
         except solver.TooLarge as err:
             return Plan(r - 1, peak, spent, "turn", str(err))
         weighted = transitions * (2500 + r * bits) // 2500
