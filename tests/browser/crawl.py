@@ -40,17 +40,20 @@ TOUCH_PX = 40
 WIDGETS = ".calc[data-calculator], .calc-app[data-app]"
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
+#: policy violations and unhandled rejections, recorded from before any page script
+WATCH_CSP = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation',
+  e => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+window.__rejections = [];
+window.addEventListener('unhandledrejection', e => window.__rejections.push(String(e.reason)));
+"""
+
 # Runs before any page script: records layout shifts from the first paint, the widgets'
 # prerendered sizes at DOMContentLoaded (before the widget module binds them: Material's
-# document$, which binds them, listens later than this), every size they take after,
-# policy violations and unhandled rejections.
+# document$, which binds them, listens later than this) and every size they take after.
 RECORD = """
 (() => {
-  window.__csp = [];
-  document.addEventListener('securitypolicyviolation',
-    e => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
-  window.__rejections = [];
-  window.addEventListener('unhandledrejection', e => window.__rejections.push(String(e.reason)));
   const shifts = (window.__shifts = []);
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
@@ -183,6 +186,7 @@ def crawl(browser: Browser, site, size: str, checks: tuple[str, ...] = CHECKS) -
     narrow = NARROW[size]
     context = browser.new_context(base_url=site.url, viewport={"width": width, "height": height},
                                   service_workers="block", color_scheme=SCHEMES[size])
+    context.add_init_script(WATCH_CSP)
     context.add_init_script(RECORD)
     if "accessibility" in checks:
         assert AXE.exists(), "run `npm ci` (make test does) to install axe-core"

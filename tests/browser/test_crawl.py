@@ -7,17 +7,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
+from tests.browser.crawl import WATCH_CSP
 from tests.browser.support import RUNTIME_TIMEOUT_MS, site_pages, wait_settled
 
 pytestmark = pytest.mark.browser
 
-WATCH_CSP = """
-window.__csp = [];
-document.addEventListener('securitypolicyviolation',
-  e => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
-window.__rejections = [];
-window.addEventListener('unhandledrejection', e => window.__rejections.push(String(e.reason)));
-"""
 
 
 def test_pages_read_well_without_javascript(browser: Browser, site) -> None:  # type: ignore[no-untyped-def]
