@@ -91,6 +91,8 @@ class Fight:
         self._odds: dict[tuple[str, int, int, int], AttackOdds] = {}
         #: the rest of a turn from (state, activations left, charge), when exact
         self.memo: dict[Any, Paths] = {}
+        #: each unit's targets by the enemy side's state (:func:`turn.choose_targets`)
+        self.target_memo: dict[Any, list[int]] = {}
         #: each round's exact moves, once built (:func:`plan` and the solver share them)
         self._steps: dict[Round, tuple[int, list[tuple[Round, int]]]] = {}
         #: each round's successors that are not over, once found (:func:`plan`)

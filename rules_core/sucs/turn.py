@@ -116,6 +116,11 @@ class Table(Protocol):
     def memo(self) -> dict[Any, Paths]:
         """The rest of a turn from (state, units to act, side, charge), when exact."""
 
+    @property
+    def target_memo(self) -> dict[Any, list[int]]:
+        """The enemies each unit picks, by (side, unit, modifier, the enemy side's state):
+        the choice depends on nothing else."""
+
     def spec(self, side: str, i: int, t: int, bonus: int) -> AttackSpec: ...
 
     def odds(self, side: str, i: int, t: int, bonus: int) -> AttackOdds: ...
@@ -247,11 +252,17 @@ def choose_targets(fight: Table, state: State, side: str, i: int, bonus: int) ->
     its weapon may hit; ties go to the unit already hurt the most (the most markers,
     then a roll towards the next one), so fire is concentrated."""
     enemy = other_side(side)
-    alive = [t for t, u in enumerate(state[0 if enemy == "a" else 1]) if u is not None]
+    them = state[0 if enemy == "a" else 1]
+    key = (side, i, bonus, them)
+    known = fight.target_memo.get(key)
+    if known is not None:
+        return known
+    alive = [t for t, u in enumerate(them) if u is not None]
     ranked = sorted(alive, key=lambda t: (-fight.odds(side, i, t, bonus)[1],
                                           fight.group_rank(enemy, t),
-                                          _focus(_unit(state, enemy, t)), t))
-    return ranked[:fight.units[side][i].targets]
+                                          _focus(them[t]), t))
+    fight.target_memo[key] = chosen = ranked[:fight.units[side][i].targets]
+    return chosen
 
 
 def reorganized(markers: int, rules: Rules, one_action: bool = False) -> tuple[int, bool]:
