@@ -7,8 +7,8 @@ result, failing loudly (exit 1, every problem listed) instead of shipping a brok
 - the widget assets of ``calculators/assets/``, each named by content hash
   (``calculators/hashed.py``), with every reference to them rewritten;
 - the Python bundle (one zip of ``rules_core``, the browser half of ``calculators`` and
-  their pure-Python dependencies, named by content hash; ``calculators/bundle.py``) and
-  the pinned Pyodide runtime;
+  their pure-Python dependencies, named by content hash; ``calculators/bundle.py``), the
+  runtime's first-visit snapshot made from it, and the pinned Pyodide runtime;
 - in every page: links to the site root (``@@calc-root@@/``, written by the fences) made
   relative to the page, the build id, one Content-Security-Policy meta tag, an accessible
   name for Material's search dialog (``calculators/pages.py``);
@@ -35,7 +35,8 @@ from calculators.layout import ASSET_DIR, ASSETS_SOURCE, PYODIDE_DIR, PYODIDE_FI
 
 
 def write_runtime(site_dir: Path) -> str:
-    """Copy the Pyodide files and the Python bundle into the built site; the bundle's name."""
+    """Copy the Pyodide files, the Python bundle and its first-visit snapshot into the
+    built site; the bundle's name."""
     target = site_dir / PYODIDE_DIR / bundle.pyodide_version()
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
@@ -44,6 +45,8 @@ def write_runtime(site_dir: Path) -> str:
     out = site_dir / ASSET_DIR
     out.mkdir(parents=True, exist_ok=True)
     (out / name).write_bytes(data)
+    shipped, packed = bundle.snapshot()
+    (out / shipped).write_bytes(packed)
     return name
 
 

@@ -8,6 +8,7 @@ Used by the fences (a widget names its bundle and runtime) and by the post-build
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import importlib
 import io
@@ -19,7 +20,7 @@ import zipfile
 from functools import cache
 from pathlib import Path
 
-from calculators.layout import ROOT, BuildError
+from calculators.layout import ROOT, BuildError, snapshot_name
 
 #: packages shipped whole in the bundle (pure Python, imported by the worker)
 BUNDLED_PACKAGES = ("rules_core", "icepool", "markdown_it", "mdurl")
@@ -27,6 +28,8 @@ BUNDLED_PACKAGES = ("rules_core", "icepool", "markdown_it", "mdurl")
 BROWSER_MODULES = ("__init__.py", "render.py", "runtime.py")
 #: compiled bundles, by the hash of their source zip and the Pyodide version
 COMPILED = ROOT / "build" / "compiled-bundles"
+#: first-visit snapshots, by the bundle's name (which carries the Pyodide version's Python)
+SNAPSHOTS = ROOT / "build" / "snapshots"
 #: the runtime files the worker downloads itself (and counts for its progress), besides the bundle
 RUNTIME_DOWNLOADS = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
@@ -49,10 +52,7 @@ def compiled(source: bytes) -> bytes:
     kept = COMPILED / f"{key}.zip"
     if kept.is_file():
         return kept.read_bytes()
-    node = shutil.which("node")
-    if node is None:
-        raise BuildError("Compiling the Python bundle for the browser needs Node.js: install it"
-                         " (`sudo apt-get install nodejs npm`), then run `make site`.")
+    node = _node("Compiling the Python bundle for the browser")
     COMPILED.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=COMPILED) as tmp:
         src, out = Path(tmp) / "source.zip", Path(tmp) / "compiled.zip"
@@ -86,6 +86,43 @@ def bundle() -> tuple[str, bytes]:
     return f"python-{hashlib.sha256(data).hexdigest()[:12]}.zip", data
 
 
+def _node(what: str) -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError(f"{what} needs Node.js: install it (`sudo apt-get install nodejs npm`), "
+                         "then run `make site`.")
+    return node
+
+
+@cache
+def snapshot() -> tuple[str, bytes]:
+    """(file name, gzip bytes) of the runtime's first-visit snapshot: Python's memory
+    once the pinned Pyodide has started and imported everything a request needs from
+    this bundle, made by ``calculators/make_snapshot.mjs`` in Node (kept in
+    :data:`SNAPSHOTS` by the bundle's name). A first visit restores it instead of starting
+    Python (which is most of a first visit's time, and about twice as long in WebKit)."""
+    bundle_name, data = bundle()
+    name = snapshot_name(bundle_name)
+    kept = SNAPSHOTS / name
+    if kept.is_file():
+        return name, kept.read_bytes()
+    node = _node("Making the runtime's snapshot")
+    SNAPSHOTS.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=SNAPSHOTS) as tmp:
+        zip_path, out = Path(tmp) / bundle_name, Path(tmp) / "memory"
+        zip_path.write_bytes(data)
+        proc = subprocess.run([node, str(ROOT / "calculators" / "make_snapshot.mjs"), str(pyodide_dir()),
+                               str(zip_path), str(out)], capture_output=True, text=True)
+        if proc.returncode != 0 or not out.is_file():
+            raise BuildError(f"making the runtime's snapshot failed:\n{proc.stderr.strip()[-2000:]}")
+        packed = Path(tmp) / name
+        packed.write_bytes(gzip.compress(out.read_bytes(), compresslevel=6, mtime=0))
+        packed.replace(kept)  # one rename: a build running beside this one reads all or nothing
+    for old in sorted(SNAPSHOTS.glob("*.snapshot.gz"), key=lambda p: p.stat().st_mtime)[:-2]:
+        old.unlink(missing_ok=True)  # 37 MB each, once unpacked: the last two are enough
+    return name, kept.read_bytes()
+
+
 def pyodide_dir() -> Path:
     return ROOT / "node_modules" / "pyodide"
 
@@ -106,5 +143,7 @@ def pyodide_version() -> str:
 @cache
 def runtime_bytes() -> int:
     """The bytes the worker's downloads hold once decoded: the progress bar's total when
-    the server compresses them (its Content-Length is then the compressed size)."""
-    return sum((pyodide_dir() / name).stat().st_size for name in RUNTIME_DOWNLOADS) + len(bundle()[1])
+    the server compresses them (its Content-Length is then the compressed size). The
+    first-visit snapshot counts as the gzip file it is (no server decodes it)."""
+    return (sum((pyodide_dir() / name).stat().st_size for name in RUNTIME_DOWNLOADS)
+            + len(bundle()[1]) + len(snapshot()[1]))

@@ -36,6 +36,13 @@ BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
 _FINGERPRINTED = re.compile(r"\.[0-9a-f]{8,}\.min\.(?:js|css)$")
 
 
+def snapshot_name(bundle_name: str) -> str:
+    """The runtime's first-visit snapshot's file name, beside the bundle it was made from
+    (``python-<hash>.zip`` -> ``python-<hash>.snapshot.gz``; the page script derives it
+    the same way: ``client.js``, shippedSnapshot)."""
+    return bundle_name.removesuffix(".zip") + ".snapshot.gz"
+
+
 class BuildError(RuntimeError):
     """Something the build needs is missing; the message says how to get it."""
 

@@ -21,6 +21,7 @@ from calculators.layout import (
     PYODIDE_DIR,
     PYODIDE_FILES,
     ROOT_PLACEHOLDER,
+    snapshot_name,
 )
 
 #: a fence whose formatter failed, shown as code instead of a widget or table
@@ -76,6 +77,8 @@ def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
         bundle = attrs.get("data-bundle", "")
         if not bundle or not (site_dir / ASSET_DIR / bundle).is_file():
             out.append(f"{rel}: widget {name}: its Python bundle {bundle!r} is not in the site")
+        elif not (site_dir / ASSET_DIR / snapshot_name(bundle)).is_file():
+            out.append(f"{rel}: widget {name}: the first-visit snapshot of {bundle!r} is not in the site")
         pyodide = site_dir / PYODIDE_DIR / attrs.get("data-pyodide", "?")
         if not all((pyodide / f).is_file() for f in PYODIDE_FILES):
             out.append(f"{rel}: widget {name}: the Pyodide runtime {pyodide.name} is not in the site")

@@ -43,7 +43,7 @@ export const runtime = {
   total: 0,
   /** @type {RuntimeFailure | null} */
   failure: null,
-  /** @type {"snapshot" | "cold" | null} */
+  /** @type {"snapshot" | "shipped" | "cold" | null} */
   path: null,
   /** @type {Record<string, number>} ms from the worker's start to each start-up step */
   timings: {},
@@ -112,6 +112,13 @@ function snapshotPlace() {
   return { cache: scopedKey("runtime-snapshot"), key: new URL(`_snapshot/${source.pyodide}/${bundleName}`, SITE_ROOT).href };
 }
 
+/** The site's first-visit snapshot, beside the bundle it was made from (named as
+ * calculators/layout.py snapshot_name names it: python-<hash>.zip -> python-<hash>.snapshot.gz). */
+function shippedSnapshot(/** @type {URL} */ here) {
+  if (!source) return null;
+  return new URL(source.bundle.replace(/\.zip$/, "") + ".snapshot.gz", here).href;
+}
+
 /** The worker's script, and the start message for this page's runtime. */
 function startMessage() {
   if (!source) return null;
@@ -120,6 +127,7 @@ function startMessage() {
   const init = {
     op: "init", id: 0, pyodide: new URL(`../pyodide/${source.pyodide}/`, here).href,
     bundle: new URL(source.bundle, here).href, root: SITE_ROOT.href, snapshot: snapshotPlace(),
+    shipped: shippedSnapshot(here),
   };
   return { script: new URL("worker.js", import.meta.url).href, init };
 }

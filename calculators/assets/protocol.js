@@ -10,6 +10,8 @@
  * @property {string} bundle   absolute URL of the Python bundle (a zip named by content hash)
  * @property {string} root     the site's root URL (for links in explanations)
  * @property {SnapshotPlace | null} snapshot  null: no warm start, no snapshot made
+ * @property {string | null} shipped  absolute URL of the site's first-visit snapshot (gzip),
+ *   restored when none is kept here yet; null: start Python from scratch
  */
 
 /**
@@ -55,7 +57,8 @@
  * @typedef {object} StartedReply
  * @property {"started"} kind
  * @property {number} id
- * @property {"snapshot" | "cold"} path  which start ran: restored from a snapshot, or normal
+ * @property {"snapshot" | "shipped" | "cold"} path  which start ran: restored from the
+ *   snapshot kept here, from the site's first-visit snapshot, or normal
  * @property {boolean} snapshotReady  this start makes a snapshot as it answers (keep it with save-snapshot)
  * @property {string} [dropped]  why a stored snapshot was not used (stale, damaged, refused)
  * @property {Record<string, number>} timings  ms since the worker began, per start-up step

@@ -9,6 +9,9 @@
 // is restored instead of starting Python from scratch. Anything wrong with it (stale,
 // damaged, refused) drops it and the normal start runs; that start makes a new snapshot
 // as it ends, which the page asks us to keep once its calculators are quiet.
+// First visit: with no snapshot kept yet, the site's own (made by the build in Node from
+// the same bundle, calculators/make_snapshot.mjs) is downloaded and restored, and kept
+// as this browser's; if it cannot be had or is refused, the normal start runs.
 
 /** @typedef {import("./protocol.js").ToWorker} ToWorker */
 /** @typedef {import("./protocol.js").FromWorker} FromWorker */
@@ -248,6 +251,37 @@ async function saveSnapshot() {
   }
 }
 
+/** The site's first-visit snapshot, downloaded (counted for the progress) and unpacked.
+ * Its failure is not the start's: the normal start runs instead. */
+async function fetchShipped(/** @type {string} */ url) {
+  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
+  const file = { loaded: 0, total: 0, done: false };
+  files.set(url, file);
+  try {
+    const response = await nativeFetch(url);
+    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
+    const encoding = (response.headers.get("content-encoding") || "identity").toLowerCase();
+    file.total = encoding === "identity" ? Number(response.headers.get("content-length")) || 0 : 0;
+    const counted = response.body.pipeThrough(new TransformStream({
+      transform(chunk, out) {
+        file.loaded += chunk.byteLength;
+        report();
+        out.enqueue(chunk);
+      },
+    }));
+    const unpacked = counted.pipeThrough(new DecompressionStream("gzip"));
+    const bytes = new Uint8Array(await new Response(unpacked).arrayBuffer());
+    file.done = true;
+    report(true);
+    mark("shippedRead");
+    return bytes;
+  } catch (err) {
+    files.delete(url); // its bytes no longer count: the progress is the normal start's
+    report(true);
+    throw err;
+  }
+}
+
 // ---- the WebAssembly, compiled as it downloads -----------------------------------
 
 /** Pyodide's WebAssembly module, compiled from the moment the worker starts (while the
@@ -330,6 +364,9 @@ async function start(config) {
   const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
   bundle.catch(() => {});
   const stored = await reading;
+  // none kept here yet: the site's own, while Pyodide's JavaScript loads
+  const shipped = !stored.bytes && config.shipped ? fetchShipped(config.shipped) : null;
+  shipped?.catch(() => {});
   let loadPyodide;
   try {
     ({ loadPyodide } = await module);
@@ -340,22 +377,31 @@ async function start(config) {
   /** @param {object} options */
   const load = (options) => Promise.race([
     loadPyodide({ indexURL: base, packages: [], ...options }), downloadFailure]);
-  /** @type {"snapshot" | "cold"} */
+  /** @type {"snapshot" | "shipped" | "cold"} */
   let path = "cold";
   let dropped = stored.dropped;
-  if (stored.bytes && place) {
+  const snapshot = stored.bytes || shipped;
+  if (snapshot) {
     try {
       // Pyodide loads its JavaScript while the snapshot's bytes are read and checked
-      py = await load({ _loadSnapshot: stored.bytes.then((bytes) => {
-        restoring = snapshotMemory(bytes);
-        return bytes;
-      }) });
-      path = "snapshot";
+      const bytes = snapshot.then((got) => {
+        restoring = snapshotMemory(got);
+        if (!stored.bytes) made = got; // kept as this browser's own, once the page is quiet
+        return got;
+      });
+      bytes.catch(() => {}); // a failure is the catch below's, whenever Pyodide awaits it
+      py = await load({ _loadSnapshot: bytes });
+      path = stored.bytes ? "snapshot" : "shipped";
     } catch (err) {
       restoring = 0;
+      made = null;
       if (err instanceof LoadFailure) throw err;
-      dropped = err instanceof Damaged ? "damaged" : `refused (${err})`;
-      await dropSnapshot(place);
+      if (stored.bytes && place) {
+        dropped = err instanceof Damaged ? "damaged" : `refused (${err})`;
+        await dropSnapshot(place);
+      } else {
+        dropped = `the site's snapshot: ${err}`;
+      }
       py = null;
     }
   }
@@ -371,12 +417,13 @@ async function start(config) {
   // come with its first request (rules_core.catalog.find).
   if (path === "cold") py.pyimport("sys").path.insert(0, BUNDLE_ZIP);
   const runtime = py.pyimport("calculators.runtime");
-  if (path === "snapshot") runtime.restored();
+  if (path !== "cold") runtime.restored();
   runtime.configure(config.root);
   handle = runtime.handle;
   mark("rules");
   snapshotDue = path === "cold" && Boolean(place);
-  return { path, dropped, snapshotReady: snapshotDue, timings: { ...timings } };
+  const snapshotReady = snapshotDue || (path === "shipped" && Boolean(place));
+  return { path, dropped, snapshotReady, timings: { ...timings } };
 }
 
 /** A normal start makes its snapshot (memory as Python started, every system imported)

@@ -4,6 +4,7 @@ sites, it fails loudly (exit 1, the problem named) instead of shipping a broken 
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import re
@@ -183,6 +184,31 @@ def test_the_check_names_every_kind_of_broken_site(tmp_path: Path) -> None:
     for expected in ("left as code", "placeholder", "0 Content-Security-Policy", "names a file the site does not have",
                      "Python bundle", "does not load"):
         assert expected in found, (expected, found)
+
+
+def test_the_check_names_a_missing_first_visit_snapshot(tmp_path: Path) -> None:
+    site_dir = _tiny_site(tmp_path / "site")
+    build.finish(site_dir)
+    shipped = list((site_dir / layout.ASSET_DIR).glob("python-*.snapshot.gz"))
+    bundles = list((site_dir / layout.ASSET_DIR).glob("python-*.zip"))
+    assert [p.name for p in shipped] == [layout.snapshot_name(b.name) for b in bundles]
+    shipped[0].unlink()
+    assert any("first-visit snapshot" in p for p in verify.problems(site_dir))
+
+
+def test_the_first_visit_snapshot_is_pyodides_memory_and_no_file_is_fetched_ahead(site) -> None:  # type: ignore[no-untyped-def]
+    """The site's snapshot unpacks to a Pyodide memory snapshot (its header's second word
+    is the header's length, as worker.js reads it), bigger than Pyodide's starting memory;
+    the service worker neither fetches it ahead nor keeps it (the worker keeps it unpacked)."""
+    (shipped,) = (site.dir / layout.ASSET_DIR).glob("python-*.snapshot.gz")
+    memory = gzip.decompress(shipped.read_bytes())
+    header = int.from_bytes(memory[4:8], "little")
+    assert 8 < header < 1 << 20 and len(memory) - header > 30 * 2**20
+    text = (site.dir / "sw.js").read_text(encoding="utf-8")
+    manifest = json.loads(re.search(r"const MANIFEST = (\{.*?\});\n", text, re.S).group(1))  # type: ignore[union-attr]
+    listed = [u for key in ("files", "runtime", "immutable") for u in manifest[key]]
+    assert not [u for u in listed if u.endswith(".snapshot.gz")]
+    assert 'key.endsWith(".snapshot.gz")' in text
 
 
 def test_the_service_worker_lists_every_file_with_its_hash(site) -> None:  # type: ignore[no-untyped-def]
