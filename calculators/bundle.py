@@ -94,13 +94,13 @@ def _node(what: str) -> str:
     return node
 
 
-@cache
 def snapshot() -> tuple[str, bytes]:
     """(file name, gzip bytes) of the runtime's first-visit snapshot: Python's memory
     once the pinned Pyodide has started and imported everything a request needs from
     this bundle, made by ``calculators/make_snapshot.mjs`` in Node (kept in
-    :data:`SNAPSHOTS` by the bundle's name). A first visit restores it instead of starting
-    Python (which is most of a first visit's time, and about twice as long in WebKit)."""
+    :data:`SNAPSHOTS` by the bundle's name, and read from there: not cached in the process,
+    since it follows :func:`bundle`). A first visit restores it instead of starting Python
+    (which is most of a first visit's time, and about twice as long in WebKit)."""
     bundle_name, data = bundle()
     name = snapshot_name(bundle_name)
     kept = SNAPSHOTS / name

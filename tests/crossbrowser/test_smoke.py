@@ -99,6 +99,7 @@ def test_every_page_loads_and_every_widget_goes_live_and_recomputes(engine: Engi
     engine.goto(site.url)
     assert engine.run(js.ERRORS) == []  # installs the page's error record
     widgets = recomputed = calculators = 0
+    starts = []
     for path in site_pages(site):
         engine.where = f"following a link to /{path}"
         if engine.run(js.NAVIGATE, ["/" + path, NAVIGATE_TIMEOUT_MS]) != "/" + path:
@@ -109,6 +110,7 @@ def test_every_page_loads_and_every_widget_goes_live_and_recomputes(engine: Engi
         for entry in _live(engine, path, recompute=True):
             where = f"{engine.name} /{path} {entry['name']}"
             assert entry["status"] == "ready", (where, entry)
+            starts.append(entry["runtime"])
             widgets += 1
             if entry["recomputed"] is not None:
                 assert entry["recomputed"]["answered"], (where, entry["recomputed"])
@@ -116,6 +118,8 @@ def test_every_page_loads_and_every_widget_goes_live_and_recomputes(engine: Engi
                 calculators += 1
         engine.where = f"/{path}: reading its errors"
         assert _errors(engine) == [], f"{engine.name} /{path}"
+    # the visit's first start restored the site's own snapshot (a new profile keeps none)
+    assert starts[0] == "ready shipped", (engine.name, starts[:3])
     # every calculator page's widgets answered a change; most changes give a new result
     assert widgets >= 30 and calculators >= 25 and recomputed >= calculators * 3 // 4, \
         (widgets, calculators, recomputed)
