@@ -83,16 +83,10 @@ class Fight:
         """The attack pool of ``side`` and the defence pool of the other side, built by the
         firefight pool builder from the members still standing and the injuries."""
         other = "b" if side == "a" else "a"
-        me, them = self.unit(side), self.unit(other)
         my_lost, my_injury = _side_state(side, state)
         their_lost, their_injury = _side_state(other, state)
-        attack = attack_terms(Side(False, quality=me.standing(my_lost), other=me.assets),
-                              [their_injury] if their_injury else [], InjuryRule.EVERY)
-        defence = defence_terms(Side(False, quality=them.standing(their_lost), other=them.assets),
-                                self.distance, them.cover, False, them.armor, False,
-                                [my_injury] if my_injury else [], InjuryRule.EVERY)
-        return (tuple(sorted((t.die for t in attack), reverse=True)),
-                tuple(sorted((t.die for t in defence), reverse=True)))
+        return (_attack_pool(self, side, my_lost, their_injury),
+                _defence_pool(self, other, their_lost, my_injury))
 
     def largest_pools(self) -> int:
         """The most dice any attack or defence of this fight can roll (at the start, with
@@ -102,6 +96,27 @@ class Fight:
             attack, defence = self.pools(side, (0, 4, 0, 4, 0, 0))
             sizes += [len(attack), len(defence)]
         return max(sizes)
+
+
+@lru_cache(maxsize=1024)
+def _attack_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int, ...]:
+    """``side``'s attack pool with ``lost`` members down, against a target carrying
+    ``injury`` (0: none); cached, as each pool serves many states of the fight."""
+    me = fight.unit(side)
+    attack = attack_terms(Side(False, quality=me.standing(lost), other=me.assets),
+                          [injury] if injury else [], InjuryRule.EVERY)
+    return tuple(sorted((t.die for t in attack), reverse=True))
+
+
+@lru_cache(maxsize=1024)
+def _defence_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int, ...]:
+    """``side``'s defence pool with ``lost`` members down, against an attacker carrying
+    ``injury`` (0: none); cached as :func:`_attack_pool` is."""
+    them = fight.unit(side)
+    defence = defence_terms(Side(False, quality=them.standing(lost), other=them.assets),
+                            fight.distance, them.cover, False, them.armor, False,
+                            [injury] if injury else [], InjuryRule.EVERY)
+    return tuple(sorted((t.die for t in defence), reverse=True))
 
 
 def _side_state(side: str, state: State) -> tuple[int, int]:
@@ -205,10 +220,10 @@ def outcome(fight: Fight, state: State) -> str | None:
     return None
 
 
-def step(fight: Fight, first: str, state: State) -> list[tuple[State, Fraction]]:
+def step(fight: Fight, first: str, state: State) -> tuple[int, dict[State, int]]:
     """One round: ``first`` attacks, then the other side with whoever still stands.
-    Counted in integers over one common denominator, turned into fractions once.
-    ``first == AT_ONCE``: both attack from the round's starting state (a variant)."""
+    Counted in integers over one common denominator: (denominator, ways of each next
+    state). ``first == AT_ONCE``: both attack from the round's starting state (a variant)."""
     if first == AT_ONCE:
         den_a, on_b = _attack(fight, "a", state)
         den_b, on_a = _attack(fight, "b", state)
@@ -217,7 +232,7 @@ def step(fight: Fight, first: str, state: State) -> list[tuple[State, Fraction]]
             for sa, q in on_a.items():  # B's attack: A's members and B's plot points
                 end = (sa[0], sa[1], sb[2], sb[3], sb[4], sa[5])
                 both[end] = both.get(end, 0) + p * q
-        return [(s, Fraction(w, den_a * den_b)) for s, w in both.items()]
+        return den_a * den_b, both
     second = "b" if first == "a" else "a"
     den1, mids = _attack(fight, first, state)
     seconds = {mid: _attack(fight, second, mid) for mid in mids
@@ -232,8 +247,7 @@ def step(fight: Fight, first: str, state: State) -> list[tuple[State, Fraction]]
         factor = p * (den2 // den)
         for end, q in ends.items():
             out[end] = out.get(end, 0) + factor * q
-    total = den1 * den2
-    return [(s, Fraction(w, total)) for s, w in out.items()]
+    return den1 * den2, out
 
 
 def losses(state: State) -> dict[str, int]:
@@ -268,7 +282,11 @@ class Firefight:
         return START
 
     def step(self, state: State) -> solver.Moves:
-        return solver.whole_moves(step(self.fight, self.first, state))
+        """The round's moves over their least common denominator (as
+        :func:`solver.whole_moves` gives them), reduced once, not move by move."""
+        denominator, counts = step(self.fight, self.first, state)
+        shared = math.gcd(denominator, *counts.values())
+        return denominator // shared, tuple((s, w // shared) for s, w in counts.items() if w)
 
     def outcome(self, state: State) -> str | None:
         if state[0] < len(self.fight.a.quality) and state[2] < len(self.fight.b.quality):
