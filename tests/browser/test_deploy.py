@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from calculators.layout import ASSET_DIR, ASSETS_SOURCE
-from tests.browser.support import instant_goto, sw_manifest, wait_offline_copy, wait_settled, widget
+from tests.browser.support import (
+    RUNTIME_TIMEOUT_MS,
+    instant_goto,
+    sw_manifest,
+    wait_offline_copy,
+    wait_settled,
+    widget,
+)
 from tests.conftest import _free_port, build_site, served
 
 pytestmark = pytest.mark.browser
@@ -92,7 +99,9 @@ def test_a_rebuild_never_mixes_versions_and_offers_a_reload(browser, tmp_path: P
 
         # Reload: the new build, and only it, goes live.
         requested.clear()
-        with tab.expect_navigation():
+        # (the navigation's start is enough: its page loading under a busy machine can
+        # take longer than a click's default wait, and the widget's wait follows)
+        with tab.expect_navigation(wait_until="commit", timeout=RUNTIME_TIMEOUT_MS):
             banner.get_by_role("button", name="Reload").click()
         assert wait_settled(tab, widget(tab, "gunplay.hit_odds")) == "ready"
         mine = [u for u in requested if f"/{ASSET_DIR}/" in u]

@@ -283,12 +283,20 @@ def test_a_hung_or_failed_worker_is_replaced_and_the_reader_told(fresh) -> None:
     first = page.evaluate(f"async () => {{ const m = await import({ENTRY_MODULE_URL});"
                           " window.__bridge = m.bridge; return !!m.bridge.worker(); }")
     assert first
+    # every status line the widget shows, kept: on a busy machine the replacement can go
+    # live, and its line be replaced, between two looks at the page
+    page.evaluate("""el => { const line = el.querySelector('.calc-status');
+        window.__said = [line.textContent];
+        new MutationObserver(() => window.__said.push(line.textContent))
+          .observe(line, { subtree: true, childList: true, characterData: true }); }""",
+                  root.element_handle())
     # A calculation that outlives the hang limit: the worker is ended and replaced.
     page.evaluate("window.TCR_RUNTIME_LIMITS = { hang: 1 }")
     page.fill("#calc-odds-attacker", "d12 d10 d8 d6 d4 d12 d10 d8")
-    page.wait_for_function("el => el.querySelector('.calc-status').textContent.includes('restarted')",
-                           arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
-    assert "stopped responding" in root.locator(".calc-status").inner_text()
+    page.wait_for_function("() => window.__said.some(t => t.includes('restarted'))",
+                           timeout=RUNTIME_TIMEOUT_MS)
+    said = [t for t in page.evaluate("window.__said") if "restarted" in t]
+    assert "stopped responding" in said[0], said
     page.evaluate("window.TCR_RUNTIME_LIMITS = {}")
     page.wait_for_function("() => document.documentElement.dataset.runtime === 'ready'",
                            timeout=RUNTIME_TIMEOUT_MS)
@@ -296,8 +304,9 @@ def test_a_hung_or_failed_worker_is_replaced_and_the_reader_told(fresh) -> None:
     assert reply["ok"] and root.get_attribute("data-status") == "ready"
     # The worker fails outright (the browser's error event on it): replaced the same way.
     page.evaluate("""() => { window.__old = window.__bridge.worker();
+        window.__said = [];
         window.__old.dispatchEvent(new ErrorEvent('error', { message: 'worker failed' })); }""")
-    assert "restarted" in root.locator(".calc-status").inner_text()
+    assert any("restarted" in t for t in page.evaluate("window.__said"))
     page.wait_for_function("() => document.documentElement.dataset.runtime === 'ready'"
                            " && window.__bridge.worker() && window.__bridge.worker() !== window.__old",
                            timeout=RUNTIME_TIMEOUT_MS)
