@@ -91,7 +91,7 @@ browser: setup
 test: setup browser
 	$(MAKE) --no-print-directory test-js
 	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m "not browser"
-	$(PY) -m pytest -q -m browser --durations=15
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m browser --durations=15
 	$(MAKE) --no-print-directory test-pyodide
 
 test-fast: setup
