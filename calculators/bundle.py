@@ -52,15 +52,11 @@ def compiled(source: bytes) -> bytes:
     kept = COMPILED / f"{key}.zip"
     if kept.is_file():
         return kept.read_bytes()
-    node = _node("Compiling the Python bundle for the browser")
     COMPILED.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=COMPILED) as tmp:
         src, out = Path(tmp) / "source.zip", Path(tmp) / "compiled.zip"
         src.write_bytes(source)
-        proc = subprocess.run([node, str(ROOT / "calculators" / "compile_bundle.mjs"), str(pyodide_dir()),
-                               str(src), str(out)], capture_output=True, text=True)
-        if proc.returncode != 0 or not out.is_file():
-            raise BuildError(f"compiling the Python bundle failed:\n{proc.stderr.strip()[-2000:]}")
+        _run_node("Compiling the Python bundle for the browser", "compile_bundle.mjs", src, out, out=out)
         out.replace(kept)  # one rename: a build running beside this one reads all or nothing
     for old in sorted(COMPILED.glob("*.zip"), key=lambda p: p.stat().st_mtime)[:-4]:
         old.unlink(missing_ok=True)  # the last few sources' bundles are enough
@@ -86,12 +82,18 @@ def bundle() -> tuple[str, bytes]:
     return f"python-{hashlib.sha256(data).hexdigest()[:12]}.zip", data
 
 
-def _node(what: str) -> str:
+def _run_node(what: str, script: str, *args: Path, out: Path) -> None:
+    """Run ``calculators/<script>`` in Node with the pinned Pyodide's folder and ``args``;
+    ``what`` names the job in the error when Node is missing or the script fails (or
+    writes no ``out``)."""
     node = shutil.which("node")
     if node is None:
         raise BuildError(f"{what} needs Node.js: install it (`sudo apt-get install nodejs npm`), "
                          "then run `make site`.")
-    return node
+    proc = subprocess.run([node, str(ROOT / "calculators" / script), str(pyodide_dir()),
+                           *map(str, args)], capture_output=True, text=True)
+    if proc.returncode != 0 or not out.is_file():
+        raise BuildError(f"{what} failed:\n{proc.stderr.strip()[-2000:]}")
 
 
 def snapshot() -> tuple[str, bytes]:
@@ -106,15 +108,11 @@ def snapshot() -> tuple[str, bytes]:
     kept = SNAPSHOTS / name
     if kept.is_file():
         return name, kept.read_bytes()
-    node = _node("Making the runtime's snapshot")
     SNAPSHOTS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=SNAPSHOTS) as tmp:
         zip_path, out = Path(tmp) / bundle_name, Path(tmp) / "memory"
         zip_path.write_bytes(data)
-        proc = subprocess.run([node, str(ROOT / "calculators" / "make_snapshot.mjs"), str(pyodide_dir()),
-                               str(zip_path), str(out)], capture_output=True, text=True)
-        if proc.returncode != 0 or not out.is_file():
-            raise BuildError(f"making the runtime's snapshot failed:\n{proc.stderr.strip()[-2000:]}")
+        _run_node("Making the runtime's snapshot", "make_snapshot.mjs", zip_path, out, out=out)
         packed = Path(tmp) / name
         packed.write_bytes(gzip.compress(out.read_bytes(), compresslevel=6, mtime=0))
         packed.replace(kept)  # one rename: a build running beside this one reads all or nothing

@@ -75,6 +75,13 @@ function report(force = false) {
   post({ kind: "progress", phase: done ? "start" : "download", loaded, total });
 }
 
+/** A response's length in the bytes its stream gives: its Content-Length, unless it is
+ * compressed (the stream gives decoded bytes; the page knows their total from the build). */
+function knownTotal(/** @type {Response} */ response) {
+  const encoding = (response.headers.get("content-encoding") || "identity").toLowerCase();
+  return encoding === "identity" ? Number(response.headers.get("content-length")) || 0 : 0;
+}
+
 /** Count a response's bytes as they stream (on a copy: the original stays untouched, so
  * WebAssembly compiles it as it arrives and the browser can keep its compiled code). */
 function track(/** @type {string} */ url, /** @type {Response} */ response) {
@@ -85,10 +92,7 @@ function track(/** @type {string} */ url, /** @type {Response} */ response) {
     downloadFailed(failure);
     throw failure;
   }
-  // the stream gives decoded bytes; a compressed response's Content-Length counts the
-  // compressed ones, so its total is unknown here (the page knows it from the build)
-  const encoding = (response.headers.get("content-encoding") || "identity").toLowerCase();
-  file.total = encoding === "identity" ? Number(response.headers.get("content-length")) || 0 : 0;
+  file.total = knownTotal(response);
   report(true);
   const body = response.clone().body;
   if (!body) {
@@ -260,8 +264,7 @@ async function fetchShipped(/** @type {string} */ url) {
   try {
     const response = await nativeFetch(url);
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
-    const encoding = (response.headers.get("content-encoding") || "identity").toLowerCase();
-    file.total = encoding === "identity" ? Number(response.headers.get("content-length")) || 0 : 0;
+    file.total = knownTotal(response);
     const counted = response.body.pipeThrough(new TransformStream({
       transform(chunk, out) {
         file.loaded += chunk.byteLength;

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from rules_core import api
 from tests.browser.support import (
@@ -57,15 +57,21 @@ new MutationObserver(() => {
 EARLY_KEY = "Object.keys(localStorage).find(k => k.endsWith(':runtime-early'))"
 
 
-@pytest.fixture(scope="module")
-def page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-untyped-def]
-    """One browser profile for the module: its Cache Storage outlives each page load."""
+def _profile(browser: Browser, site) -> tuple[BrowserContext, Page]:  # type: ignore[no-untyped-def]
+    """A new browser profile (nothing kept) and its page, which records its errors."""
     context = browser.new_context(base_url=site.url, service_workers="block")
     page = context.new_page()
-    page.add_init_script(COUNT_WORKERS)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
+    return context, page
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-untyped-def]
+    """One browser profile for the module: its Cache Storage outlives each page load."""
+    context, page = _profile(browser, site)
+    page.add_init_script(COUNT_WORKERS)
     yield page
     context.close()
 
@@ -315,11 +321,7 @@ SHIPPED = "**/assets/calculators/python-*.snapshot.gz"
 def first_visit(browser: Browser, site, answer=None) -> Iterator[Page]:  # type: ignore[no-untyped-def]
     """A new profile (nothing kept); ``answer(route)``, when given, answers the page's
     request for the site's snapshot instead of the server."""
-    context = browser.new_context(base_url=site.url, service_workers="block")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
+    context, page = _profile(browser, site)
     if answer is not None:
         context.route(SHIPPED, answer)
     try:
@@ -345,10 +347,6 @@ def test_a_first_visit_from_the_sites_snapshot_computes_right_and_rolls_its_own_
     assert seen[0] != seen[1]
 
 
-def _gzip_of(data: bytes) -> bytes:
-    return gzip.compress(data, mtime=0)
-
-
 @pytest.mark.parametrize("answer", [
     pytest.param(lambda route: route.fulfill(status=404, body="gone"), id="missing"),
     pytest.param(lambda route: route.abort("connectionreset"), id="cut-off"),
@@ -356,7 +354,7 @@ def _gzip_of(data: bytes) -> bytes:
     pytest.param(lambda route: route.fulfill(body=b"\x1f\x8b" + bytes(4096),
                                              content_type="application/gzip"), id="damaged"),
     # whole gzip of bytes that are no snapshot of this build: Pyodide refuses them
-    pytest.param(lambda route: route.fulfill(body=_gzip_of(bytes([7]) * (1 << 16)),
+    pytest.param(lambda route: route.fulfill(body=gzip.compress(bytes([7]) * (1 << 16), mtime=0),
                                              content_type="application/gzip"), id="refused"),
 ])
 def test_a_site_snapshot_that_cannot_be_used_gives_way_to_the_normal_start(
