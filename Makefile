@@ -111,7 +111,7 @@ test-loaded: setup browser
 	@busy=""; trap 'kill $$busy 2>/dev/null' EXIT INT TERM; \
 	for core in 1 2; do ( while :; do :; done ) & busy="$$busy $$!"; done; \
 	for run in $$(seq $(RUNS)); do echo "== loaded run $$run of $(RUNS)"; \
-	  $(PY) -m pytest -q -m browser --durations=10 -p no:cacheprovider || exit 1; done
+	  $(PY) -m pytest -q -n $(JOBS) --dist loadfile -m browser --durations=10 -p no:cacheprovider || exit 1; done
 
 lint: setup
 	$(PY) -m ruff check rules_core calculators tests benchmarks

@@ -1,6 +1,6 @@
 """Rules pages read well without JavaScript, and with the runtime blocked, widgets say so
 and keep their results. (Every page loading clean, accessibility and the rest of what one
-visit of a page can check: test_every_page.py.)"""
+visit of a page can check: every_page.py.)"""
 
 from __future__ import annotations
 

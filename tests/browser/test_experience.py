@@ -1,5 +1,5 @@
 """The site in both colour schemes and in print. (Every page fitting a phone and a laptop
-with touch-sized controls: test_every_page.py.)
+with touch-sized controls: every_page.py.)
 
 Charts are visible and readable in the light and dark schemes; rules pages, the SUCS roster and the
 quick-reference cards print without navigation or widget controls. One Pyodide load:

@@ -3,7 +3,7 @@ on a phone; a recompute keeps the views the reader chose; a compact summary stay
 while editing on a phone; a calculator page prints with its inputs; the focus ring is 3:1
 or more and unlike the error outline; threshold charts open on "at least"; every system's
 index lists its calculators. (Tables keeping to their widget on every page, and no page
-scrolling sideways: test_every_page.py.)
+scrolling sideways: every_page.py.)
 """
 
 from __future__ import annotations

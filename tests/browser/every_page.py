@@ -1,6 +1,9 @@
-"""Every page of the built site, loaded once at a phone size (390x844, dark scheme) and
-once at a laptop size (1366x900, light scheme), each in a fresh profile
-(:func:`tests.browser.crawl.crawl`). Each check below reads what that one visit recorded:
+"""The checks of every page of the built site, loaded once at a phone size (390x844, dark
+scheme: test_every_page_phone.py) and once at a laptop size (1366x900, light scheme:
+test_every_page_laptop.py), each in a fresh profile (:func:`tests.browser.crawl.crawl`).
+The two visits are two test modules so that they run in two test processes at once
+(pytest-xdist gives each process whole modules). Each check reads what its module's
+one visit recorded:
 
 - clean: no console error, no failed request, no request to another host, no policy
   violation, no unhandled rejection; every widget and app goes live;
@@ -16,18 +19,21 @@ once at a laptop size (1366x900, light scheme), each in a fresh profile
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import Browser
 
 from rules_core import api
-from tests.browser.crawl import VIEWPORTS, Crawl, crawl
-
-pytestmark = pytest.mark.browser
+from tests.browser.crawl import Crawl, crawl
 
 
-@pytest.fixture(scope="module", params=list(VIEWPORTS))
-def visit(request, browser: Browser, site) -> Crawl:  # type: ignore[no-untyped-def]
-    return crawl(browser, site, request.param)
+def visit_at(size: str) -> Any:
+    """The module-scoped fixture ``visit``: every page visited once at ``size``."""
+    @pytest.fixture(scope="module")
+    def visit(browser: Browser, site) -> Crawl:  # type: ignore[no-untyped-def]
+        return crawl(browser, site, size)
+    return visit
 
 
 def test_the_crawl_visits_every_page_and_compares_every_widget(visit: Crawl) -> None:
