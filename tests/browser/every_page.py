@@ -1,9 +1,9 @@
 """The checks of every page of the built site, loaded once at a phone size (390x844, dark
 scheme: test_every_page_phone.py) and once at a laptop size (1366x900, light scheme:
 test_every_page_laptop.py), each in a fresh profile (:func:`tests.browser.crawl.crawl`).
-The two visits are two test modules so that they run in two test processes at once
-(pytest-xdist gives each process whole modules). Each check reads what its module's
-one visit recorded:
+The two visits are two test modules, each a subclass of :class:`EveryPage` naming its
+size, so that they run in two test processes at once (pytest-xdist gives each process
+whole modules). Each check reads what its class's one visit recorded:
 
 - clean: no console error, no failed request, no request to another host, no policy
   violation, no unhandled rejection; every widget and app goes live;
@@ -19,8 +19,6 @@ one visit recorded:
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import Browser
 
@@ -28,39 +26,35 @@ from rules_core import api
 from tests.browser.crawl import Crawl, crawl
 
 
-def visit_at(size: str) -> Any:
-    """The module-scoped fixture ``visit``: every page visited once at ``size``."""
-    @pytest.fixture(scope="module")
-    def visit(browser: Browser, site) -> Crawl:  # type: ignore[no-untyped-def]
-        return crawl(browser, site, size)
-    return visit
+class EveryPage:
+    """The checks; a subclass named ``Test...`` sets :attr:`size` (a key of
+    :data:`tests.browser.crawl.VIEWPORTS`)."""
 
+    size: str
 
-def test_the_crawl_visits_every_page_and_compares_every_widget(visit: Crawl) -> None:
-    assert len(visit.pages) >= 40 and len(visit.widget_pages) >= 20
-    assert {"", "sucs/roster/", "phases/tracker/", "gunplay/difficulty/"} <= set(visit.pages)
-    assert visit.compared >= len(api.names()) // 2
+    @pytest.fixture(scope="class")
+    def visit(self, browser: Browser, site) -> Crawl:  # type: ignore[no-untyped-def]
+        return crawl(browser, site, self.size)
 
+    def test_the_crawl_visits_every_page_and_compares_every_widget(self, visit: Crawl) -> None:
+        assert len(visit.pages) >= 40 and len(visit.widget_pages) >= 20
+        assert {"", "sucs/roster/", "phases/tracker/", "gunplay/difficulty/"} <= set(visit.pages)
+        assert visit.compared >= len(api.names()) // 2
 
-def test_every_page_loads_clean(visit: Crawl) -> None:
-    assert visit.problems["clean"] == []
+    def test_every_page_loads_clean(self, visit: Crawl) -> None:
+        assert visit.problems["clean"] == []
 
+    def test_every_widget_shows_what_cpython_computes(self, visit: Crawl) -> None:
+        assert visit.problems["agrees"] == []
 
-def test_every_widget_shows_what_cpython_computes(visit: Crawl) -> None:
-    assert visit.problems["agrees"] == []
+    def test_no_layout_shift_while_every_widget_goes_live(self, visit: Crawl) -> None:
+        assert visit.problems["layout shift"] == []
 
+    def test_accessibility_has_no_violations(self, visit: Crawl) -> None:
+        assert visit.problems["accessibility"] == []
 
-def test_no_layout_shift_while_every_widget_goes_live(visit: Crawl) -> None:
-    assert visit.problems["layout shift"] == []
+    def test_every_page_fits_with_touch_sized_controls(self, visit: Crawl) -> None:
+        assert visit.problems["fit"] == []
 
-
-def test_accessibility_has_no_violations(visit: Crawl) -> None:
-    assert visit.problems["accessibility"] == []
-
-
-def test_every_page_fits_with_touch_sized_controls(visit: Crawl) -> None:
-    assert visit.problems["fit"] == []
-
-
-def test_tables_keep_to_their_box(visit: Crawl) -> None:
-    assert visit.problems["tables"] == []
+    def test_tables_keep_to_their_box(self, visit: Crawl) -> None:
+        assert visit.problems["tables"] == []
