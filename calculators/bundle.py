@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import tempfile
 import zipfile
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -44,23 +45,34 @@ def _package_files(name: str) -> list[tuple[str, Path]]:
     return files
 
 
-def compiled(source: bytes) -> bytes:
-    """``source`` (a zip of .py files) compiled for the pinned Pyodide's Python by
-    ``calculators/compile_bundle.mjs`` in Node (kept in :data:`COMPILED`, so that every
-    build of the same sources, in any process, names the same bundle)."""
-    key = f"{hashlib.sha256(source).hexdigest()[:16]}-{pyodide_version()}"
-    kept = COMPILED / f"{key}.zip"
+def _kept(folder: Path, name: str, keep: int, make: Callable[[Path], Path]) -> bytes:
+    """The bytes of ``folder/name``, made first if missing: ``make(tmp)`` writes the file
+    in a fresh folder inside ``folder`` and returns its path, which one rename puts in
+    place (a build running beside this one reads all or nothing). The folder holds these
+    files only: its ``keep`` newest stay, older ones go."""
+    kept = folder / name
     if kept.is_file():
         return kept.read_bytes()
-    COMPILED.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=COMPILED) as tmp:
-        src, out = Path(tmp) / "source.zip", Path(tmp) / "compiled.zip"
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        make(Path(tmp)).replace(kept)
+    for old in sorted((p for p in folder.iterdir() if p.is_file()), key=lambda p: p.stat().st_mtime)[:-keep]:
+        old.unlink(missing_ok=True)
+    return kept.read_bytes()
+
+
+def compiled(source: bytes) -> bytes:
+    """``source`` (a zip of .py files) compiled for the pinned Pyodide's Python by
+    ``calculators/compile_bundle.mjs`` in Node (kept in :data:`COMPILED`, the last few
+    sources' bundles, so that every build of the same sources, in any process, names the
+    same bundle)."""
+    def make(tmp: Path) -> Path:
+        src, out = tmp / "source.zip", tmp / "compiled.zip"
         src.write_bytes(source)
         _run_node("Compiling the Python bundle for the browser", "compile_bundle.mjs", src, out, out=out)
-        out.replace(kept)  # one rename: a build running beside this one reads all or nothing
-    for old in sorted(COMPILED.glob("*.zip"), key=lambda p: p.stat().st_mtime)[:-4]:
-        old.unlink(missing_ok=True)  # the last few sources' bundles are enough
-    return kept.read_bytes()
+        return out
+    key = f"{hashlib.sha256(source).hexdigest()[:16]}-{pyodide_version()}"
+    return _kept(COMPILED, f"{key}.zip", 4, make)
 
 
 @cache
@@ -105,20 +117,14 @@ def snapshot() -> tuple[str, bytes]:
     (which is most of a first visit's time, and about twice as long in WebKit)."""
     bundle_name, data = bundle()
     name = snapshot_name(bundle_name)
-    kept = SNAPSHOTS / name
-    if kept.is_file():
-        return name, kept.read_bytes()
-    SNAPSHOTS.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=SNAPSHOTS) as tmp:
-        zip_path, out = Path(tmp) / bundle_name, Path(tmp) / "memory"
+
+    def make(tmp: Path) -> Path:
+        zip_path, out, packed = tmp / bundle_name, tmp / "memory", tmp / name
         zip_path.write_bytes(data)
         _run_node("Making the runtime's snapshot", "make_snapshot.mjs", zip_path, out, out=out)
-        packed = Path(tmp) / name
         packed.write_bytes(gzip.compress(out.read_bytes(), compresslevel=6, mtime=0))
-        packed.replace(kept)  # one rename: a build running beside this one reads all or nothing
-    for old in sorted(SNAPSHOTS.glob("*.snapshot.gz"), key=lambda p: p.stat().st_mtime)[:-2]:
-        old.unlink(missing_ok=True)  # 37 MB each, once unpacked: the last two are enough
-    return name, kept.read_bytes()
+        return packed
+    return name, _kept(SNAPSHOTS, name, 2, make)  # 37 MB each once unpacked: two are enough
 
 
 def pyodide_dir() -> Path:
