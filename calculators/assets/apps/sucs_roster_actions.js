@@ -1,0 +1,83 @@
+// @ts-check
+// What the army builder's buttons do, each a data-sucs="…" button of the app's page: a
+// new, duplicated or deleted roster (Undo puts back a delete or a replace), a published
+// unit or a blank one added, export (one roster or all), share, print, and the kept
+// copies' Download and Delete. sucs_roster.js sends each click here.
+import { RULES, HASH_KEY, blankRoster, clone, canonical, encodeShare, download, fileName, QUESTIONS } from "./sucs_roster_lib.js";
+import { KEPT_PREFIX } from "./sucs_roster_store.js";
+import { openEditor, closeEditor } from "./sucs_roster_editor.js";
+import { notice, renderStorage } from "./sucs_roster_messages.js";
+import { save } from "./sucs_roster_sync.js";
+
+/** @typedef {import("./sucs_roster.js").RosterApp} RosterApp */
+
+/** @type {Record<string, (app: RosterApp, button: HTMLElement) => unknown>} */
+export const ACTIONS = {
+  new: (app) => { const entry = app.store.add(blankRoster()); notice(app, ""); app.switchTo(entry.id); },
+  duplicate: (app) => {
+    const entry = app.store.add({ ...clone(app.roster()), name: `${app.roster().name} (copy)`.slice(0, RULES.max_name) });
+    notice(app, "Roster duplicated.");
+    app.switchTo(entry.id);
+  },
+  delete: (app) => {
+    const { store } = app;
+    const removed = store.remove(store.active);
+    if (!removed) return;
+    const { entry, index } = removed;
+    app.ensureActive();
+    store.active = store.entries[Math.min(index, store.entries.length - 1)].id;
+    app.switchTo(store.active);
+    notice(app, `Deleted “${entry.roster.name}”.`, true);
+    app.undo = { restore: () => store.restore(entry, index), id: entry.id };
+  },
+  undo: (app) => {
+    if (!app.undo) return;
+    const { restore, id } = app.undo;
+    restore();
+    notice(app, "Restored.");
+    app.switchTo(id && app.store.get(id) ? id : app.store.active || "");
+  },
+  add: (app) => {
+    const p = app.presetById.get(app.$(".sucs-add-unit").value);
+    if (!p) return;
+    // the same published unit again, as published: one more of that line, not a new line
+    const same = app.roster().units.findIndex((u) => u.preset === p.id && u.name === p.name
+      && canonical(u.stats) === canonical(p.stats) && u.count < RULES.max_count);
+    if (same < 0) { app.addLine({ name: p.name, count: 1, preset: p.id, stats: clone(p.stats) }); return; }
+    app.roster().units[same].count += 1;
+    notice(app, `${p.name}: now ${app.roster().units[same].count} in line ${same + 1}.`);
+    app.changed({ now: true });
+  },
+  "add-blank": (app) => {
+    app.addLine({ name: "Custom unit", count: 1, preset: null, stats: clone(app.data.spec.initial) });
+    openEditor(app, app.roster().units.length - 1);
+  },
+  "close-editor": (app) => closeEditor(app),
+  export: (app) => download(fileName(app.roster().name), JSON.stringify(app.roster(), null, 2)),
+  // compact JSON, one roster a line: the core's file limit is set so that an export of
+  // the most rosters a file may hold, each of the most units, imports back
+  "export-all": (app) => download("sucs-rosters.json", `{"format":${JSON.stringify(RULES.collection)},"version":${RULES.version},"rosters":[\n${
+    app.store.rosters().map((r) => JSON.stringify(r)).join(",\n")}\n]}\n`),
+  "kept-download": (app, button) => {
+    const key = button.closest("li")?.dataset.key || "";
+    const text = app.store.keptText(key);
+    if (text !== null) download(`sucs-kept${key.slice(KEPT_PREFIX.length).replace(/[^a-z0-9-]/gi, "-")}.json`, text);
+  },
+  "kept-delete": async (app, button) => {
+    const key = button.closest("li")?.dataset.key || "";
+    if (await app.busy.question(QUESTIONS.dropKept) === "delete") app.store.dropKept(key);
+    save(app); // room freed: saving resumes
+    renderStorage(app);
+  },
+  share: async (app) => {
+    const url = new URL(window.location.href);
+    url.hash = HASH_KEY + await encodeShare(app.roster());
+    try {
+      await navigator.clipboard.writeText(url.href);
+      notice(app, "Share link copied: it opens this page with a copy of the roster.");
+    } catch {
+      notice(app, `Share this link: ${url.href}`);
+    }
+  },
+  print: () => window.print(),
+};
