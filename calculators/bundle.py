@@ -8,6 +8,7 @@ Used by the fences (a widget names its bundle and runtime) and by the post-build
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import hashlib
 import importlib
@@ -48,17 +49,23 @@ def _package_files(name: str) -> list[tuple[str, Path]]:
 def _kept(folder: Path, name: str, keep: int, make: Callable[[Path], Path]) -> bytes:
     """The bytes of ``folder/name``, made first if missing: ``make(tmp)`` writes the file
     in a fresh folder inside ``folder`` and returns its path, which one rename puts in
-    place (a build running beside this one reads all or nothing). The folder holds these
-    files only: its ``keep`` newest stay, older ones go."""
+    place. One process makes it while the others wait for it (a lock on the folder): two
+    builds at once (the test processes) must name and ship the same file, and a snapshot
+    made twice differs in its bytes. The folder holds these files only: its ``keep``
+    newest stay, older ones go."""
     kept = folder / name
     if kept.is_file():
         return kept.read_bytes()
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        make(Path(tmp)).replace(kept)
-    for old in sorted((p for p in folder.iterdir() if p.is_file()), key=lambda p: p.stat().st_mtime)[:-keep]:
-        old.unlink(missing_ok=True)
-    return kept.read_bytes()
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not kept.is_file():
+            with tempfile.TemporaryDirectory(dir=folder) as tmp:
+                make(Path(tmp)).replace(kept)
+            files = [p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")]
+            for old in sorted(files, key=lambda p: p.stat().st_mtime)[:-keep]:
+                old.unlink(missing_ok=True)
+        return kept.read_bytes()
 
 
 def compiled(source: bytes) -> bytes:

@@ -11,7 +11,9 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -237,7 +239,30 @@ def test_a_compiled_bundle_is_kept_and_reused(tmp_path: Path, monkeypatch: pytes
     with zipfile.ZipFile(source, "w") as archive:
         archive.writestr("m.py", "X = 1\n")
     first = bundle.compiled(source.getvalue())
-    assert [p.suffix for p in tmp_path.iterdir()] == [".zip"]
+    assert [p.suffix for p in tmp_path.iterdir() if not p.name.startswith(".")] == [".zip"]
     monkeypatch.setattr(bundle.shutil, "which", lambda name: None)  # no Node: only the kept copy can answer
     assert bundle.compiled(source.getvalue()) == first
-    assert zipfile.ZipFile(tmp_path / next(tmp_path.iterdir()).name).namelist() == ["m.pyc"]
+    (kept,) = tmp_path.glob("*.zip")
+    assert zipfile.ZipFile(kept).namelist() == ["m.pyc"]
+
+
+def test_a_kept_file_is_made_once_when_two_builds_ask_at_once(tmp_path: Path) -> None:
+    """Two builds at once (the test processes of a fresh clone) get the same kept file: one
+    makes it while the other waits, so neither names or ships a copy of its own (a
+    snapshot made twice differs in its bytes). Older files beyond the kept count go."""
+    made: list[int] = []
+
+    def make(tmp: Path) -> Path:
+        made.append(len(made))
+        time.sleep(0.3)  # long enough for the other to arrive meanwhile
+        out = tmp / "out"
+        out.write_bytes(f"made by call {len(made)}".encode())
+        return out
+
+    for old in range(3):
+        (tmp_path / f"old-{old}.gz").write_bytes(b"old")
+    with ThreadPoolExecutor(2) as pool:
+        got = list(pool.map(lambda _: bundle._kept(tmp_path, "new.gz", 2, make), range(2)))
+    assert made == [0] and got == [b"made by call 1"] * 2
+    assert len([p for p in tmp_path.iterdir() if p.is_file() and not p.name.startswith(".")]) == 2
+    assert (tmp_path / "new.gz").read_bytes() == b"made by call 1"
