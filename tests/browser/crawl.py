@@ -57,7 +57,7 @@ RECORD = """
   const shifts = (window.__shifts = []);
   const keep = (entries) => {
     for (const e of entries) {
-      shifts.push({ value: e.value, input: e.hadRecentInput, at: e.startTime,
+      shifts.push({ value: e.value, input: e.hadRecentInput,
         sidebar: (e.sources || []).length > 0 && e.sources.every((s) => s.node && s.node.nodeType === 1
           && s.node.closest(".md-sidebar")),
         sources: (e.sources || []).map((s) => {
