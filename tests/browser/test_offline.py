@@ -184,3 +184,29 @@ def test_saving_ahead_gives_way_to_a_page_that_is_starting(browser, site, ends: 
         assert kept > 0
     finally:
         context.close()
+
+
+def test_loads_the_browser_makes_ahead_are_left_to_it(browser, site) -> None:  # type: ignore[no-untyped-def]
+    """A page's own request goes through the service worker; a load the browser makes ahead
+    of need (a no-cors request for no destination: Firefox fetches every page's
+    ``<link rel="next">`` so, and ``<link rel="prefetch">``) is left to the browser: one that
+    Firefox dropped while the worker answered it was reported in the page's console as the
+    worker's error (a CI run of the Firefox smoke test)."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(site.url + "rulings/")
+        page.evaluate("async () => { await navigator.serviceWorker.ready; while (!navigator.serviceWorker.controller) await new Promise((r) => setTimeout(r, 100)); }")
+        answered: dict[str, bool] = {}
+        page.on("response", lambda r: answered.__setitem__(r.url, r.from_service_worker))
+        own, ahead, linked = (site.url + p for p in ("glossary/", "quick-reference/", "quick-reference/heroic/"))
+        with page.expect_response(linked):
+            page.evaluate("""async ([own, ahead, linked]) => {
+              await fetch(own);
+              await fetch(ahead, { mode: "no-cors" });
+              const link = Object.assign(document.createElement("link"), { rel: "prefetch", href: linked });
+              document.head.append(link);
+            }""", [own, ahead, linked])
+        assert answered == {own: True, ahead: False, linked: False}, answered
+    finally:
+        context.close()
