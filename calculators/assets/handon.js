@@ -12,7 +12,7 @@ import { pack } from "./sharelink.js";
 
 /** Put ``value`` into ``field`` of a widget as the reader would: its own input and change
  * events keep its address and result up to date. */
-function fill(/** @type {HTMLElement} */ widget, /** @type {string} */ field, /** @type {string} */ value) {
+export function fill(/** @type {HTMLElement} */ widget, /** @type {string} */ field, /** @type {string} */ value) {
   const input = /** @type {HTMLInputElement | null} */ (
     widget.querySelector(`.calc-field[data-field="${CSS.escape(field)}"] input, .calc-field[data-field="${CSS.escape(field)}"] select`));
   if (!input) return false;

@@ -9,13 +9,14 @@ from rules_core.sucs.calc_actions_fight import ENGAGEMENT
 from rules_core.sucs.calc_attacks import ATTACK
 from rules_core.sucs.calc_costs import UNIT_COST
 from rules_core.sucs.calc_roster import ROSTER_CHECK, ROSTER_IMPORT, roster_app_data
+from rules_core.sucs.calc_roster_battle import BATTLE
 from rules_core.sucs.calc_tech_levels import PRESETS, TECH
 from rules_core.sucs.calc_terrain import MOVEMENT
 from rules_core.sucs.calc_units import REACH
 from rules_core.sucs.reference import TABLES
 
 CALCULATORS = (UNIT_COST, PRESETS, ATTACK, ENGAGEMENT, REACH, MOVEMENT, TECH, ROSTER_CHECK,
-               ROSTER_IMPORT)
+               ROSTER_IMPORT, BATTLE)
 
 APPS = {"sucs.roster": roster_app_data}
 

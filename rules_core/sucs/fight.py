@@ -17,6 +17,7 @@ units' stats and states only), so the exact walk merges them (:meth:`Fight.canon
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -79,12 +80,15 @@ class Fight:
 
     def __init__(self, a: tuple[Fighter, ...], b: tuple[Fighter, ...],
                  rules: Rules = DEFAULT_RULES, max_work: int = MAX_TURN_WORK,
-                 markers: tuple[int, int] = (0, 0)) -> None:
+                 markers: tuple[int, int] = (0, 0),
+                 kinds: dict[str, list[Any]] | None = None) -> None:
         self.units = {"a": a, "b": b}
         #: suppression markers every unit of each side has when the fight starts
         self.markers = markers
         self.rules = rules
-        self._groups = {s: _groups(units) for s, units in self.units.items()}
+        # units of one kind are interchangeable: by default those with the same numbers
+        self._groups = {s: _groups(kinds[s] if kinds else [u.stats for u in units])
+                        for s, units in self.units.items()}
         self._merge = any(len(g) > 1 for gs in self._groups.values() for g in gs)
         self._rank = {(s, i): r for s, gs in self._groups.items()
                       for r, g in enumerate(gs) for i in g}
@@ -285,10 +289,11 @@ def plan(fight: Fight, max_rounds: int, max_states: int = MAX_STATES,
     return Plan(max_rounds, peak, spent, None)
 
 
-def _groups(units: tuple[Fighter, ...]) -> list[list[int]]:
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for i, u in enumerate(units):
-        groups.setdefault(u.stats, []).append(i)
+def _groups(kinds: list[Any]) -> list[list[int]]:
+    """The units' places, grouped by kind, in order of first appearance."""
+    groups: dict[Any, list[int]] = {}
+    for i, kind in enumerate(kinds):
+        groups.setdefault(kind, []).append(i)
     return list(groups.values())
 
 
@@ -360,3 +365,35 @@ def dice_resolver(dice: solver.Dice) -> Resolver:
                      f": {res.outcome.replace('_', ' ')}"
         return [((res.outcome, res.stage != "not_found"), 1, 0, words)]
     return roll
+
+
+def event_sampler(rng: random.Random) -> Resolver:
+    """One result per attack drawn from its exact events (the fight's cached odds), with
+    one random number: the same distribution as rolling the dice, without the words, for
+    a simulation of many fights."""
+    def draw(fight: Table, side: str, i: int, t: int, bonus: int) -> list[Resolved]:
+        evs = fight.odds(side, i, t, bonus)[0]
+        r = rng.randrange(pow6(evs[0][2]))
+        for event, ways, _ in evs:
+            r -= ways
+            if r < 0:
+                return [(event, 1, 0, "")]
+        raise AssertionError("an attack's events add up to all of its faces")
+    return draw
+
+
+def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[Round, int]:
+    """One fight with real chances and no account of it: (the end state, turns played).
+    Each turn's initiative and every attack are drawn from their exact chances."""
+    rnd = fight.start()
+    played = 0
+    draw = event_sampler(rng)
+    while fight.outcome(rnd) is None and played < max_rounds:
+        played += 1
+        n, state = rnd
+        charge = fight.rules.melee and n == 1
+        firsts = [("a", Fraction(1))] if charge else initiative(fight.rules)
+        first = firsts[0][0] if len(firsts) == 1 or rng.random() < firsts[0][1] else firsts[1][0]
+        ((after, _),) = turn(fight, state, first, charge, draw).items()
+        rnd = (2, after)
+    return rnd, played

@@ -100,6 +100,10 @@ class Rules:
     #: a still-suppressed unit whose attack cannot hurt reorganizes again instead of
     #: attacking (the source is silent; off by default)
     hopeless_reorganizes: bool = False
+    #: whom a unit fires at: "likeliest" (the enemy it is likeliest to destroy) or "list"
+    #: (the first enemy left in the enemy's list order); either way the most suppressed of
+    #: identical units first
+    targeting: str = "likeliest"
 
 
 class Table(Protocol):
@@ -258,7 +262,8 @@ def choose_targets(fight: Table, state: State, side: str, i: int, bonus: int) ->
     if known is not None:
         return known
     alive = [t for t, u in enumerate(them) if u is not None]
-    ranked = sorted(alive, key=lambda t: (-fight.odds(side, i, t, bonus)[1],
+    likeliest = fight.rules.targeting == "likeliest"
+    ranked = sorted(alive, key=lambda t: (-fight.odds(side, i, t, bonus)[1] if likeliest else 0,
                                           fight.group_rank(enemy, t),
                                           _focus(them[t]), t))
     fight.target_memo[key] = chosen = ranked[:fight.units[side][i].targets]

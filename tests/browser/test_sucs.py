@@ -299,3 +299,45 @@ def test_a_damaged_add_link_adds_nothing_and_says_so(builder: Page, site, link: 
     assert any("nothing was added" in m.lower() for m in message), message
     assert not any(re.search(r"\b[a-z]+_[a-z_]+\b|Error|undefined", m) for m in message), message
     assert not page.log.page_errors, page.log.page_errors  # type: ignore[attr-defined]
+
+
+def test_fight_this_roster_against_another_saved_roster(builder: Page) -> None:
+    """Fight this roster: the open roster on side A, the one picked on side B, in the
+    battle calculator below; its answer is the core's for the same two rosters, and in
+    view, at 390 px as at 1366 px."""
+    page = builder
+    page.click('[data-sucs="new"]')
+    settle(page)
+    for preset in ("tl5-7/light-tank", "tl5-7/machine-gun"):
+        page.select_option(".sucs-add-list", "tl5-7")
+        page.select_option(".sucs-add-unit", preset)
+        page.click('[data-sucs="add"]')
+        settle(page)
+    ours_id = page.locator(".sucs-pick").input_value()
+    ours = active_roster(page)
+    page.click('[data-sucs="duplicate"]')  # the enemy: a copy without the machine gun
+    settle(page)
+    enemy_id = page.locator(".sucs-pick").input_value()
+    page.locator(".sucs-line").last.get_by_role("button", name="Remove").click()
+    settle(page)
+    enemy = active_roster(page)
+    assert len(enemy["units"]) == 1
+    page.select_option(".sucs-pick", ours_id)
+    settle(page)
+    assert page.locator(".sucs-foe option").count() == len(entries(page))
+    root = widget(page, "sucs.roster_battle")
+    for width, height, foe_id, foe in ((390, 844, enemy_id, enemy), (1366, 900, ours_id, ours)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.select_option(".sucs-foe", foe_id)
+        reply = wait_result(page, root, lambda: page.click('[data-sucs="fight"]'))
+        assert reply["ok"], reply
+        expected = api.run("sucs.roster_battle", {"roster_a": ours, "roster_b": foe})["result"]
+        assert reply["result"]["outcomes"] == expected["outcomes"]
+        assert reply["result"]["names"] == {"a": ours["name"], "b": foe["name"]}
+        assert f"“{foe['name']}” (side B)" in page.locator(".sucs-battle-note").inner_text()
+        wait_settled(page, root)
+        # the answer is on screen: the battle widget's headline within the viewport
+        box = root.locator(".calc-headline").first.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + 40 <= height, (width, box)
+        assert "side a holds the field" in root.locator(".calc-headline").first.inner_text().lower()
+    assert not page.log.page_errors

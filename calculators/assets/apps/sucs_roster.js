@@ -134,6 +134,12 @@ export class RosterApp {
     const pick = this.$(".sucs-pick");
     pick.replaceChildren(...this.store.entries.map((e) => el("option", { value: e.id, text: e.roster.name })));
     pick.value = this.store.active;
+    // the enemy for "Fight this roster": kept while it exists, else the first other roster
+    const foe = this.$(".sucs-foe");
+    const wanted = this.store.get(foe.value) ? foe.value
+      : (this.store.entries.find((e) => e.id !== this.store.active) || this.store.entries[0]).id;
+    foe.replaceChildren(...this.store.entries.map((e) => el("option", { value: e.id, text: e.roster.name })));
+    foe.value = wanted;
     this.$(".sucs-name").value = this.roster().name;
     // a refused value stays in the field, next to its message, until it is fixed
     if (this.$(".sucs-limit-error").hidden) this.$(".sucs-limit").value = String(this.roster().points_limit);

@@ -8,6 +8,10 @@ import { KEPT_PREFIX } from "./sucs_roster_store.js";
 import { openEditor, closeEditor } from "./sucs_roster_editor.js";
 import { notice, renderStorage } from "./sucs_roster_messages.js";
 import { save } from "./sucs_roster_sync.js";
+import { fill } from "../handon.js";
+
+/** The page's army-against-army calculator (sucs.roster_battle), if it has one. */
+const BATTLE = '.calc[data-calculator="sucs.roster_battle"]';
 
 /** @typedef {import("./sucs_roster.js").RosterApp} RosterApp */
 
@@ -53,6 +57,22 @@ export const ACTIONS = {
     openEditor(app, app.roster().units.length - 1);
   },
   "close-editor": (app) => closeEditor(app),
+  // the open roster against the one picked, in the battle calculator below the builder:
+  // its fields filled as a reader would, so it computes, keeps its address and is pinned
+  fight: (app) => {
+    const widget = /** @type {HTMLElement | null} */ (document.querySelector(BATTLE));
+    const foe = (app.store.get(app.$(".sucs-foe").value) || app.active()).roster;
+    const note = app.$(".sucs-battle-note");
+    note.hidden = false;
+    if (!widget || !fill(widget, "roster_a", JSON.stringify(app.roster()))
+        || !fill(widget, "roster_b", JSON.stringify(foe))) {
+      note.textContent = "The battle calculator is not on this page.";
+      return;
+    }
+    note.textContent = `“${app.roster().name}” (side A) against “${foe.name}” (side B): the battle is worked out below.`;
+    // the answer in view (on a phone the form's fields fill the screen above it)
+    (widget.querySelector(".calc-headline") || widget).scrollIntoView({ block: "center" });
+  },
   export: (app) => download(fileName(app.roster().name), JSON.stringify(app.roster(), null, 2)),
   // compact JSON, one roster a line: the core's file limit is set so that an export of
   // the most rosters a file may hold, each of the most units, imports back

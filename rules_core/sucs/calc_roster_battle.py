@@ -1,0 +1,372 @@
+"""Calculator of the army builder's page: two rosters fight a whole battle (source: SUCS,
+"Order of Play": a game of 4-10 turns agreed before play; the attack paragraph,
+"Suppressed Units", the terrain's cover).
+
+Each roster line becomes as many units as its count, with its quality, main weapon,
+armor and stealth, in the side's terrain cover; the battle is the whole-engagement fight
+(:mod:`rules_core.sucs.fight`), an exchange of fire in which every unit can reach every
+enemy, for the turns agreed. A side holds the field when the other has no unit left.
+
+The answer is exact while the battle fits the exact walk's limits (the same plan as the
+whole-engagement calculator); past them it is a **simulation** of seeded battles with
+real dice, said as such, with each chance's 95% interval (an exact walk with the least
+likely branches pruned does not fit: see the Rulings page, "Army against army").
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from rules_core import fight_result, solver
+from rules_core.calculator import Calculator, Chart, Result
+from rules_core.dice.distribution import percent
+from rules_core.errors import InputError
+from rules_core.explain import escape, rule, table
+from rules_core.fields import ChoiceField, IntField, TextField
+from rules_core.sucs import fight as sucs_fight
+from rules_core.sucs import roster
+from rules_core.sucs.calc_roster import _parse_roster
+from rules_core.sucs.cost import price
+from rules_core.sucs.fight import Fight, Round
+from rules_core.sucs.turn import Fighter, Rules
+from rules_core.sucs.unitfields import collect_problems, unit_from_clean
+
+PAGE = "sucs/roster"
+#: the turns of a game, agreed before play (source: Order of Play)
+MIN_TURNS, MAX_TURNS = 4, 10
+#: units a side may field in a battle, counts included
+MAX_BATTLE_UNITS = 20
+#: units a side may have for the exact walk to be tried before the simulation
+MAX_EXACT_UNITS = 4
+#: the simulation's budget: battles x (units on the field)^2 (a turn's work grows with the
+#: units that act times the enemies each weighs): 1,000 battles of 10 units a side, fewer
+#: (never under MIN_TRIALS) for larger armies, so that any battle the form accepts is
+#: answered within a second of CPython (benchmarks/sucs_battle.py)
+SIM_BUDGET = 400_000
+MAX_TRIALS = 1_000
+MIN_TRIALS = 250
+#: the simulation's seed: the same rosters always give the same figures
+SEED = 20261127
+MAX_COVER = 6
+SIDES = (("a", "Side A points lost"), ("b", "Side B points lost"))
+HOLDS = {"a": "Side A holds the field", "b": "Side B holds the field"}
+STANDING = "Both still standing"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One roster line on the field: its name, count, points each and fighting numbers."""
+
+    name: str
+    count: int
+    cost: int
+    fighter: Fighter
+
+
+def lines_of(army: dict[str, Any], cover: int) -> list[Line]:
+    """A normalized roster's lines, each unit in the side's terrain cover."""
+    out = []
+    for entry in army["units"]:
+        clean, _ = collect_problems(entry["stats"], "stats")
+        assert clean is not None  # the roster was normalized
+        unit = unit_from_clean(clean)
+        out.append(Line(entry["name"], entry["count"], price(unit).cost,
+                        Fighter(entry["name"], unit.quality, unit.attack, unit.targets,
+                                unit.armor, cover, stealthy=unit.stealth)))
+    return out
+
+
+class Battle(Fight):
+    """The whole-engagement fight between two rosters' units, whose losses are the points
+    each side has lost (and, per kind of unit, how many of it)."""
+
+    def __init__(self, a: list[Line], b: list[Line], rules: Rules, max_work: int,
+                 names: tuple[str, str] = ("Side A", "Side B")) -> None:
+        self.lines = {"a": a, "b": b}
+        self.names = dict(zip("ab", names))
+        units = {s: tuple(line.fighter for line in lines for _ in range(line.count))
+                 for s, lines in self.lines.items()}
+        self.costs = {s: tuple(line.cost for line in lines for _ in range(line.count))
+                      for s, lines in self.lines.items()}
+        #: each unit's kind: lines with the same fighting numbers and cost are one kind
+        self.kind_of: dict[str, list[int]] = {}
+        self.kinds: dict[str, list[tuple[str, ...]]] = {}
+        for s, lines in self.lines.items():
+            keys: dict[tuple[Any, ...], int] = {}
+            named: list[list[str]] = []
+            self.kind_of[s] = []
+            for line in lines:
+                key = (line.fighter.stats, line.cost)
+                if key not in keys:
+                    keys[key] = len(named)
+                    named.append([])
+                if line.name not in named[keys[key]]:
+                    named[keys[key]].append(line.name)
+                self.kind_of[s] += [keys[key]] * line.count
+            self.kinds[s] = [tuple(n) for n in named]
+        super().__init__(units["a"], units["b"], rules, max_work=max_work, kinds=self.kind_of)
+
+    def outcome(self, rnd: Round) -> str | None:
+        won = super().outcome(rnd)
+        return None if won is None else HOLDS["a" if won == sucs_fight.A_WINS else "b"]
+
+    @property
+    def outcome_order(self) -> tuple[str, ...]:
+        return (HOLDS["a"], HOLDS["b"])
+
+    def losses(self, rnd: Round) -> dict[str, int]:
+        """Points lost per side, and units lost per kind ("a:0" the side's first kind)."""
+        out: dict[str, int] = {}
+        for s, units in zip("ab", rnd[1]):
+            out[s] = sum(c for c, u in zip(self.costs[s], units) if u is None)
+            for k in range(len(self.kinds[s])):
+                out[f"{s}:{k}"] = sum(u is None for u, kk in zip(units, self.kind_of[s]) if kk == k)
+        return out
+
+
+def _side(name: str, raw: Any) -> dict[str, Any]:
+    army = _parse_roster(name, raw)
+    count = sum(u["count"] for u in army["units"])
+    label = "Side A roster" if name == "roster_a" else "Side B roster"
+    if count == 0:
+        raise InputError(name, f"{label}: the roster has no units; add at least one.")
+    if count > MAX_BATTLE_UNITS:
+        raise InputError(name, f"{label}: a battle takes at most {MAX_BATTLE_UNITS} units a "
+                               f"side, counts included; the roster has {count}. Fight with "
+                               "part of it (lower the counts or make a smaller roster).")
+    return army
+
+
+def _starter(name: str, units: list[tuple[str, int, dict[str, Any]]]) -> str:
+    return json.dumps({**roster.blank(name, 0), "units": [
+        {"name": n, "count": c, "preset": None, "stats": stats} for n, c, stats in units]})
+
+
+_RIFLES = {"quality": 3, "attack": 1, "armor": 0}
+_VETERANS = {"quality": 4, "attack": 2, "armor": 1}
+_GUNNERS = {"quality": 3, "attack": 1, "targets": 2, "armor": 0}
+
+FIELDS = (
+    TextField("roster_a", "Side A roster (JSON)", parse=_side, max_length=roster.MAX_ROSTER_CHARS,
+              initial=_starter("Riflemen", [("Rifle squad", 2, _RIFLES)]),
+              help=f"A roster in the site's format; at most {MAX_BATTLE_UNITS} units, counts "
+                   "included. The army builder fills it in."),
+    TextField("roster_b", "Side B roster (JSON)", parse=_side, max_length=roster.MAX_ROSTER_CHARS,
+              initial=_starter("Raiders", [("Veterans", 1, _VETERANS), ("Gun team", 1, _GUNNERS)]),
+              help="The enemy, written the same way."),
+    IntField("a_cover", "Side A terrain cover", default=0, minimum=0, maximum=MAX_COVER,
+             help="Cover of the ground side A holds: light forest +1, and so on."),
+    IntField("b_cover", "Side B terrain cover", default=0, minimum=0, maximum=MAX_COVER,
+             help="Cover of the ground side B holds."),
+    IntField("turns", "Turns agreed", default=6, minimum=MIN_TURNS, maximum=MAX_TURNS,
+             help="A game lasts 4 to 10 turns, agreed before play."),
+    ChoiceField("targeting", "Each unit fires at", default="likeliest",
+                choices=(("likeliest", "The enemy it is likeliest to destroy"),
+                         ("list", "The first enemy left in the enemy's roster order")),
+                help="Either way, fire goes to the most suppressed of identical units."),
+)
+
+
+#: the turn walk's budget when the battle is played with dice (the simulation's own
+#: budget, :data:`SIM_BUDGET`, bounds its time)
+UNCOUNTED = 10 ** 15
+
+
+def battle_of(inputs: dict[str, Any], max_work: int = UNCOUNTED) -> Battle:
+    """The battle the inputs describe; ``max_work`` bounds an exact turn walk."""
+    sides = [inputs[k] if isinstance(inputs[k], dict) else _side(k, inputs[k])
+             for k in ("roster_a", "roster_b")]  # a default is not parsed by validate()
+    return Battle(lines_of(sides[0], inputs["a_cover"]), lines_of(sides[1], inputs["b_cover"]),
+                  Rules(targeting=inputs["targeting"]), max_work,
+                  (str(sides[0]["name"]), str(sides[1]["name"])))
+
+
+def _exact(battle: Battle, turns: int) -> Result | None:
+    """The exact answer, when both sides are small and the plan fits every limit."""
+    if max(len(u) for u in battle.units.values()) > MAX_EXACT_UNITS:
+        return None
+    found = sucs_fight.plan(battle, turns, max_work=sucs_fight.limits(turns)[1])
+    if found.limit is not None:
+        return None
+    odds = solver.solve(battle, max_rounds=turns)
+    result = fight_result.to_result(odds, SIDES)
+    result["outcomes"] = _renamed(result["outcomes"])
+    if "outcomes_exact" in result:
+        result["outcomes_exact"] = _renamed(result["outcomes_exact"])
+    result["survivors"] = _survivors(battle, {k: {n: float(p) for n, p in d.items()}
+                                              for k, d in odds.losses.items()})
+    result.update(method="exact", error_bound=0.0)
+    return result
+
+
+def _renamed(outcomes: dict[str, Any]) -> dict[str, Any]:
+    return {(STANDING if k == solver.STILL_FIGHTING else k): v for k, v in outcomes.items()}
+
+
+def _survivors(battle: Battle, losses: dict[str, dict[int, float]]) -> list[dict[str, Any]]:
+    """Per kind of unit: how many there were, how many stand at the end on average, and the
+    chance that at least one does."""
+    rows = []
+    for s in "ab":
+        for k, names in enumerate(battle.kinds[s]):
+            count = battle.kind_of[s].count(k)
+            dist = losses.get(f"{s}:{k}", {0: 1.0})
+            rows.append({"side": s, "names": list(names), "count": count,
+                         "expected": count - sum(n * p for n, p in dist.items()),
+                         "any_left": 1 - dist.get(count, 0.0)})
+    return rows
+
+
+def trials_for(battle: Battle) -> int:
+    """Battles the simulation plays for this battle's size (:data:`SIM_BUDGET`)."""
+    units = sum(len(u) for u in battle.units.values())
+    return max(MIN_TRIALS, min(MAX_TRIALS, SIM_BUDGET // units ** 2))
+
+
+def _simulated(battle: Battle, turns: int) -> Result:
+    """Seeded battles with real dice, each outcome's chance with its 95% interval."""
+    rng = random.Random(SEED)
+    trials = trials_for(battle)
+    names = [*battle.outcome_order, STANDING]
+    ended = {n: 0 for n in names}
+    ends_in: dict[str, int] = {}
+    by_round = [{n: 0 for n in battle.outcome_order} for _ in range(turns)]
+    lost: dict[str, dict[int, int]] = {}
+    rounds_sum = 0
+    for _ in range(trials):
+        state, rounds = sucs_fight.play_quickly(battle, turns, rng)
+        outcome = battle.outcome(state) or STANDING
+        ended[outcome] += 1
+        rounds_sum += rounds
+        if outcome != STANDING:
+            ends_in[str(rounds)] = ends_in.get(str(rounds), 0) + 1
+            for r in range(rounds - 1, turns):
+                by_round[r][outcome] += 1
+        for key, n in battle.losses(state).items():
+            lost.setdefault(key, {})[n] = lost.setdefault(key, {}).get(n, 0) + 1
+    share = {n: k / trials for n, k in ended.items()}
+    end_round = {str(r): ends_in.get(str(r), 0) / trials for r in range(1, turns + 1)}
+    end_round[f"Past {turns}"] = share[STANDING]
+    losses = {key: {n: k / trials for n, k in sorted(d.items())} for key, d in lost.items()}
+    result: dict[str, Any] = {
+        "outcomes": share,
+        "intervals": {n: [e.low, e.high] for n, e in
+                      ((n, solver.wilson(k, trials)) for n, k in ended.items())},
+        "by_round": {str(r): {n: k / trials for n, k in row.items()}
+                     for r, row in enumerate(by_round, 1)},
+        "end_round": end_round,
+        "expected_rounds": rounds_sum / trials,
+        "max_rounds": turns,
+        "method": "simulation",
+        "trials": trials,
+    }
+    for key, _title in SIDES:
+        result[f"losses_{key}"] = {str(n): p for n, p in losses[key].items()}
+        result[f"expected_losses_{key}"] = sum(n * p for n, p in losses[key].items())
+    result["survivors"] = _survivors(battle, losses)
+    return result
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    turns = inputs["turns"]
+    battle = battle_of(inputs, sucs_fight.limits(turns)[0])
+    result = _exact(battle, turns)
+    if result is None:
+        result = _simulated(battle_of(inputs), turns)
+    result["names"] = battle.names
+    result["points"] = {s: sum(battle.costs[s]) for s in "ab"}
+    return result
+
+
+def _headline(result: Result) -> list[tuple[str, str]]:
+    rows = []
+    for name, p in result["outcomes"].items():
+        figure = percent(p)
+        if result["method"] == "simulation":
+            low, high = result["intervals"][name]
+            figure += f" ({percent(low)}-{percent(high)})"
+        rows.append((name, figure))
+    rows += [(f"Side {s.upper()} points lost", f"{result[f'expected_losses_{s}']:.1f} of "
+                                               f"{result['points'][s]}") for s in "ab"]
+    return rows
+
+
+def _explain(inputs: dict[str, Any], result: Result) -> str:
+    battle = battle_of(inputs)
+    names = result["names"]
+    text = ""
+    for s in "ab":
+        rows = [[escape(line.name), str(line.count), str(line.cost),
+                 sucs_describe(line.fighter)] for line in battle.lines[s]]
+        text += (f"**Side {s.upper()}: {escape(names[s])}**, {result['points'][s]} points, in "
+                 f"cover {inputs[f'{s}_cover']}.\n\n"
+                 + table(["Unit", "Count", "Points each", "Fights as"], rows) + "\n\n")
+    aim = ("the enemy it is likeliest to destroy" if inputs["targeting"] == "likeliest"
+           else "the first enemy still standing in the enemy roster's order")
+    text += (f"**The battle.** {inputs['turns']} turns, as agreed before play "
+             f"({rule('order of play', 'sucs', 'order-of-play')}): the "
+             f"{rule('whole engagement', 'sucs/actions', 'a-whole-engagement')} between every "
+             "unit of the two rosters, an exchange of fire in which every unit can reach every "
+             f"enemy. Each unit fires at {aim}, the most suppressed of identical units first "
+             f"({rule('army against army', 'rulings', 'sucs-army-against-army')}). A side "
+             "holds the field when the other has no unit left; after the last turn with "
+             f"both sides on the field the battle is \"{STANDING}\".\n\n")
+    if result["method"] == "exact":
+        text += ("**Exact.** Every way the battle can go was followed with its exact chance "
+                 f"(at most {result['peak_states']} states at once).\n\n")
+    else:
+        text += (f"**A simulation, not exact odds.** The battle is too large for the exact "
+                 f"walk (more than {MAX_EXACT_UNITS} units a side, or past its limits), so "
+                 f"it was played {result['trials']:,} times, every roll drawn at its exact chance (always the same "
+                 "seed, so the same rosters give the same figures). Each chance is given with "
+                 "its 95% interval:\n\n"
+                 + table(["Outcome", "Share of battles", "95% interval"],
+                         [[n, percent(p), f"{percent(result['intervals'][n][0])} to "
+                                          f"{percent(result['intervals'][n][1])}"]
+                          for n, p in result["outcomes"].items()]) + "\n\n")
+    rows = [[f"Side {r['side'].upper()}", escape(", ".join(r["names"])), str(r["count"]),
+             f"{r['expected']:.2f}", percent(r["any_left"])] for r in result["survivors"]]
+    text += ("**Units surviving.**\n\n"
+             + table(["Side", "Unit", "Fielded", "Standing at the end, on average",
+                      "At least one left"], rows)
+             + "\n\n" + fight_result.by_round_table(result))
+    return text
+
+
+def sucs_describe(u: Fighter) -> str:
+    hits = f"x{u.targets}" if u.targets > 1 else ""
+    return (f"quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
+            + (", stealth" if u.stealthy else ""))
+
+
+def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
+    battle = battle_of(inputs)
+    played = solver.play(battle, max_rounds=inputs["turns"], rng=rng)
+    outcome = STANDING if played.outcome == solver.STILL_FIGHTING else played.outcome
+    lost = battle.losses(played.state)
+    return {"outcome": outcome, "rounds": played.rounds, "log": played.log,
+            "dice": played.dice, "losses": {s: lost[s] for s in "ab"},
+            "summary": f"{outcome} after {played.rounds} turn{'s' * (played.rounds != 1)}: "
+                       f"side A lost {lost['a']} points, side B lost {lost['b']}."}
+
+
+BATTLE = Calculator(
+    name="sucs.roster_battle",
+    title="Army against army",
+    summary="Two rosters fight a battle of 4-10 turns: who holds the field, in which turn, the "
+            "points each side loses and the units left; exact for small armies, a labelled "
+            "simulation past that.",
+    fields=FIELDS,
+    compute=_compute,
+    explain=_explain,
+    headline=_headline,
+    charts=(Chart("outcomes", "How the battle ends", "Outcome", ordered=False),
+            Chart("end_round", "Turn the battle ends in", "Turn"),
+            *(Chart(f"losses_{key}", title, "Points lost") for key, title in SIDES)),
+    roll=_roll,
+    roll_label="Play the battle",
+    page=PAGE,
+)

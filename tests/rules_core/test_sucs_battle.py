@@ -1,0 +1,171 @@
+"""SUCS army against army (issue 29 item 4): two rosters' battle is the whole-engagement
+fight of their units, exact while small (checked against the engagement calculator and
+against points counted by hand), a seeded simulation past that whose 95% intervals hold
+the exact answer, the target reading as a switch, and every bad roster refused by name."""
+
+from __future__ import annotations
+
+import json
+import time
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from rules_core import api, solver
+from rules_core.sucs import calc_roster_battle as battle_calc
+from rules_core.sucs.calc_roster_battle import BATTLE, MAX_BATTLE_UNITS, battle_of
+from rules_core.sucs.fight import Fight
+from rules_core.sucs.turn import Fighter, Rules
+from tests.rules_core.support import refused
+
+RIFLES = {"quality": 3, "attack": 1}
+VETERANS = {"quality": 4, "attack": 1, "armor": 1}
+TANK = {"quality": 4, "attack": 2, "armor": 1}
+GUNNERS = {"quality": 3, "attack": 1, "targets": 2}
+
+
+def army(name: str, *lines: tuple[str, int, dict[str, Any]]) -> dict[str, Any]:
+    return {"format": "sucs-roster", "version": 1, "name": name, "points_limit": 0,
+            "units": [{"name": n, "count": c, "stats": s} for n, c, s in lines]}
+
+
+def battle(a: dict[str, Any], b: dict[str, Any], **inputs: Any) -> dict[str, Any]:
+    reply = api.run("sucs.roster_battle", {"roster_a": a, "roster_b": b, **inputs})
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def points(stats: dict[str, Any]) -> int:
+    return int(api.run("sucs.unit_cost", stats)["result"]["cost"])
+
+
+def test_a_small_battle_is_the_exact_engagement_of_its_units() -> None:
+    """Two rifle squads against veterans and a gun team: the engagement calculator's exact
+    odds, to the last digit, and its unit losses turned into points."""
+    a = army("Riflemen", ("Rifle squad", 2, RIFLES))
+    b = army("Raiders", ("Veterans", 1, VETERANS), ("Gun team", 1, GUNNERS))
+    got = battle(a, b, turns=6, a_cover=1)
+    same = api.run("sucs.engagement", {"side_a": "3/1/0 c1, 3/1/0 c1",
+                                       "side_b": "4/1/1, 3/1x2/0", "max_rounds": 6})["result"]
+    assert got["method"] == "exact" and got["error_bound"] == 0
+    assert got["outcomes_exact"] == {"Side A holds the field": same["outcomes_exact"]["Side A wins"],
+                                     "Side B holds the field": same["outcomes_exact"]["Side B wins"],
+                                     "Both still standing": same["outcomes_exact"]["Still fighting"]}
+    assert got["end_round_exact"] == same["end_round_exact"]
+    rifle = points(RIFLES)
+    lost = {int(k): Fraction(v) for k, v in got["losses_a_exact"].items()}
+    units = {int(k): Fraction(v) for k, v in same["losses_a_exact"].items()}
+    assert lost == {n * rifle: p for n, p in units.items()}
+    # the survivors' table agrees with the losses: fielded minus lost, on average
+    rows = {(r["side"], tuple(r["names"])): r for r in got["survivors"]}
+    assert rows[("a", ("Rifle squad",))]["expected"] == pytest.approx(
+        2 - float(sum(n * p for n, p in units.items())))
+    assert got["points"] == {"a": 2 * rifle, "b": points(VETERANS) + points(GUNNERS)}
+    assert got["names"] == {"a": "Riflemen", "b": "Raiders"}
+
+
+def test_points_lost_are_counted_by_hand_for_units_of_different_costs() -> None:
+    """One tank against a veteran and two rifle squads: every end state's points, counted
+    by hand from the exact walk of the same fight with plain fighters."""
+    a = army("Armour", ("Tank", 1, TANK))
+    b = army("Infantry", ("Veterans", 1, VETERANS), ("Rifle squad", 2, RIFLES))
+    got = battle(a, b, turns=5)
+    fight = Fight((Fighter("T", 4, 2, 1, 1),),
+                  (Fighter("V", 4, 1, 1, 1), Fighter("R", 3, 1, 1, 0), Fighter("R", 3, 1, 1, 0)))
+
+    class ByPoints:
+        outcome_order = fight.outcome_order
+        start, step, outcome, sample = fight.start, fight.step, fight.outcome, fight.sample
+
+        def losses(self, rnd):  # type: ignore[no-untyped-def]
+            cost = (points(VETERANS), points(RIFLES), points(RIFLES))
+            return {"b": sum(c for c, u in zip(cost, rnd[1][1]) if u is None)}
+
+    odds = solver.solve(ByPoints(), max_rounds=5)  # type: ignore[arg-type]
+    assert {int(k): Fraction(v) for k, v in got["losses_b_exact"].items()} == odds.losses["b"]
+
+
+def test_the_target_reading_is_a_switch_with_the_rulings_numbers() -> None:
+    a = army("Armour", ("Tank", 1, TANK))
+    b = army("Infantry", ("Veterans", 1, VETERANS), ("Rifle squad", 2, RIFLES))
+    likeliest = battle(a, b, turns=6)["outcomes"]["Side A holds the field"]
+    listed = battle(a, b, turns=6, targeting="list")["outcomes"]["Side A holds the field"]
+    assert (round(100 * likeliest, 2), round(100 * listed, 2)) == (12.21, 13.06)
+    # the same fight by hand: list order is the tank firing at the veterans first
+    first = Fight((Fighter("T", 4, 2, 1, 1),),
+                  (Fighter("V", 4, 1, 1, 1), Fighter("R", 3, 1), Fighter("R", 3, 1)),
+                  Rules(targeting="list"))
+    assert first.start() and solver.solve(first, max_rounds=6).outcomes["Side A wins"] == \
+        Fraction(battle(a, b, turns=6, targeting="list")["outcomes_exact"]["Side A holds the field"])
+
+
+def test_a_large_battle_is_a_labelled_seeded_simulation() -> None:
+    a = army("Ten", ("Rifle squad", 4, RIFLES), ("Veterans", 3, VETERANS), ("Gun team", 2, GUNNERS),
+             ("Tank", 1, TANK))
+    b = army("Ten more", ("Rifle squad", 5, RIFLES), ("Veterans", 5, VETERANS))
+    cpu = time.process_time()
+    got = battle(a, b, turns=10)
+    print(f"\ntwo 10-unit armies: {time.process_time() - cpu:.2f} s CPU")
+    assert got["method"] == "simulation" and got["trials"] == battle_calc.trials_for(
+        battle_of({"roster_a": a, "roster_b": b, "a_cover": 0, "b_cover": 0, "turns": 10,
+                   "targeting": "likeliest"}))
+    assert sum(got["outcomes"].values()) == pytest.approx(1)
+    for name, (low, high) in got["intervals"].items():
+        assert low <= got["outcomes"][name] <= high
+    assert got == battle(a, b, turns=10)  # the same seed: the same figures
+    explained = api.run("sucs.roster_battle", {"roster_a": a, "roster_b": b, "turns": 10})
+    assert "A simulation, not exact odds" in explained["explanation"]
+
+
+def test_the_simulation_holds_the_exact_answer_in_its_intervals(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    a = army("Riflemen", ("Rifle squad", 2, RIFLES))
+    b = army("Raiders", ("Veterans", 1, VETERANS), ("Gun team", 1, GUNNERS))
+    exact = battle(a, b, turns=6)
+    monkeypatch.setattr(battle_calc, "MAX_EXACT_UNITS", 0)
+    simulated = battle(a, b, turns=6)
+    assert simulated["method"] == "simulation"
+    for name, p in exact["outcomes"].items():
+        low, high = simulated["intervals"][name]
+        assert low <= p <= high, (name, p, low, high)
+    for side in "ab":
+        assert simulated[f"expected_losses_{side}"] == pytest.approx(
+            exact[f"expected_losses_{side}"], rel=0.15)
+
+
+@pytest.mark.parametrize("roster_a,field,words", [
+    (army("Empty"), "roster_a", ["no units"]),
+    (army("Horde", ("Rifle squad", MAX_BATTLE_UNITS + 1, RIFLES)), "roster_a",
+     [f"at most {MAX_BATTLE_UNITS} units", f"has {MAX_BATTLE_UNITS + 1}"]),
+    ("{not json", "roster_a", ["not valid JSON"]),
+    ({"format": "sucs-roster"}, "roster_a", ["not a valid roster"]),
+])
+def test_bad_rosters_are_refused_by_name(roster_a, field, words) -> None:  # type: ignore[no-untyped-def]
+    refused("sucs.roster_battle", {"roster_a": roster_a, "roster_b": army("B", ("R", 1, RIFLES))},
+            field, *words)
+
+
+@pytest.mark.parametrize("name,value", [("turns", 3), ("turns", 11), ("a_cover", 7),
+                                        ("targeting", "nearest")])
+def test_the_other_inputs_are_checked(name, value) -> None:  # type: ignore[no-untyped-def]
+    one = army("A", ("R", 1, RIFLES))
+    refused("sucs.roster_battle", {"roster_a": one, "roster_b": one, name: value}, name)
+
+
+def test_the_page_default_is_answered_exactly_and_the_builder_json_is_read() -> None:
+    defaults = {f.name: f.initial for f in BATTLE.fields}
+    reply = api.run("sucs.roster_battle", defaults)
+    assert reply["ok"] and reply["result"]["method"] == "exact"
+    text = {k: json.dumps(v) if isinstance(v, dict) else v for k, v in defaults.items()}
+    assert api.run("sucs.roster_battle", text)["result"] == reply["result"]
+
+
+def test_a_played_battle_says_what_happened() -> None:
+    a = army("Riflemen", ("Rifle squad", 2, RIFLES))
+    b = army("Raiders", ("Veterans", 1, VETERANS))
+    reply = api.roll("sucs.roster_battle", {"roster_a": a, "roster_b": b, "turns": 4})
+    assert reply["ok"], reply
+    played = reply["result"]
+    assert played["outcome"] in ("Side A holds the field", "Side B holds the field",
+                                 "Both still standing")
+    assert len(played["log"]) == played["rounds"] and "points" in played["summary"]
