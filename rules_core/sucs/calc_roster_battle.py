@@ -37,8 +37,7 @@ from rules_core.sucs.unitfields import collect_problems, unit_from_clean
 PAGE = "sucs/roster"
 #: the turns of a game, agreed before play (source: Order of Play)
 MIN_TURNS, MAX_TURNS = 4, 10
-#: units a side may field in a battle, counts included
-MAX_BATTLE_UNITS = 20
+MAX_BATTLE_UNITS = roster.MAX_BATTLE_UNITS
 #: units a side may have for the exact walk to be tried before the simulation
 MAX_EXACT_UNITS = 4
 #: the simulation's budget: battles x (units on the field)^2 (a turn's work grows with the

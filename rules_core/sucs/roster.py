@@ -43,6 +43,8 @@ MAX_ROSTER_CHARS = MAX_UNITS * MAX_UNIT_CHARS + 1_000
 #: reads it from the app's data)
 MAX_FILE_CHARS = MAX_ROSTERS * MAX_ROSTER_CHARS
 MAX_COUNT = 99
+#: units a side may field in a battle of two rosters, counts included (sucs.roster_battle)
+MAX_BATTLE_UNITS = 20
 MAX_NAME = 80
 MAX_LIMIT = 100_000
 MAX_PROBLEMS = 50

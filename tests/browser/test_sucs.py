@@ -308,6 +308,8 @@ def test_fight_this_roster_against_another_saved_roster(builder: Page) -> None:
     page = builder
     page.click('[data-sucs="new"]')
     settle(page)
+    page.click('[data-sucs="fight"]')  # an empty roster cannot fight: said at the button
+    assert "has no units yet" in page.locator(".sucs-battle-note").inner_text()
     for preset in ("tl5-7/light-tank", "tl5-7/machine-gun"):
         page.select_option(".sucs-add-list", "tl5-7")
         page.select_option(".sucs-add-unit", preset)

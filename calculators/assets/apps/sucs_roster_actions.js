@@ -64,6 +64,13 @@ export const ACTIONS = {
     const foe = (app.store.get(app.$(".sucs-foe").value) || app.active()).roster;
     const note = app.$(".sucs-battle-note");
     note.hidden = false;
+    for (const army of [app.roster(), foe]) {
+      const units = army.units.reduce((n, u) => n + u.count, 0);
+      if (units && units <= RULES.battle_units) continue;
+      note.textContent = units ? `“${army.name}” has ${units} units; a battle takes at most ${RULES.battle_units} a side, counts included: fight with part of it.`
+        : `“${army.name}” has no units yet: add some before it can fight.`;
+      return;
+    }
     if (!widget || !fill(widget, "roster_a", JSON.stringify(app.roster()))
         || !fill(widget, "roster_b", JSON.stringify(foe))) {
       note.textContent = "The battle calculator is not on this page.";

@@ -19,6 +19,7 @@ export const ADD_PARAM = "add";
  * @typedef {{format: string, collection: string, version: number, starter_limit: number,
  *   max_name: number, max_units: number, max_count: number, max_limit: number,
  *   max_file_chars: number, max_roster_chars: number, max_depth: number, max_rosters: number,
+ *   battle_units: number,
  *   target_number: Record<string, number>}} Rules
  */
 /** @type {Rules} */
