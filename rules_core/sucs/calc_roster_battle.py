@@ -15,8 +15,11 @@ likely branches pruned does not fit: see the Rulings page, "Army against army").
 
 from __future__ import annotations
 
+import base64
 import json
 import random
+import re
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,16 +129,47 @@ class Battle(Fight):
         return out
 
 
+#: what follows "#" in the army builder's share links (sucs_roster_lib.js HASH_KEY)
+SHARE_KEY = "roster="
+#: the compressed format's mark (sharelink.js): raw deflate, base64url
+PACKED = "z."
+
+
+def unshare(name: str, text: str) -> str:
+    """The roster JSON an army builder share link carries (the whole address, or what
+    follows "#roster="): raw-deflated JSON in base64url behind "z.", or plain base64url
+    JSON (sharelink.js writes both). A cut or damaged link is refused, saying so."""
+    code = text.strip().split("#", 1)[-1].removeprefix(SHARE_KEY)
+    packed = code.startswith(PACKED)
+    code = code.removeprefix(PACKED)
+    damaged = InputError(name, "the share link is cut off or damaged; copy it again from the "
+                               "army builder (Copy share link), or paste the roster's JSON.")
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", code) or len(code) % 4 == 1:
+        raise damaged
+    try:
+        data = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        if packed:
+            unpacker = zlib.decompressobj(-15)
+            # at most four bytes a character of the longest roster, as the builder reads it
+            data = unpacker.decompress(data, 4 * roster.MAX_ROSTER_CHARS)
+            if unpacker.unconsumed_tail or not unpacker.eof:
+                raise ValueError("cut off, or more than a roster holds")
+        return data.decode("utf-8")
+    except (ValueError, zlib.error):
+        raise damaged from None
+
+
 def _side(name: str, raw: Any) -> dict[str, Any]:
+    if isinstance(raw, str) and not raw.lstrip().startswith("{"):
+        raw = unshare(name, raw)
     army = _parse_roster(name, raw)
     count = sum(u["count"] for u in army["units"])
-    label = "Side A roster" if name == "roster_a" else "Side B roster"
     if count == 0:
-        raise InputError(name, f"{label}: the roster has no units; add at least one.")
+        raise InputError(name, "the roster has no units; add at least one.")
     if count > MAX_BATTLE_UNITS:
-        raise InputError(name, f"{label}: a battle takes at most {MAX_BATTLE_UNITS} units a "
-                               f"side, counts included; the roster has {count}. Fight with "
-                               "part of it (lower the counts or make a smaller roster).")
+        raise InputError(name, f"a battle takes at most {MAX_BATTLE_UNITS} units a side, counts "
+                               f"included; the roster has {count}. Fight with part of it "
+                               "(lower the counts or make a smaller roster).")
     return army
 
 
@@ -149,13 +183,16 @@ _VETERANS = {"quality": 4, "attack": 2, "armor": 1}
 _GUNNERS = {"quality": 3, "attack": 1, "targets": 2, "armor": 0}
 
 FIELDS = (
-    TextField("roster_a", "Side A roster (JSON)", parse=_side, max_length=roster.MAX_ROSTER_CHARS,
+    TextField("roster_a", "Side A roster (JSON or a share link)", parse=_side,
+              max_length=roster.MAX_ROSTER_CHARS,
               initial=_starter("Riflemen", [("Rifle squad", 2, _RIFLES)]),
               help=f"A roster in the site's format; at most {MAX_BATTLE_UNITS} units, counts "
                    "included. The army builder fills it in."),
-    TextField("roster_b", "Side B roster (JSON)", parse=_side, max_length=roster.MAX_ROSTER_CHARS,
+    TextField("roster_b", "Side B roster (JSON or a share link)", parse=_side,
+              max_length=roster.MAX_ROSTER_CHARS,
               initial=_starter("Raiders", [("Veterans", 1, _VETERANS), ("Gun team", 1, _GUNNERS)]),
-              help="The enemy, written the same way."),
+              help="The enemy, written the same way, or the link another player shared "
+                   "from the army builder."),
     IntField("a_cover", "Side A terrain cover", default=0, minimum=0, maximum=MAX_COVER,
              help="Cover of the ground side A holds: light forest +1, and so on."),
     IntField("b_cover", "Side B terrain cover", default=0, minimum=0, maximum=MAX_COVER,

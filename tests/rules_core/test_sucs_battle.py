@@ -5,9 +5,13 @@ the exact answer, the target reading as a switch, and every bad roster refused b
 
 from __future__ import annotations
 
+import base64
 import json
+import subprocess
 import time
+import zlib
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +27,7 @@ RIFLES = {"quality": 3, "attack": 1}
 VETERANS = {"quality": 4, "attack": 1, "armor": 1}
 TANK = {"quality": 4, "attack": 2, "armor": 1}
 GUNNERS = {"quality": 3, "attack": 1, "targets": 2}
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def army(name: str, *lines: tuple[str, int, dict[str, Any]]) -> dict[str, Any]:
@@ -169,3 +174,40 @@ def test_a_played_battle_says_what_happened() -> None:
     assert played["outcome"] in ("Side A holds the field", "Side B holds the field",
                                  "Both still standing")
     assert len(played["log"]) == played["rounds"] and "points" in played["summary"]
+
+
+def packed(roster_json: str) -> str:
+    """A roster as the army builder's share link carries it, packed by the site's own
+    JavaScript (sharelink.js, under Node): raw deflate in base64url behind "z."."""
+    script = ('import { pack } from "./calculators/assets/sharelink.js"; '
+              "process.stdout.write(await pack(JSON.parse(process.argv[1])));")
+    done = subprocess.run(["node", "--no-warnings", "--input-type=module", "-e", script, "--",
+                           roster_json], cwd=ROOT, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_a_share_link_from_the_army_builder_is_read() -> None:
+    """The enemy as another player shares it: the whole address, or what follows
+    "#roster=", in the compressed format and the first (plain base64url) one."""
+    a = army("Riflemen", ("Rifle squad", 2, RIFLES))
+    b = army("Raiders", ("Veterans", 1, VETERANS), ("Gun team", 1, GUNNERS))
+    want = battle(a, b, turns=6)
+    code = packed(json.dumps(b))
+    assert code.startswith("z.")
+    plain = base64.urlsafe_b64encode(json.dumps(b).encode()).decode().rstrip("=")
+    for link in (f"https://example.org/tcr/sucs/roster/#roster={code}", f"roster={code}", code,
+                 f"  https://example.org/sucs/roster/#roster={plain}\n"):
+        assert battle(a, link, turns=6)["outcomes_exact"] == want["outcomes_exact"], link
+
+
+@pytest.mark.parametrize("link", [
+    "https://example.org/sucs/roster/#roster=z.q1ZKVLIyrAU",  # cut short, as chat apps do
+    "https://example.org/sucs/roster/#roster=z.AAAA",
+    "https://example.org/sucs/roster/",
+    "z." + base64.urlsafe_b64encode(zlib.compress(b"[" * 10_000_000)[2:-4]).decode(),
+])
+def test_a_cut_damaged_or_huge_share_link_is_refused(link: str) -> None:
+    one = army("A", ("R", 1, RIFLES))
+    message = refused("sucs.roster_battle", {"roster_a": one, "roster_b": link}, "roster_b",
+                      "share link is cut off or damaged")
+    assert message.startswith("Side B roster")
