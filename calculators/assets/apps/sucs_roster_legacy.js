@@ -71,7 +71,7 @@ export function analyzeLegacy(raw, limits) {
     // each entry is read on its own, depth-checked: safe (and linear) whatever the damage
     const { found, bad: names } = salvage(raw, limits.maxDepth + 1);
     candidates = found;
-    names.forEach((name) => bad.push({ label: name ? `“${name.slice(0, 80)}”` : "a roster", reason: "its saved text is damaged" }));
+    names.forEach((name) => bad.push({ label: name ? `“${name.slice(0, limits.maxName)}”` : "a roster", reason: "its saved text is damaged" }));
   } else if (!isObj(parsed.value)) {
     whole = "the saved data is not a set of rosters";
   } else {
@@ -92,7 +92,7 @@ export function analyzeLegacy(raw, limits) {
       : shapeProblem(roster, limits);
     if (problem || !isObj(value)) {
       const name = isObj(roster) && typeof roster.name === "string" ? roster.name : nameInText(text.slice(0, 2000));
-      bad.push({ label: `roster ${index + 1}${name ? ` “${name.slice(0, 80)}”` : ""}`, reason: problem || "it is damaged" });
+      bad.push({ label: `roster ${index + 1}${name ? ` “${name.slice(0, limits.maxName)}”` : ""}`, reason: problem || "it is damaged" });
       return;
     }
     // a missing or repeated id gets one derived from the position, the same at every read

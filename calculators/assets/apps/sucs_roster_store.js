@@ -191,7 +191,7 @@ export class RosterStore {
         this.remove(id);
         this.deleted.set(id, -1); // its saved key goes at the next save, whatever its revision
       }
-      parts.push({ label: `“${String(entry.roster.name).slice(0, 80)}”`, kept,
+      parts.push({ label: `“${String(entry.roster.name).slice(0, this.limits.maxName)}”`, kept,
         reason: `the rules engine refused it: ${problems[0].message}${more}` });
     }
     return parts;
@@ -221,7 +221,7 @@ export class RosterStore {
         }
         const kept = this.kept.move(key, raw);
         if (!kept) this.stuck.add(key);
-        damage.push({ label: name ? `“${name.slice(0, 80)}”` : "a saved roster", reason: problem, kept });
+        damage.push({ label: name ? `“${name.slice(0, this.limits.maxName)}”` : "a saved roster", reason: problem, kept });
       }
     } catch (err) {
       return { disk, damage, error: "blocked" };
@@ -255,7 +255,7 @@ export class RosterStore {
         const head = text.slice(0, 2000);
         const name = nameInText(head);
         const whole = /"schema"\s*:\s*"sucs-roster-store"/.test(head) || /"rosters"\s*:/.test(head);
-        const label = whole ? "all saved rosters, as they were" : name ? `“${name.slice(0, 80)}”` : "unreadable saved data";
+        const label = whole ? "all saved rosters, as they were" : name ? `“${name.slice(0, this.limits.maxName)}”` : "unreadable saved data";
         item = { key, size: kb(text), label: this.stuck.has(key) ? `${label} (damaged, left in place)` : label };
         this.labels.set(key, item);
       }
