@@ -33,8 +33,9 @@ class EveryPage:
     size: str
 
     @pytest.fixture(scope="class")
-    def visit(self, browser: Browser, site) -> Crawl:  # type: ignore[no-untyped-def]
-        return crawl(browser, site, self.size)
+    @classmethod
+    def visit(cls, browser: Browser, site) -> Crawl:  # type: ignore[no-untyped-def]
+        return crawl(browser, site, cls.size)
 
     def test_the_crawl_visits_every_page_and_compares_every_widget(self, visit: Crawl) -> None:
         assert len(visit.pages) >= 40 and len(visit.widget_pages) >= 20
