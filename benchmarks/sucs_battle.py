@@ -1,7 +1,7 @@
 """How long ``sucs.roster_battle`` (army against army) takes, in CPython and inside
 Pyodide under Node (the browser's Python build): the page's default, two 10-unit armies
-(issue 29's size), two armies of the most units a battle takes, and four a side (the
-exact walk tried, then the simulation).
+(issue 29's size), two armies of the most units a battle takes, four a side (the exact
+walk tried, then the simulation) and five against one (exact).
 
 Run: .venv/bin/python benchmarks/sucs_battle.py
 Prints seconds per case (CPU in CPython; wall-clock in Pyodide, one run after a warm-up
@@ -48,6 +48,9 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("two 10-unit armies, 10 turns", {"roster_a": TEN_A, "roster_b": TEN_B, "turns": 10}),
     (f"two {MAX_BATTLE_UNITS}-unit armies, 10 turns", {"roster_a": MOST, "roster_b": MOST, "turns": 10}),
     ("four different units a side, 10 turns", {"roster_a": FOUR, "roster_b": FOUR, "turns": 10}),
+    ("five rifle squads against a tank, 10 turns",
+     {"roster_a": _army("Platoon", ("Rifle squad", 5, RIFLES)),
+      "roster_b": _army("Armour", ("Tank", 1, TANK)), "turns": 10}),
 ]
 
 #: the same cases inside Pyodide under Node: the project mounted read-only, icepool from

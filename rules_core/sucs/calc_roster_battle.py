@@ -41,13 +41,14 @@ PAGE = "sucs/roster"
 #: the turns of a game, agreed before play (source: Order of Play)
 MIN_TURNS, MAX_TURNS = 4, 10
 MAX_BATTLE_UNITS = roster.MAX_BATTLE_UNITS
-#: units a side may have for the exact walk to be tried before the simulation
-MAX_EXACT_UNITS = 4
+#: paths the exact turn walk may build while trying a battle (a tenth of a second of
+#: CPython): a battle past it, or past the exact walk's other limits, is simulated
+EXACT_TRY_WORK = 20_000
 #: the simulation's budget: battles x (units on the field)^2 (a turn's work grows with the
-#: units that act times the enemies each weighs): 1,000 battles of 10 units a side, fewer
+#: units that act times the enemies each weighs): 900 battles of 10 units a side, fewer
 #: (never under MIN_TRIALS) for larger armies, so that any battle the form accepts is
 #: answered within a second of CPython (benchmarks/sucs_battle.py)
-SIM_BUDGET = 400_000
+SIM_BUDGET = 360_000
 MAX_TRIALS = 1_000
 MIN_TRIALS = 250
 #: the simulation's seed: the same rosters always give the same figures
@@ -221,9 +222,8 @@ def battle_of(inputs: dict[str, Any], max_work: int = UNCOUNTED) -> Battle:
 
 
 def _exact(battle: Battle, turns: int) -> Result | None:
-    """The exact answer, when both sides are small and the plan fits every limit."""
-    if max(len(u) for u in battle.units.values()) > MAX_EXACT_UNITS:
-        return None
+    """The exact answer, when the plan fits every limit (the battle's own turn budget,
+    :data:`EXACT_TRY_WORK`, and the solver's); else None."""
     found = sucs_fight.plan(battle, turns, max_work=sucs_fight.limits(turns)[1])
     if found.limit is not None:
         return None
@@ -308,7 +308,7 @@ def _simulated(battle: Battle, turns: int) -> Result:
 
 def _compute(inputs: dict[str, Any]) -> Result:
     turns = inputs["turns"]
-    battle = battle_of(inputs, sucs_fight.limits(turns)[0])
+    battle = battle_of(inputs, EXACT_TRY_WORK)
     result = _exact(battle, turns)
     if result is None:
         result = _simulated(battle_of(inputs), turns)
@@ -355,7 +355,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                  f"(at most {result['peak_states']} states at once).\n\n")
     else:
         text += (f"**A simulation, not exact odds.** The battle is too large for the exact "
-                 f"walk (more than {MAX_EXACT_UNITS} units a side, or past its limits), so "
+                 "walk (past its limits), so "
                  f"it was played {result['trials']:,} times, every roll drawn at its exact chance (always the same "
                  "seed, so the same rosters give the same figures). Each chance is given with "
                  "its 95% interval:\n\n"

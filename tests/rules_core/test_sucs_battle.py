@@ -70,6 +70,18 @@ def test_a_small_battle_is_the_exact_engagement_of_its_units() -> None:
     assert got["names"] == {"a": "Riflemen", "b": "Raiders"}
 
 
+def test_many_units_of_one_kind_against_few_are_still_exact() -> None:
+    """Five rifle squads against a tank: past a few units a side, but the exact walk fits
+    (identical units are merged), so the answer is exact, the engagement's own."""
+    tank = {"quality": 5, "attack": 3, "armor": 2}
+    got = battle(army("Platoon", ("Rifle squad", 5, RIFLES)), army("Armour", ("Tank", 1, tank)),
+                 turns=10)
+    same = api.run("sucs.engagement", {"side_a": ", ".join(["3/1/0"] * 5), "side_b": "5/3/2",
+                                       "max_rounds": 10})["result"]
+    assert got["method"] == "exact"
+    assert got["outcomes_exact"]["Side A holds the field"] == same["outcomes_exact"]["Side A wins"]
+
+
 def test_points_lost_are_counted_by_hand_for_units_of_different_costs() -> None:
     """One tank against a veteran and two rifle squads: every end state's points, counted
     by hand from the exact walk of the same fight with plain fighters."""
@@ -127,7 +139,7 @@ def test_the_simulation_holds_the_exact_answer_in_its_intervals(monkeypatch) -> 
     a = army("Riflemen", ("Rifle squad", 2, RIFLES))
     b = army("Raiders", ("Veterans", 1, VETERANS), ("Gun team", 1, GUNNERS))
     exact = battle(a, b, turns=6)
-    monkeypatch.setattr(battle_calc, "MAX_EXACT_UNITS", 0)
+    monkeypatch.setattr(battle_calc, "EXACT_TRY_WORK", 0)
     simulated = battle(a, b, turns=6)
     assert simulated["method"] == "simulation"
     for name, p in exact["outcomes"].items():
