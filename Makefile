@@ -44,18 +44,28 @@ $(PYODIDE_WHEELS)/.installed: $(VENV)/.installed
 	  --python-version 3.14 --dest $(PYODIDE_WHEELS) "hypothesis==6.155.7"
 	@touch $@
 
-# They run in $(JOBS) Node processes at once, each every JOBS-th test (logs in build/).
+# They run in $(JOBS) Node processes at once, sharing the tests as they go: each runs the
+# next test no other has claimed in build/pyodide-claims (logs in build/). Afterwards the
+# tests the processes ran must add up to those collected: each ran once.
+PYODIDE_CLAIMS := build/pyodide-claims
 test-pyodide: setup $(PYODIDE_WHEELS)/.installed
 	@echo "the rules core's tests inside Pyodide, in $(JOBS) processes"; \
 	site=$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); pids=""; \
+	rm -rf $(PYODIDE_CLAIMS) && mkdir -p $(PYODIDE_CLAIMS); \
 	for k in $$(seq $(JOBS)); do \
-	  $(MAKE) --no-print-directory pyodide-shard SHARD=$$k/$(JOBS) SITE_PACKAGES="$$site" \
+	  $(MAKE) --no-print-directory pyodide-shard CLAIMS=$(PYODIDE_CLAIMS) SITE_PACKAGES="$$site" \
 	    > build/pyodide-shard-$$k.log 2>&1 & pids="$$pids $$!"; done; \
 	status=0; for pid in $$pids; do wait $$pid || status=1; done; \
-	for k in $$(seq $(JOBS)); do cat build/pyodide-shard-$$k.log; done; exit $$status
+	for k in $$(seq $(JOBS)); do cat build/pyodide-shard-$$k.log; done; \
+	collected=$$(sed -n 's/^this process ran [0-9]* of the \([0-9]*\) tests collected.*/\1/p' build/pyodide-shard-1.log | head -1); \
+	ran=$$(for k in $$(seq $(JOBS)); do cat build/pyodide-shard-$$k.log; done | sed -n 's/^this process ran \([0-9]*\) of the.*/\1/p' | awk '{ n += $$1 } END { print n + 0 }'); \
+	if [ "$$status" = 0 ] && [ "$$ran" != "$$collected" ]; then \
+	  echo "inside Pyodide $$ran tests were run of the $$collected collected: each must run once"; status=1; fi; \
+	exit $$status
 
+# one process: SHARD=K/N for every Nth test from the Kth, or CLAIMS=folder to share them
 pyodide-shard:
-	node tests/pyodide/run_rules_core.mjs --shard $(SHARD) "$(SITE_PACKAGES)" \
+	node tests/pyodide/run_rules_core.mjs $(if $(CLAIMS),--claims $(CLAIMS),--shard $(SHARD)) "$(SITE_PACKAGES)" \
 	  $(PYODIDE_WHEELS) -q tests/rules_core \
 	  --deselect tests/rules_core/test_api_contract.py::test_command_line_list_run_and_errors \
 	  --deselect tests/rules_core/test_api_contract.py::test_a_calculator_imports_its_own_system_only \

@@ -2,10 +2,12 @@
 // Python version and build run the same tests as CPython. No network: pytest and its
 // pure-Python dependencies are copied from the project's virtual environment.
 //
-//   node tests/pyodide/run_rules_core.mjs [--shard K/N] <site-packages> <wheels> [pytest args...]
-//   (make test-pyodide). --shard K/N runs every Nth test collected, from the Kth (so N
-//   processes share the tests between them, one a core). <wheels> holds pure-Python wheels for what the venv has only
-//   compiled (Hypothesis ships a mypyc build for CPython; its pure wheel runs here).
+//   node tests/pyodide/run_rules_core.mjs [--claims FOLDER | --shard K/N] <site-packages> <wheels> [pytest args...]
+//   --claims FOLDER: several processes share the tests as they go, each running the next
+//   one no other has claimed (make test-pyodide: one process a core, one empty folder);
+//   --shard K/N runs every Nth test collected, from the Kth. <wheels> holds pure-Python
+//   wheels for what the venv has only compiled (Hypothesis ships a mypyc build for
+//   CPython; its pure wheel runs here).
 import { loadPyodide } from "pyodide";
 import fs from "node:fs";
 import path from "node:path";
@@ -14,6 +16,13 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
 let shard = [1, 1];
+// --claims FOLDER (a folder of the project, empty, shared by every process): the tests are
+// shared as they go instead (see Claims below); --shard is then left aside
+let claims = "";
+if (args[0] === "--claims") {
+  claims = args[1];
+  args.splice(0, 2);
+}
 if (args[0] === "--shard") {
   shard = args[1].split("/").map(Number);
   args.splice(0, 2);
@@ -76,6 +85,7 @@ py.FS.mkdirTree("/repo");
 py.FS.mount(py.FS.filesystems.NODEFS, { root: ROOT }, "/repo");
 py.globals.set("pytest_args", py.toPy(pytestArgs));
 py.globals.set("shard", py.toPy(shard));
+py.globals.set("claims", claims);
 const status = await py.runPythonAsync(`
 import os, sys
 os.chdir("/repo")
@@ -95,9 +105,56 @@ class Shard:
                                              if i % self.n != self.k - 1])
         items[:] = keep
 
+class Claims:
+    """Share the tests with the other processes as they go: a test is run by the process
+    that claims it first (an empty folder named after its place in the collection, made
+    in a folder every process sees), so a process that drew slow tests takes
+    fewer of the rest. Each process claims its next test before running the one it holds,
+    so that pytest tears down only the fixtures its next test does not share."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.ran = 0
+
+    def claim(self, items, start):
+        for i in range(start, len(items)):
+            # a folder, not a file: Node makes a folder atomically (mkdir fails on one that
+            # exists), while the Pyodide file system makes a file by writing it, so two
+            # processes could both create the same file and both run the test
+            try:
+                os.mkdir(f"{self.folder}/{i}")
+                return i
+            except FileExistsError:
+                continue
+        return None
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        if session.config.option.collectonly:
+            return True
+        items = session.items
+        i = self.claim(items, 0)
+        while i is not None:
+            j = self.claim(items, i + 1)
+            items[i].config.hook.pytest_runtest_protocol(
+                item=items[i], nextitem=items[j] if j is not None else None)
+            self.ran += 1
+            if session.shouldfail:
+                raise session.Failed(session.shouldfail)
+            if session.shouldstop:
+                raise session.Interrupted(session.shouldstop)
+            i = j
+        return True
+
+    def pytest_terminal_summary(self, terminalreporter):
+        terminalreporter.write_line(f"this process ran {self.ran} of the {len(terminalreporter._session.items)} "
+                                    "tests collected; the other processes ran the rest")
+
 k, n = shard
-print(f"Python {sys.version.split()[0]} on {sys.platform} (Pyodide), tests {k} of every {n}", flush=True)
+plugin = Claims(claims) if claims else Shard(k, n)
+share = "tests shared as they go with the other processes" if claims else f"tests {k} of every {n}"
+print(f"Python {sys.version.split()[0]} on {sys.platform} (Pyodide), {share}", flush=True)
 int(pytest.main(["-p", "_hypothesis_pytestplugin", "-p", "no:cacheprovider", *pytest_args],
-                plugins=[Shard(k, n)]))
+                plugins=[plugin]))
 `);
 process.exit(status);
