@@ -77,6 +77,11 @@ def _unit(name: str, unit_name: str, text: str) -> Fighter:
 
 
 def describe_unit(u: Fighter) -> str:
+    return f"{u.name}: {fighting_numbers(u)}"
+
+
+def fighting_numbers(u: Fighter) -> str:
+    """A unit's quality, weapon, armor and extras in words."""
     hits = f"x{u.targets}" if u.targets > 1 else ""
     extras = [f"cover {u.cover}"] if u.cover else []
     extras += ["dug in"] * u.dug_in + ["stealth"] * u.stealthy
@@ -84,7 +89,7 @@ def describe_unit(u: Fighter) -> str:
     extras += ["one action a turn"] * u.one_action
     extras += [f"+{SUPPORT_BONUS} attack from support"] * u.attack_support
     extras += [f"+{SUPPORT_BONUS} armor from support"] * u.armor_support
-    return (f"{u.name}: quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
+    return (f"quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
             + (f" ({', '.join(extras)})" if extras else ""))
 
 

@@ -31,6 +31,7 @@ from rules_core.explain import escape, rule, table
 from rules_core.fields import ChoiceField, IntField, TextField
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs import roster
+from rules_core.sucs.calc_actions_fight import fighting_numbers
 from rules_core.sucs.calc_roster import _parse_roster
 from rules_core.sucs.cost import price
 from rules_core.sucs.fight import Fight, Round
@@ -282,7 +283,8 @@ def _simulated(battle: Battle, turns: int) -> Result:
             for r in range(rounds - 1, turns):
                 by_round[r][outcome] += 1
         for key, n in battle.losses(state).items():
-            lost.setdefault(key, {})[n] = lost.setdefault(key, {}).get(n, 0) + 1
+            tally = lost.setdefault(key, {})
+            tally[n] = tally.get(n, 0) + 1
     share = {n: k / trials for n, k in ended.items()}
     end_round = {str(r): ends_in.get(str(r), 0) / trials for r in range(1, turns + 1)}
     end_round[f"Past {turns}"] = share[STANDING]
@@ -311,7 +313,8 @@ def _compute(inputs: dict[str, Any]) -> Result:
     battle = battle_of(inputs, EXACT_TRY_WORK)
     result = _exact(battle, turns)
     if result is None:
-        result = _simulated(battle_of(inputs), turns)
+        battle.max_work = UNCOUNTED  # played with dice: the simulation's budget bounds it
+        result = _simulated(battle, turns)
     result["names"] = battle.names
     result["points"] = {s: sum(battle.costs[s]) for s in "ab"}
     return result
@@ -336,7 +339,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     text = ""
     for s in "ab":
         rows = [[escape(line.name), str(line.count), str(line.cost),
-                 sucs_describe(line.fighter)] for line in battle.lines[s]]
+                 fighting_numbers(line.fighter)] for line in battle.lines[s]]
         text += (f"**Side {s.upper()}: {escape(names[s])}**, {result['points'][s]} points, in "
                  f"cover {inputs[f'{s}_cover']}.\n\n"
                  + table(["Unit", "Count", "Points each", "Fights as"], rows) + "\n\n")
@@ -370,12 +373,6 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                       "At least one left"], rows)
              + "\n\n" + fight_result.by_round_table(result))
     return text
-
-
-def sucs_describe(u: Fighter) -> str:
-    hits = f"x{u.targets}" if u.targets > 1 else ""
-    return (f"quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
-            + (", stealth" if u.stealthy else ""))
 
 
 def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
