@@ -63,9 +63,9 @@ test-pyodide: setup $(PYODIDE_WHEELS)/.installed
 	  echo "inside Pyodide $$ran tests were run of the $$collected collected: each must run once"; status=1; fi; \
 	exit $$status
 
-# one process: SHARD=K/N for every Nth test from the Kth, or CLAIMS=folder to share them
+# one process, sharing the tests with the others given the same empty CLAIMS folder
 pyodide-shard:
-	node tests/pyodide/run_rules_core.mjs $(if $(CLAIMS),--claims $(CLAIMS),--shard $(SHARD)) "$(SITE_PACKAGES)" \
+	node tests/pyodide/run_rules_core.mjs --claims $(CLAIMS) "$(SITE_PACKAGES)" \
 	  $(PYODIDE_WHEELS) -q tests/rules_core \
 	  --deselect tests/rules_core/test_api_contract.py::test_command_line_list_run_and_errors \
 	  --deselect tests/rules_core/test_api_contract.py::test_a_calculator_imports_its_own_system_only \

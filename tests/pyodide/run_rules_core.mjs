@@ -2,12 +2,11 @@
 // Python version and build run the same tests as CPython. No network: pytest and its
 // pure-Python dependencies are copied from the project's virtual environment.
 //
-//   node tests/pyodide/run_rules_core.mjs [--claims FOLDER | --shard K/N] <site-packages> <wheels> [pytest args...]
-//   --claims FOLDER: several processes share the tests as they go, each running the next
-//   one no other has claimed (make test-pyodide: one process a core, one empty folder);
-//   --shard K/N runs every Nth test collected, from the Kth. <wheels> holds pure-Python
-//   wheels for what the venv has only compiled (Hypothesis ships a mypyc build for
-//   CPython; its pure wheel runs here).
+//   node tests/pyodide/run_rules_core.mjs --claims FOLDER <site-packages> <wheels> [pytest args...]
+//   Several processes given the same empty FOLDER share the tests as they go, each running
+//   the next one no other has claimed (make test-pyodide: one process a core); one alone
+//   runs them all. <wheels> holds pure-Python wheels for what the venv has only compiled
+//   (Hypothesis ships a mypyc build for CPython; its pure wheel runs here).
 import { loadPyodide } from "pyodide";
 import fs from "node:fs";
 import path from "node:path";
@@ -15,22 +14,15 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
-let shard = [1, 1];
-// --claims FOLDER (a folder of the project, empty, shared by every process): the tests are
-// shared as they go instead (see Claims below); --shard is then left aside
-let claims = "";
-if (args[0] === "--claims") {
-  claims = args[1];
-  args.splice(0, 2);
+const USAGE = "usage: node tests/pyodide/run_rules_core.mjs --claims FOLDER <site-packages> <wheels> [pytest args]";
+// --claims FOLDER (a folder of the project, empty, shared by every process running at
+// once): each process runs the next test no other has claimed (see Claims below)
+if (args[0] !== "--claims" || !args[1]) {
+  console.error(USAGE);
+  process.exit(2);
 }
-if (args[0] === "--shard") {
-  shard = args[1].split("/").map(Number);
-  args.splice(0, 2);
-  if (!(shard[1] >= 1 && shard[0] >= 1 && shard[0] <= shard[1])) {
-    console.error(`--shard K/N: K from 1 to N; received ${shard.join("/")}`);
-    process.exit(2);
-  }
-}
+const claims = args[1];
+args.splice(0, 2);
 const [sitePackages, wheels, ...pytestArgs] = args;
 // pure-Python packages the tests need (pytest, Hypothesis and theirs; the core's icepool)
 const PACKAGES = [
@@ -55,7 +47,7 @@ function copyInto(FS, from, to) {
 }
 
 if (!sitePackages || !fs.existsSync(sitePackages) || !wheels || !fs.existsSync(wheels)) {
-  console.error("usage: node tests/pyodide/run_rules_core.mjs <site-packages> <wheels> [pytest args]");
+  console.error(USAGE);
   process.exit(2);
 }
 const py = await loadPyodide({ indexURL: path.join(ROOT, "node_modules", "pyodide") + "/" });
@@ -84,7 +76,6 @@ for (const name of fs.readdirSync(wheels)) {
 py.FS.mkdirTree("/repo");
 py.FS.mount(py.FS.filesystems.NODEFS, { root: ROOT }, "/repo");
 py.globals.set("pytest_args", py.toPy(pytestArgs));
-py.globals.set("shard", py.toPy(shard));
 py.globals.set("claims", claims);
 const status = await py.runPythonAsync(`
 import os, sys
@@ -92,18 +83,6 @@ os.chdir("/repo")
 sys.path[:0] = ["/repo", "${lib}"]
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 import pytest
-
-class Shard:
-    """Keep every Nth test collected, from the Kth."""
-
-    def __init__(self, k, n):
-        self.k, self.n = k, n
-
-    def pytest_collection_modifyitems(self, config, items):
-        keep = [item for i, item in enumerate(items) if i % self.n == self.k - 1]
-        config.hook.pytest_deselected(items=[item for i, item in enumerate(items)
-                                             if i % self.n != self.k - 1])
-        items[:] = keep
 
 class Claims:
     """Share the tests with the other processes as they go: a test is run by the process
@@ -150,11 +129,9 @@ class Claims:
         terminalreporter.write_line(f"this process ran {self.ran} of the {len(terminalreporter._session.items)} "
                                     "tests collected; the other processes ran the rest")
 
-k, n = shard
-plugin = Claims(claims) if claims else Shard(k, n)
-share = "tests shared as they go with the other processes" if claims else f"tests {k} of every {n}"
-print(f"Python {sys.version.split()[0]} on {sys.platform} (Pyodide), {share}", flush=True)
+print(f"Python {sys.version.split()[0]} on {sys.platform} (Pyodide), tests shared as they go "
+      "with the other processes", flush=True)
 int(pytest.main(["-p", "_hypothesis_pytestplugin", "-p", "no:cacheprovider", *pytest_args],
-                plugins=[plugin]))
+                plugins=[Claims(claims)]))
 `);
 process.exit(status);
