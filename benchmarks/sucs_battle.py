@@ -1,11 +1,12 @@
 """How long ``sucs.roster_battle`` (army against army) takes, in CPython and inside
 Pyodide under Node (the browser's Python build): the page's default, two 10-unit armies
 (issue 29's size), two armies of the most units a battle takes, four a side (the exact
-walk tried, then the simulation) and five against one (exact).
+walk tried, then the pruned walk) and five against one (exact).
 
 Run: .venv/bin/python benchmarks/sucs_battle.py
 Prints seconds per case (CPU in CPython; wall-clock in Pyodide, one run after a warm-up
-of the same case) and how each was answered (exact, or simulated with how many battles).
+of the same case) and how each was answered (exact; the pruned walk, with the chance it
+dropped; or simulated, with how many battles).
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ def _answer(reply: dict[str, Any]) -> str:
     if not reply["ok"]:
         return f"refused ({reply['error']['field']})"
     result = reply["result"]
+    if result["method"] == "pruned":
+        return f"pruned, error at most {result['error_bound']:.1e}"
     return "exact" if result["method"] == "exact" else f"simulated, {result['trials']} battles"
 
 

@@ -12,7 +12,7 @@ from rules_core.calculator import Chart
 from rules_core.dice.distribution import percent
 from rules_core.explain import table
 from rules_core.fields import IntField
-from rules_core.solver import STILL_FIGHTING, Odds
+from rules_core.solver import STILL_FIGHTING, Odds, Pruned
 
 #: an exact chance is given in the result only while its numerator and denominator have
 #: at most this many digits together (Python refuses to print an integer of more than
@@ -40,7 +40,7 @@ def round_cap_field(initial: int = 20, maximum: int = 100) -> IntField:
                          f"\"{STILL_FIGHTING}\".")
 
 
-def to_result(odds: Odds, sides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+def to_result(odds: Odds | Pruned, sides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
     """The JSON result every whole-fight calculator returns.
 
     ``outcomes`` / ``outcomes_exact``: final outcome -> chance (floats / exact strings,
@@ -49,33 +49,40 @@ def to_result(odds: Odds, sides: Sequence[tuple[str, str]] = ()) -> dict[str, An
     the round the fight ends in (the chart; :data:`STILL_FIGHTING` last when possible).
     ``expected_rounds``. For each side ``(key, title)``: ``losses_<key>`` and its exact
     twin, the distribution of what that side lost. An ``_exact`` twin is left out when
-    one of its fractions is past :data:`MAX_EXACT_DIGITS`.
+    one of its fractions is past :data:`MAX_EXACT_DIGITS`, and always for a pruned walk
+    (:class:`rules_core.solver.Pruned`, in floating point), whose ``error_bound`` is the
+    chance it dropped.
     """
+    by_round: Sequence[Mapping[str, Any]] = odds.by_round
     result: dict[str, Any] = {
         "outcomes": {k: float(p) for k, p in odds.outcomes.items()},
         "by_round": {str(r): {k: float(p) for k, p in row.items()}
-                     for r, row in enumerate(odds.by_round, 1)},
+                     for r, row in enumerate(by_round, 1)},
         "expected_rounds": float(odds.expected_rounds),
         "max_rounds": odds.max_rounds,
         "peak_states": odds.peak_states,
     }
-    exacts: dict[str, Any] = {
-        "outcomes_exact": _exact_map(odds.outcomes),
-        "expected_rounds_exact": exact(odds.expected_rounds),
-    }
-    rows = [_exact_map(row) for row in odds.by_round]
-    exacts["by_round_exact"] = (None if None in rows else
-                                {str(r): row for r, row in enumerate(rows, 1)})
-    end_round: dict[str, Fraction] = {str(r): p for r, p in odds.ends_in.items()}
+    end_round: dict[str, Any] = {str(r): p for r, p in odds.ends_in.items()}
     if STILL_FIGHTING in odds.outcomes:
         end_round[f"Past {odds.max_rounds}"] = odds.outcomes[STILL_FIGHTING]
     result["end_round"] = {k: float(p) for k, p in end_round.items()}
-    exacts["end_round_exact"] = _exact_map(end_round)
-    for key, _title in sides:
-        dist = odds.losses.get(key, {0: Fraction(1)})
+    dists: dict[str, Mapping[int, Any]] = {key: odds.losses.get(key, {0: Fraction(1)})
+                                           for key, _title in sides}
+    for key, dist in dists.items():
         result[f"losses_{key}"] = {str(k): float(p) for k, p in dist.items()}
-        exacts[f"losses_{key}_exact"] = _exact_map(dist)
-        result[f"expected_losses_{key}"] = float(sum((k * p for k, p in dist.items()), Fraction(0)))
+        result[f"expected_losses_{key}"] = float(sum(k * p for k, p in dist.items()))
+    if isinstance(odds, Pruned):
+        result["error_bound"] = odds.pruned
+        return result
+    rows = [_exact_map(row) for row in odds.by_round]
+    exacts: dict[str, Any] = {
+        "outcomes_exact": _exact_map(odds.outcomes),
+        "expected_rounds_exact": exact(odds.expected_rounds),
+        "by_round_exact": (None if None in rows else
+                           {str(r): row for r, row in enumerate(rows, 1)}),
+        "end_round_exact": _exact_map(end_round),
+        **{f"losses_{key}_exact": _exact_map(dist) for key, dist in dists.items()},
+    }
     result.update({k: v for k, v in exacts.items() if v is not None})
     return result
 
@@ -98,7 +105,9 @@ def headline(result: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def by_round_table(result: Mapping[str, Any], rounds: int = 10) -> str:
     """A Markdown table of the chance the fight has ended by each round, per outcome."""
-    names = [n for n in result["outcomes"] if n != STILL_FIGHTING]
+    # the outcomes a fight can end in by a round (the last round's row has them all; a
+    # calculator may rename the one still going at the cap, which is never in a row)
+    names = [n for n in list(result["by_round"].values())[-1] if n != STILL_FIGHTING]
     rows = []
     for r, row in list(result["by_round"].items())[:rounds]:
         rows.append([r, *(percent(row.get(n, 0.0)) for n in names),

@@ -261,6 +261,85 @@ def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
                 max_rounds)
 
 
+class Spreads(Fight, Protocol):
+    """A fight that can also move a whole distribution one round at once, in floating
+    point, dropping the ways it can stand that are less likely than ``floor``."""
+
+    def spread(self, live: dict[Any, float], floor: float) -> tuple[dict[Any, float], float]:
+        """(the states after one round from ``live``, with their chances; the chance
+        dropped)."""
+
+
+@dataclass(frozen=True)
+class Pruned:
+    """The answer for a fight too large to follow every branch of: the least likely
+    branches dropped as the walk went. Every chance is in floating point and at most
+    :attr:`pruned` below the exact one (the dropped branches are counted nowhere)."""
+
+    outcomes: dict[str, float]
+    by_round: list[dict[str, float]]
+    ends_in: dict[int, float]
+    expected_rounds: float
+    losses: dict[str, dict[int, float]]
+    peak_states: int
+    max_rounds: int
+    #: the total chance of the branches dropped: the bound on every figure's error
+    pruned: float
+
+
+def solve_pruned(fight: Spreads, *, max_rounds: int, floor: float) -> Pruned:
+    """The round-by-round walk of :func:`solve`, in floating point and pruned: each round
+    the fight's :meth:`Spreads.spread` drops every way it can stand that is less likely
+    than ``floor``, and the chance dropped is added up and reported (never folded into an
+    outcome). The fight's own budget bounds the work (it raises :class:`TooLarge`)."""
+    outcome, losses = fight.outcome, fight.losses
+    start = fight.start()
+    totals: dict[str, float] = {name: 0.0 for name in fight.outcome_order}
+    lost: dict[tuple[str, int], float] = {}
+    ends_in: dict[int, float] = {}
+    by_round: list[dict[str, float]] = []
+    live: dict[Any, float] = {}
+    rounds = pruned = 0.0
+    peak = 1
+
+    def ended(state: Any, mass: float, round_no: int) -> None:
+        name = outcome(state)
+        assert name is not None
+        totals[name] = totals.get(name, 0.0) + mass
+        ends_in[round_no] = ends_in.get(round_no, 0.0) + mass
+        for key in losses(state).items():
+            lost[key] = lost.get(key, 0.0) + mass
+
+    if outcome(start) is None:
+        live[start] = 1.0
+    else:
+        ended(start, 1.0, 0)
+    for round_no in range(1, max_rounds + 1):
+        if live:
+            after, dropped = fight.spread(live, floor)
+            pruned += dropped
+            live = {}
+            for state, mass in after.items():
+                if outcome(state) is None:
+                    live[state] = mass
+                else:
+                    ended(state, mass, round_no)
+                    rounds += round_no * mass
+            peak = max(peak, len(live))
+        by_round.append(dict(totals))
+    still = sum(live.values())
+    if live:
+        totals[STILL_FIGHTING] = still
+        for state, mass in live.items():
+            for key in losses(state).items():
+                lost[key] = lost.get(key, 0.0) + mass
+    dists: dict[str, dict[int, float]] = {}
+    for (side, n), mass in sorted(lost.items()):
+        dists.setdefault(side, {})[n] = mass
+    return Pruned(totals, by_round, dict(sorted(ends_in.items())), rounds + max_rounds * still,
+                  dists, peak, max_rounds, pruned)
+
+
 def _split(moves: Moves,
            outcome: Callable[[Any], str | None],
            losses: Callable[[Any], Mapping[str, int]],

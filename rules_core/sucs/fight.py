@@ -30,6 +30,7 @@ from rules_core.sucs.attack import AttackSpec, can_damage, resolve
 from rules_core.sucs.turn import (
     A_WINS,
     B_WINS,
+    Activations,
     AttackOdds,
     Event,
     Fighter,
@@ -42,6 +43,7 @@ from rules_core.sucs.turn import (
     exact_resolver,
     other_side,
     pow6,
+    spread_turn,
     standing_key,
     turn,
     units_lost,
@@ -97,6 +99,8 @@ class Fight:
         self.memo: dict[Any, Paths] = {}
         #: each unit's targets by the enemy side's state (:func:`turn.choose_targets`)
         self.target_memo: dict[Any, list[int]] = {}
+        #: what the pruned walk keeps between turns (:func:`turn.spread_turn`)
+        self.activations = Activations()
         #: each round's exact moves, once built (:func:`plan` and the solver share them)
         self._steps: dict[Round, tuple[int, list[tuple[Round, int]]]] = {}
         #: each round's successors that are not over, once found (:func:`plan`)
@@ -148,6 +152,26 @@ class Fight:
                 out[key] = out.get(key, 0) + scale * w * pow6(top - sx)
         self._steps[rnd] = built = (first_den * 6 ** top, list(out.items()))
         return built
+
+    def spread(self, live: dict[Round, float], floor: float) -> tuple[dict[Round, float], float]:
+        """One turn from every live round at once, in floating point, dropping each way the
+        turn can stand that is less likely than ``floor`` (:func:`solver.solve_pruned`):
+        (the rounds after it with their chances, the chance dropped)."""
+        starts: dict[tuple[State, str], float] = {}
+        charge = False
+        for (n, state), mass in live.items():
+            charge = self.rules.melee and n == 1  # only the start is turn 1
+            firsts = [("a", Fraction(1))] if charge else initiative(self.rules)
+            for first, pf in firsts:
+                starts[state, first] = starts.get((state, first), 0.0) + mass * float(pf)
+        done, dropped = spread_turn(self, starts, charge, floor)
+        out: dict[Round, float] = {}
+        for state, mass in done.items():
+            rnd = (2, self.canonical(state))
+            out[rnd] = out.get(rnd, 0.0) + mass
+        for rnd in [k for k, mass in out.items() if mass < floor]:
+            dropped += out.pop(rnd)
+        return out, dropped
 
     def going_on(self, rnd: Round) -> frozenset[Round]:
         """The states one turn from ``rnd`` can lead to where the fight is not over

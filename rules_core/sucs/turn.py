@@ -121,6 +121,10 @@ class Table(Protocol):
         """The rest of a turn from (state, units to act, side, charge), when exact."""
 
     @property
+    def activations(self) -> Activations:
+        """What :func:`spread_turn` keeps between turns."""
+
+    @property
     def target_memo(self) -> dict[Any, list[int]]:
         """The enemies each unit picks, by (side, unit, modifier, the enemy side's state):
         the choice depends on nothing else."""
@@ -395,6 +399,85 @@ def _rest(fight: Table, state: State, qa: tuple[int, ...], qb: tuple[int, ...], 
     if memo is not None:
         memo[key] = out
     return out
+
+
+class Activations:
+    """What :func:`spread_turn` keeps between calls: every state it has met, numbered (a
+    small key hashes faster than the nested tuple), with its destroyed units as bit masks
+    and whether a side has won; and each activation's results in floating point, by
+    (state number, side, unit, charge): the same activation recurs on many paths."""
+
+    def __init__(self) -> None:
+        self.ids: dict[State, int] = {}
+        #: per state number: (state, side A's destroyed units, side B's, a side has won)
+        self.info: list[tuple[State, int, int, bool]] = []
+        #: (state number, side, unit, charge) -> ((state number, chance), ...)
+        self.moves: dict[tuple[int, str, int, bool], tuple[tuple[int, float], ...]] = {}
+
+    def number(self, state: State) -> int:
+        sid = self.ids.get(state)
+        if sid is None:
+            sid = self.ids[state] = len(self.info)
+            self.info.append((state, _dead(state[0]), _dead(state[1]), winner(state) is not None))
+        return sid
+
+
+def _dead(units: Side) -> int:
+    return sum(1 << i for i, u in enumerate(units) if u is None)
+
+
+def _left(queue: tuple[int, ...], dead: int) -> tuple[int, ...]:
+    return tuple(i for i in queue if not dead >> i & 1)
+
+
+def spread_turn(fight: Table, starts: Mapping[tuple[State, str], float], charge: bool,
+                floor: float) -> tuple[dict[State, float], float]:
+    """The breadth-first twin of :func:`turn`, for a whole distribution at once: from each
+    (state, side to move first) with its chance, every activation of the turn in step
+    (paths that reach the same state with the same units still to act merged), in floating
+    point, each way the turn can stand dropped as soon as it is less likely than ``floor``.
+    Returns the states at the end of the turn with their chances, and the total dropped
+    (the bound on the error of every chance computed from them)."""
+    known = fight.activations
+    info, cache = known.info, known.moves
+    Key = tuple[int, tuple[int, ...], tuple[int, ...], str]
+    frontier: dict[Key, float] = {}
+    for (state, first), mass in starts.items():
+        key = (known.number(state), *queues(fight, state), first)
+        frontier[key] = frontier.get(key, 0.0) + mass
+    done: dict[int, float] = {}
+    dropped = 0.0
+    while frontier:
+        nxt: dict[Key, float] = {}
+        for (sid, qa, qb, side), mass in frontier.items():
+            state, dead_a, dead_b, over = info[sid]
+            if over or not (qa or qb):
+                done[sid] = done.get(sid, 0.0) + mass
+                continue
+            if not (qa if side == "a" else qb):
+                side = other_side(side)
+            i = (qa if side == "a" else qb)[0]
+            qa, qb = (qa[1:], qb) if side == "a" else (qa, qb[1:])
+            strikes = charge and side == "a"
+            moves = cache.get((sid, side, i, strikes))
+            if moves is None:
+                moves = cache[sid, side, i, strikes] = tuple(
+                    (known.number(s2), w / pow6(sx)) for s2, (w, sx, _) in
+                    activate(fight, state, side, i, strikes, exact_resolver).items())
+            fight.spend(len(moves))
+            after = other_side(side)
+            for sid2, p in moves:
+                _, da, db, _ = info[sid2]
+                k2 = (sid2, qa if da == dead_a else _left(qa, da),
+                      qb if db == dead_b else _left(qb, db), after)
+                nxt[k2] = nxt.get(k2, 0.0) + mass * p
+        frontier = {}
+        for k2, mass in nxt.items():
+            if mass < floor:
+                dropped += mass
+            else:
+                frontier[k2] = mass
+    return {info[sid][0]: mass for sid, mass in done.items()}, dropped
 
 
 def winner(state: State) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from rules_core import api, solver
+from rules_core.dice.distribution import one_in
 from rules_core.sucs import calc_roster_battle as battle_calc
 from rules_core.sucs.calc_roster_battle import BATTLE, MAX_BATTLE_UNITS, battle_of
 from rules_core.sucs.fight import Fight
@@ -117,6 +118,44 @@ def test_the_target_reading_is_a_switch_with_the_rulings_numbers() -> None:
         Fraction(battle(a, b, turns=6, targeting="list")["outcomes_exact"]["Side A holds the field"])
 
 
+BIG_TANK = {"quality": 5, "attack": 3, "armor": 2}
+SCOUTS = {"quality": 4, "attack": 2, "armor": 1, "stealth": True}
+FOUR = army("Four", ("Tank", 1, BIG_TANK), ("Scouts", 1, SCOUTS), ("Gun team", 1, GUNNERS),
+            ("Veterans", 1, VETERANS))
+
+
+def test_a_middling_battle_is_exact_to_within_what_the_pruned_walk_dropped() -> None:
+    """Four different units a side: past the exact try, inside the pruned walk's budget.
+    The exact walk of the same battle with no limits (about a second of CPython) is at
+    most the reported bound above each figure shown, never below it."""
+    got = battle(FOUR, FOUR, turns=6)
+    assert got["method"] == "pruned" and 0 < got["error_bound"] <= battle_calc.MAX_ERROR
+    assert "outcomes_exact" not in got  # floating point: no fraction is claimed
+    inputs = {"roster_a": FOUR, "roster_b": FOUR, "a_cover": 0, "b_cover": 0, "turns": 6,
+              "targeting": "likeliest"}
+    assert battle_calc._exact(battle_of(inputs, battle_calc.EXACT_TRY_WORK), 6) is None
+    exact = solver.solve(battle_of(inputs), max_rounds=6, max_states=10**6, max_work=10**9)
+    bound = got["error_bound"] + 1e-12
+    for name, p in exact.outcomes.items():
+        shown = got["outcomes"][battle_calc.STANDING if name == solver.STILL_FIGHTING else name]
+        assert shown - 1e-12 <= p <= shown + bound, name
+    for side in "ab":
+        dist = {str(n): float(p) for n, p in exact.losses[side].items()}
+        assert got[f"losses_{side}"] == pytest.approx(dist, abs=bound)
+    assert got == battle(FOUR, FOUR, turns=6)  # no randomness: the same figures again
+
+
+def test_the_pruned_answer_says_so_with_the_rulings_figure() -> None:
+    """The headline and the explanation give the bound; the Rulings page's figure for this
+    battle (ten turns) is the calculator's."""
+    reply = api.run("sucs.roster_battle", {"roster_a": FOUR, "roster_b": FOUR, "turns": 10})
+    bound = one_in(reply["result"]["error_bound"])
+    assert ["Each chance exact to within", bound] in [list(r) for r in reply["display"]["headline"]]
+    assert f"**Exact to within {bound}.**" in reply["explanation"]
+    rulings = " ".join((ROOT / "docs" / "rulings.md").read_text().split())
+    assert f"for ten turns lose {bound} to the pruning" in rulings
+
+
 def test_a_large_battle_is_a_labelled_seeded_simulation() -> None:
     a = army("Ten", ("Rifle squad", 4, RIFLES), ("Veterans", 3, VETERANS), ("Gun team", 2, GUNNERS),
              ("Tank", 1, TANK))
@@ -140,6 +179,7 @@ def test_the_simulation_holds_the_exact_answer_in_its_intervals(monkeypatch) -> 
     b = army("Raiders", ("Veterans", 1, VETERANS), ("Gun team", 1, GUNNERS))
     exact = battle(a, b, turns=6)
     monkeypatch.setattr(battle_calc, "EXACT_TRY_WORK", 0)
+    monkeypatch.setattr(battle_calc, "PRUNED_TRY_WORK", 0)
     simulated = battle(a, b, turns=6)
     assert simulated["method"] == "simulation"
     for name, p in exact["outcomes"].items():

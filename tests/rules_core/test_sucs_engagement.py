@@ -319,6 +319,52 @@ def test_engagement_matches_the_brute_force_oracle(a, b, rules) -> None:
     assert sum(exact.values()) == 1
 
 
+def _close(pruned: solver.Pruned, exact: solver.Odds) -> None:
+    """Every figure of the pruned walk's answer equal to the exact walk's (floating point)."""
+    approx = functools.partial(pytest.approx, abs=1e-12)
+    assert pruned.outcomes == approx({k: float(v) for k, v in exact.outcomes.items()})
+    assert pruned.by_round == [approx({k: float(v) for k, v in row.items()})
+                               for row in exact.by_round]
+    assert pruned.ends_in == approx({k: float(v) for k, v in exact.ends_in.items()})
+    assert pruned.expected_rounds == approx(float(exact.expected_rounds))
+    assert pruned.losses == {side: approx({n: float(p) for n, p in dist.items()})
+                             for side, dist in exact.losses.items()}
+
+
+@pytest.mark.parametrize("a,b,rules,markers",
+                         [(a, b, rules, (0, 0)) for a, b, rules in CASES] + NEW_INPUT_CASES)
+def test_the_pruned_walk_dropping_nothing_is_the_exact_walk(a, b, rules, markers) -> None:
+    """The breadth-first pruned walk (army against army's middle tier) at a floor of 0:
+    every figure the exact walk's, for every reading and input the oracle checks, with
+    two units of a kind on side A (merged, and queued by their markers)."""
+    def fight() -> Fight:
+        return Fight((a, a), (b,), Rules(**rules), max_work=10**7, markers=markers)
+    pruned = solver.solve_pruned(fight(), max_rounds=4, floor=0)
+    assert pruned.pruned == 0
+    _close(pruned, solver.solve(fight(), max_rounds=4))
+
+
+def test_the_pruned_walk_is_below_the_exact_answer_by_at_most_what_it_dropped() -> None:
+    """Pruned hard (every way to stand under 1 in 10,000 dropped): each chance, by round
+    too, is at most the dropped chance below the exact one and never above it."""
+    a = (unit("A1", a=1, r=1), unit("A2", a=2, r=0), unit("A3", q=4, a=1, r=1, targets=2))
+    b = (unit("B1", q=4, a=1, r=0, targets=2), unit("B2", a=1, r=1, stealthy=True),
+         unit("B3", a=2, r=1))
+    exact = solver.solve(Fight(a, b, max_work=10**7), max_rounds=5)
+    pruned = solver.solve_pruned(Fight(a, b, max_work=10**7), max_rounds=5, floor=1e-4)
+    assert 0 < pruned.pruned < 0.2  # about a tenth: the bound is tested where it is large
+    assert sum(pruned.outcomes.values()) + pruned.pruned == pytest.approx(1)
+    rows = [(pruned.outcomes, exact.outcomes), *zip(pruned.by_round, exact.by_round)]
+    for shown, true in rows:
+        for name, p in true.items():
+            assert shown[name] - 1e-12 <= p <= shown[name] + pruned.pruned + 1e-12
+    # the walk's own budget refuses it as the work goes
+    small = Fight(a, b, max_work=1_000)
+    with pytest.raises(solver.TooLarge):
+        solver.solve_pruned(small, max_rounds=5, floor=1e-4)
+    assert small.work <= 1_000
+
+
 def test_whole_number_steps_equal_fraction_steps_in_the_shared_engine() -> None:
     fight = Fight((unit("A1"), unit("A2", a=2, r=1)), (unit("B1", q=4, a=1, targets=2),),
                   Rules(suppression="penalty"))
