@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core.calculator import Chart
-from rules_core.dice.distribution import percent
+from rules_core.dice.distribution import one_in, percent
 from rules_core.explain import table
 from rules_core.fields import IntField
 from rules_core.solver import STILL_FIGHTING, Odds, Pruned
@@ -97,10 +97,29 @@ def charts(sides: Sequence[tuple[str, str]] = (), loss_label: str = "Lost") -> t
 
 
 def headline(result: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The figures shown large: each outcome's chance, then the expected rounds."""
+    """The figures shown large: each outcome's chance, then the expected rounds (and the
+    error bound of a pruned walk)."""
     rows = [(name, percent(p)) for name, p in result["outcomes"].items()]
     rows.append(("Expected rounds", f"{result['expected_rounds']:.2f}"))
-    return rows
+    return rows + bound_row(result)
+
+
+def bound_row(result: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The headline's row for a pruned walk's error bound (none for an exact answer)."""
+    bound = result.get("error_bound")
+    return [("Each chance exact to within", one_in(bound))] if bound else []
+
+
+def pruned_note(result: Mapping[str, Any], floor: float, fight: str = "fight") -> str:
+    """The explanation's paragraph for an answer from the pruned walk
+    (:func:`rules_core.solver.solve_pruned`)."""
+    bound = one_in(result["error_bound"])
+    return (f"**Exact to within {bound}.** The {fight} is too large to follow every way it "
+            f"can go, so each round was worked out for every way the {fight} could stand at "
+            f"once, and any way less likely than {one_in(floor)} was dropped as the walk "
+            f"went. What was dropped comes to {bound} in all: each chance shown is at most "
+            "that much below the exact one, never above it (the figures are worked out in "
+            "floating point, whose rounding is far smaller).")
 
 
 def by_round_table(result: Mapping[str, Any], rounds: int = 10) -> str:

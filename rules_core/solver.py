@@ -99,6 +99,10 @@ class TooLarge(ValueError):
         super().__init__(f"{what} is past the limit of {limit:,} for an exact answer")
         self.what = what
         self.limit = limit
+        #: for :func:`solve_pruned`: the rounds finished before the limit, and the chance
+        #: dropped in them
+        self.rounds = 0
+        self.pruned = 0.0
 
 
 @dataclass(frozen=True)
@@ -291,7 +295,8 @@ def solve_pruned(fight: Spreads, *, max_rounds: int, floor: float) -> Pruned:
     """The round-by-round walk of :func:`solve`, in floating point and pruned: each round
     the fight's :meth:`Spreads.spread` drops every way it can stand that is less likely
     than ``floor``, and the chance dropped is added up and reported (never folded into an
-    outcome). The fight's own budget bounds the work (it raises :class:`TooLarge`)."""
+    outcome). The fight's own budget bounds the work (it raises :class:`TooLarge`, saying
+    how many rounds were finished and what they dropped)."""
     outcome, losses = fight.outcome, fight.losses
     start = fight.start()
     totals: dict[str, float] = {name: 0.0 for name in fight.outcome_order}
@@ -316,7 +321,11 @@ def solve_pruned(fight: Spreads, *, max_rounds: int, floor: float) -> Pruned:
         ended(start, 1.0, 0)
     for round_no in range(1, max_rounds + 1):
         if live:
-            after, dropped = fight.spread(live, floor)
+            try:
+                after, dropped = fight.spread(live, floor)
+            except TooLarge as err:
+                err.rounds, err.pruned = round_no - 1, pruned
+                raise
             pruned += dropped
             live = {}
             for state, mass in after.items():

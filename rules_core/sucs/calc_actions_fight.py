@@ -10,7 +10,7 @@ from typing import Any
 
 from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Result
-from rules_core.dice.distribution import percent
+from rules_core.dice.distribution import one_in, percent
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField, describe
@@ -169,21 +169,27 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
                  markers=(inputs["a_markers"], inputs["b_markers"]))
 
 
-def refusal(fight: Fight, rounds: int, found: sucs_fight.Plan) -> InputError:
-    """The message for a fight past a limit, naming what to lower: the round cap when
-    at least the first two turns fit, else the units (the side with more kinds of unit)."""
+def refusal(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0) -> InputError:
+    """The message for a fight past a limit (the exact walk's, and too large for the
+    pruned walk too, which could give its first ``fit`` turns), naming what to lower: the
+    round cap when at least the first two turns fit either walk, else the units (the side
+    with more kinds of unit)."""
     what = found.message
-    if found.rounds >= 2:
-        return InputError("max_rounds", f"Round cap: {what} at a cap of {rounds}. The "
-                                        f"first {found.rounds} turns fit: lower the Round "
-                                        f"cap to {found.rounds} or less, or put fewer or "
+    pruned = (f"nor does it fit with its least likely ways dropped (to within "
+              f"{one_in(sucs_fight.MAX_ERROR)})")
+    turns = max(found.rounds, fit)
+    if turns >= 2:
+        return InputError("max_rounds", f"Round cap: {what} at a cap of {rounds}, {pruned}. The "
+                                        f"first {turns} turns fit: lower the Round "
+                                        f"cap to {turns} or less, or put fewer or "
                                         f"less varied units in Side A units or Side B units.")
     kinds = {s: len({u.stats for u in fight.units[s]}) for s in ("a", "b")}
     sizes = {s: len(fight.units[s]) for s in ("a", "b")}
     side = max(("a", "b"), key=lambda s: (kinds[s], sizes[s], s == "a"))
     name = f"side_{side}"
     melee = (" or make it an exchange of fire (Kind of fight)" if fight.rules.melee else "")
-    return InputError(name, f"{LABELS[name]}: {what} (limit hit in turn {found.rounds + 1}). "
+    return InputError(name, f"{LABELS[name]}: {what} (limit hit in turn {found.rounds + 1}), "
+                            f"{pruned}. "
                             f"Put fewer or less varied units in {LABELS[name]} (or in the "
                             f"other side){melee}; the Round cap alone cannot bring it "
                             f"under the limit.")
@@ -194,13 +200,18 @@ def _compute(inputs: dict[str, Any]) -> Result:
     rounds = inputs["max_rounds"]
     solver_work = sucs_fight.limits(rounds)[1]
     found = sucs_fight.plan(fight, rounds, max_work=solver_work)
-    if found.limit is not None:
-        raise refusal(fight, rounds, found)
-    try:
-        answer = solver.solve(fight, max_rounds=rounds)
-    except solver.TooLarge as err:  # pragma: no cover - the plan refuses first
-        raise InputError("max_rounds", f"{err}. Lower the Round cap, or put fewer or less "
-                                       "varied units in Side A units or Side B units.") from None
+    answer: solver.Odds | solver.Pruned | None
+    if found.limit is None:
+        try:
+            answer = solver.solve(fight, max_rounds=rounds)
+        except solver.TooLarge as err:  # pragma: no cover - the plan refuses first
+            raise InputError("max_rounds", f"{err}. Lower the Round cap, or put fewer or "
+                                           "less varied units in Side A units or Side B "
+                                           "units.") from None
+    else:  # past the exact walk's limits: the pruned walk, or a refusal
+        answer, fit = sucs_fight.pruned(fight, rounds, sucs_fight.MAX_PRUNED_WORK, found)
+        if answer is None:
+            raise refusal(fight, rounds, found, fit)
     result = fight_result.to_result(answer, SIDES)
     result["units"] = {"a": [describe_unit(u) for u in fight.units["a"]],
                        "b": [describe_unit(u) for u in fight.units["b"]]}
@@ -296,8 +307,10 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     text += ("\n\n**The walk.** The state between turns is each unit's markers and whether "
              "one roll towards the next marker has landed; the walk follows every state with "
              f"its exact chance, turn by turn, up to the round cap of {inputs['max_rounds']} "
-             f"(at most {result['peak_states']} states were live at once).\n\n"
-             + fight_result.by_round_table(result))
+             f"(at most {result['peak_states']} states were live at once).")
+    if result.get("error_bound"):
+        text += "\n\n" + fight_result.pruned_note(result, sucs_fight.PRUNE_FLOOR)
+    text += "\n\n" + fight_result.by_round_table(result)
     return text
 
 

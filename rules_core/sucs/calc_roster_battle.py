@@ -27,7 +27,7 @@ from typing import Any
 
 from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Chart, Result
-from rules_core.dice.distribution import one_in, percent
+from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import ChoiceField, IntField, TextField
@@ -47,13 +47,9 @@ MAX_BATTLE_UNITS = roster.MAX_BATTLE_UNITS
 #: paths the exact turn walk may build while trying a battle (a tenth of a second of
 #: CPython): a battle past it, or past the exact walk's other limits, is simulated
 EXACT_TRY_WORK = 20_000
-#: the pruned walk (:func:`solver.solve_pruned`), tried next: each way a turn can stand
-#: that is less likely than PRUNE_FLOOR is dropped, and the answer is taken when the
-#: walk fits its budget of activations followed (PRUNED_TRY_WORK, about a third of a
-#: second of CPython) and the chance dropped is at most MAX_ERROR (one in a million)
-PRUNE_FLOOR = 1e-10
+#: activations the pruned walk (:func:`sucs_fight.pruned`, tried next) may follow before
+#: the battle is simulated instead: about a third of a second of CPython
 PRUNED_TRY_WORK = 120_000
-MAX_ERROR = 1e-6
 #: the simulation's budget: battles x (units on the field)^2 (a turn's work grows with the
 #: units that act times the enemies each weighs): 900 battles of 10 units a side, fewer
 #: (never under MIN_TRIALS) for larger armies, so that any battle the form accepts is
@@ -231,10 +227,9 @@ def battle_of(inputs: dict[str, Any], max_work: int = UNCOUNTED) -> Battle:
                   (str(sides[0]["name"]), str(sides[1]["name"])))
 
 
-def _exact(battle: Battle, turns: int) -> Result | None:
+def _exact(battle: Battle, turns: int, found: sucs_fight.Plan) -> Result | None:
     """The exact answer, when the plan fits every limit (the battle's own turn budget,
     :data:`EXACT_TRY_WORK`, and the solver's); else None."""
-    found = sucs_fight.plan(battle, turns, max_work=sucs_fight.limits(turns)[1])
     if found.limit is not None:
         return None
     odds = solver.solve(battle, max_rounds=turns)
@@ -248,15 +243,11 @@ def _exact(battle: Battle, turns: int) -> Result | None:
     return result
 
 
-def _pruned(battle: Battle, turns: int) -> Result | None:
-    """The pruned walk's answer (:func:`solver.solve_pruned`), when it fits its budget
-    (:data:`PRUNED_TRY_WORK`) and what it dropped is within :data:`MAX_ERROR`; else None."""
-    battle.work, battle.max_work = 0, PRUNED_TRY_WORK
-    try:
-        odds = solver.solve_pruned(battle, max_rounds=turns, floor=PRUNE_FLOOR)
-    except solver.TooLarge:
-        return None
-    if odds.pruned > MAX_ERROR:
+def _pruned(battle: Battle, turns: int, found: sucs_fight.Plan) -> Result | None:
+    """The answer with the least likely branches pruned, when it fits
+    :data:`PRUNED_TRY_WORK` and drops at most one in a million; else None."""
+    odds, _ = sucs_fight.pruned(battle, turns, PRUNED_TRY_WORK, found)
+    if odds is None:
         return None
     result = fight_result.to_result(odds, SIDES)
     result["outcomes"] = _renamed(result["outcomes"])
@@ -337,7 +328,8 @@ def _simulated(battle: Battle, turns: int) -> Result:
 def _compute(inputs: dict[str, Any]) -> Result:
     turns = inputs["turns"]
     battle = battle_of(inputs, EXACT_TRY_WORK)
-    result = _exact(battle, turns) or _pruned(battle, turns)
+    found = sucs_fight.plan(battle, turns, max_work=sucs_fight.limits(turns)[1])
+    result = _exact(battle, turns, found) or _pruned(battle, turns, found)
     if result is None:
         battle.max_work = UNCOUNTED  # played with dice: the simulation's budget bounds it
         result = _simulated(battle, turns)
@@ -354,8 +346,7 @@ def _headline(result: Result) -> list[tuple[str, str]]:
             low, high = result["intervals"][name]
             figure += f" ({percent(low)}-{percent(high)})"
         rows.append((name, figure))
-    if result["method"] == "pruned":
-        rows.append(("Each chance exact to within", one_in(result["error_bound"])))
+    rows += fight_result.bound_row(result)
     rows += [(f"Side {s.upper()} points lost", f"{result[f'expected_losses_{s}']:.1f} of "
                                                f"{result['points'][s]}") for s in "ab"]
     return rows
@@ -385,13 +376,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         text += ("**Exact.** Every way the battle can go was followed with its exact chance "
                  f"(at most {result['peak_states']} states at once).\n\n")
     elif result["method"] == "pruned":
-        text += (f"**Exact to within {one_in(result['error_bound'])}.** The battle is too large "
-                 "to follow every way it can go, so each turn was worked out for every way the "
-                 "battle could stand at once, and any way less likely than "
-                 f"{one_in(PRUNE_FLOOR)} was dropped as the walk went. What was dropped "
-                 f"comes to {one_in(result['error_bound'])} in all: each chance shown is at most "
-                 "that much below the exact one, never above it (the figures are worked out in "
-                 "floating point, whose rounding is far smaller).\n\n")
+        text += fight_result.pruned_note(result, sucs_fight.PRUNE_FLOOR, "battle") + "\n\n"
     else:
         text += (f"**A simulation, not exact odds.** The battle is too large for the exact "
                  "walk (past its limits), so "

@@ -67,14 +67,45 @@ MAX_STATES = 8_000
 #: the round cap the limits above are set for; at 100 rounds they are three times as
 #: large (a fight that long may take up to three seconds)
 BASE_ROUNDS = 20
+#: a fight past the exact walk's limits is walked again with the least likely branches
+#: pruned (:func:`pruned`): every way the fight can stand that is less likely than
+#: PRUNE_FLOOR is dropped as the walk goes, and the answer is given when the chance
+#: dropped in all is at most MAX_ERROR (one in a million), with that chance as its bound
+PRUNE_FLOOR = 1e-10
+MAX_ERROR = 1e-6
+#: activations the pruned walk may follow (each result of each attack counted, as in the
+#: exact walk's budget), at any round cap (its live states thin out as units fall): about
+#: 0.6 s of CPython
+MAX_PRUNED_WORK = 200_000
+
+
+def _scaled(base: int, max_rounds: int) -> int:
+    extra = max(0, max_rounds - BASE_ROUNDS)
+    return base + base * extra // 40
 
 
 def limits(max_rounds: int) -> tuple[int, int]:
     """(turn walk work, solver work) allowed at this round cap: the base limits up to
     :data:`BASE_ROUNDS`, growing linearly to three times as much at 100 rounds."""
-    extra = max(0, max_rounds - BASE_ROUNDS)
-    return (MAX_TURN_WORK + MAX_TURN_WORK * extra // 40,
-            MAX_SOLVER_WORK + MAX_SOLVER_WORK * extra // 40)
+    return _scaled(MAX_TURN_WORK, max_rounds), _scaled(MAX_SOLVER_WORK, max_rounds)
+
+
+def pruned(fight: Fight, max_rounds: int, budget: int, found: Plan
+           ) -> tuple[solver.Pruned | None, int]:
+    """The fight walked with its least likely branches pruned
+    (:func:`solver.solve_pruned`, at :data:`PRUNE_FLOOR`), under a budget of its own, or
+    None when it does not fit the budget or drops more than :data:`MAX_ERROR`; and the
+    rounds it could give within both (0 when not known). Not tried when the exact walk's
+    plan (``found``) could not build even the first turn: the pruned walk must build every
+    turn, and would spend its whole budget to be refused."""
+    if found.rounds < 1:
+        return None, 0
+    fight.work, fight.max_work = 0, budget
+    try:
+        odds = solver.solve_pruned(fight, max_rounds=max_rounds, floor=PRUNE_FLOOR)
+    except solver.TooLarge as err:
+        return None, err.rounds if err.pruned <= MAX_ERROR else 0
+    return (odds, max_rounds) if odds.pruned <= MAX_ERROR else (None, 0)
 
 
 class Fight:

@@ -31,6 +31,34 @@ def test_engagement_goes_live_and_agrees_with_cpython(page: Page) -> None:
         assert reply["ok"] and reply["result"] == json.loads(json.dumps(expected["result"]))
 
 
+def test_close_combat_past_the_exact_walk_shows_its_error_bound(page: Page) -> None:
+    """Two rifle squads a side in close combat at a round cap of 20: typed into the form,
+    answered by the pruned walk in the browser as in CPython, and the headline on screen
+    says to within what."""
+    root = widget(page, "sucs.engagement")
+    assert wait_settled(page, root) == "ready"
+    page.set_viewport_size({"width": 390, "height": 844})
+    for name in ("side_a", "side_b"):
+        box = root.locator(f'.calc-field[data-field="{name}"] input, '
+                           f'.calc-field[data-field="{name}"] textarea').first
+        wait_result(page, root, lambda box=box: box.fill("3/1/0, 3/1/0"))
+    rounds = root.locator('.calc-field[data-field="max_rounds"] input').first
+    wait_result(page, root, lambda: rounds.fill("20"))
+    mode = root.locator('.calc-field[data-field="mode"] select').first
+    reply = wait_result(page, root, lambda: mode.select_option("melee"))
+    inputs = {"side_a": "3/1/0, 3/1/0", "side_b": "3/1/0, 3/1/0", "mode": "melee",
+              "max_rounds": 20}
+    expected = api.run("sucs.engagement", inputs)
+    assert reply["ok"], reply
+    assert reply["result"] == json.loads(json.dumps(expected["result"]))
+    headline = root.locator(".calc-headline").first
+    headline.scroll_into_view_if_needed()
+    assert "each chance exact to within" in headline.inner_text().lower()
+    assert headline.is_visible()
+    assert "Exact to within" in (root.text_content() or "")  # the explanation says how
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
 def test_bad_unit_is_reported_next_to_its_field_and_a_fight_is_played(page: Page) -> None:
     root = widget(page, "sucs.engagement")
     wait_settled(page, root)

@@ -19,6 +19,7 @@ import pytest
 from rules_core import api, solver
 from rules_core.dice.distribution import one_in
 from rules_core.sucs import calc_roster_battle as battle_calc
+from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.calc_roster_battle import BATTLE, MAX_BATTLE_UNITS, battle_of
 from rules_core.sucs.fight import Fight
 from rules_core.sucs.turn import Fighter, Rules
@@ -129,11 +130,12 @@ def test_a_middling_battle_is_exact_to_within_what_the_pruned_walk_dropped() -> 
     The exact walk of the same battle with no limits (about a second of CPython) is at
     most the reported bound above each figure shown, never below it."""
     got = battle(FOUR, FOUR, turns=6)
-    assert got["method"] == "pruned" and 0 < got["error_bound"] <= battle_calc.MAX_ERROR
+    assert got["method"] == "pruned" and 0 < got["error_bound"] <= sucs_fight.MAX_ERROR
     assert "outcomes_exact" not in got  # floating point: no fraction is claimed
     inputs = {"roster_a": FOUR, "roster_b": FOUR, "a_cover": 0, "b_cover": 0, "turns": 6,
               "targeting": "likeliest"}
-    assert battle_calc._exact(battle_of(inputs, battle_calc.EXACT_TRY_WORK), 6) is None
+    tried = battle_of(inputs, battle_calc.EXACT_TRY_WORK)
+    assert sucs_fight.plan(tried, 6, max_work=sucs_fight.limits(6)[1]).limit is not None
     exact = solver.solve(battle_of(inputs), max_rounds=6, max_states=10**6, max_work=10**9)
     bound = got["error_bound"] + 1e-12
     for name, p in exact.outcomes.items():

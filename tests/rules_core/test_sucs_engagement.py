@@ -12,6 +12,8 @@ from fractions import Fraction
 import pytest
 
 from rules_core import api, solver
+from rules_core.dice.distribution import one_in
+from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.calc_actions_fight import FIELDS, fight_of, parse_side
 from rules_core.sucs.fight import Fight, Round
 from rules_core.sucs.turn import FRESH, Fighter, Rules
@@ -363,6 +365,44 @@ def test_the_pruned_walk_is_below_the_exact_answer_by_at_most_what_it_dropped() 
     with pytest.raises(solver.TooLarge):
         solver.solve_pruned(small, max_rounds=5, floor=1e-4)
     assert small.work <= 1_000
+
+
+def test_close_combat_past_the_exact_walk_is_answered_to_within_a_millionth() -> None:
+    """Two rifle squads a side in close combat, round cap 20: past the exact walk's limits
+    (refused before), answered by the pruned walk; the exact walk with no limits (about a
+    second and a half of CPython) is within the reported bound of every figure, and the
+    answer says how it was reached."""
+    inputs = {"side_a": "3/1/0, 3/1/0", "side_b": "3/1/0, 3/1/0", "mode": "melee",
+              "max_rounds": 20}
+    full = {**{f.name: f.default for f in FIELDS}, **inputs}
+    fight = fight_of(full)
+    assert sucs_fight.plan(fight, 20, max_work=sucs_fight.limits(20)[1]).limit is not None
+    reply = api.run("sucs.engagement", inputs)
+    assert reply["ok"], reply
+    got = reply["result"]
+    bound = got["error_bound"]
+    assert 0 < bound <= sucs_fight.MAX_ERROR and "outcomes_exact" not in got
+    unlimited = fight_of(full)
+    unlimited.max_work = 10 ** 9
+    exact = solver.solve(unlimited, max_rounds=20, max_states=10 ** 6, max_work=10 ** 9)
+    for name, p in exact.outcomes.items():
+        assert got["outcomes"].get(name, 0.0) - 1e-12 <= p <= got["outcomes"].get(name, 0.0) \
+            + bound + 1e-12, name
+    assert ["Each chance exact to within", one_in(bound)] in reply["display"]["headline"]
+    assert f"**Exact to within {one_in(bound)}.**" in reply["explanation"]
+
+
+def test_a_refusal_past_both_walks_names_the_round_cap_the_pruned_walk_reaches() -> None:
+    """Three rifle squads against the default side B in close combat: the exact walk fits
+    two turns, the pruned walk four; a cap of 5 is refused naming 4, and 4 is answered."""
+    inputs = {"side_a": "3/1/0, 3/1/0, 3/1/0", "mode": "melee"}
+    refused_at_5 = api.run("sucs.engagement", {**inputs, "max_rounds": 5})
+    assert not refused_at_5["ok"]
+    message = refused_at_5["error"]["message"]
+    assert "nor does it fit with its least likely ways dropped" in message
+    assert "The first 4 turns fit: lower the Round cap to 4 or less" in message
+    answered = api.run("sucs.engagement", {**inputs, "max_rounds": 4})
+    assert answered["ok"] and 0 < answered["result"]["error_bound"] <= sucs_fight.MAX_ERROR
 
 
 def test_whole_number_steps_equal_fraction_steps_in_the_shared_engine() -> None:

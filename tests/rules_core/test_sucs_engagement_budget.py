@@ -37,7 +37,19 @@ def test_the_worst_inputs_are_answered_or_refused_within_the_budget(label, input
     found = sucs_fight.plan(fight, full["max_rounds"], max_work=solver_limit)
     assert fight.max_work == turn_limit and fight.work <= turn_limit
     assert found.solver_work <= solver_limit and found.peak <= sucs_fight.MAX_STATES
-    assert (found.limit is None) == reply["ok"]
+    if found.limit is None:
+        assert reply["ok"] and "error_bound" not in reply["result"]  # exact
+        return
+    # past the exact walk: the pruned walk answers within its own budget, or it is refused
+    odds, _ = sucs_fight.pruned(fight, full["max_rounds"], sucs_fight.MAX_PRUNED_WORK, found)
+    if found.rounds < 1:  # not even the first turn fits the exact walk: not tried
+        assert odds is None
+    else:
+        assert fight.max_work == sucs_fight.MAX_PRUNED_WORK
+        assert fight.work <= sucs_fight.MAX_PRUNED_WORK
+    assert (odds is not None) == reply["ok"]
+    if odds is not None:
+        assert reply["result"]["error_bound"] == odds.pruned <= sucs_fight.MAX_ERROR
 
 
 def test_the_budget_grows_with_the_round_cap_to_three_times_at_100() -> None:
@@ -70,11 +82,13 @@ def test_the_plan_finds_the_rounds_that_fit_and_the_refusal_names_the_round_cap(
 @pytest.mark.parametrize("inputs,field,words", [
     ({"side_a": "3/1/1, 3/2/1, 4/1/0", "side_b": "3/1x2/0, 3/1/1, 4/2/2", "mode": "melee"},
      "side_a", ("Side A units", "fewer or less varied units", "exchange of fire")),
-    ({"mode": "melee", "max_rounds": 100}, "max_rounds", ("Round cap", "lower the Round cap to")),
+    ({"side_a": "3/1/0, 3/1/0, 3/1/0", "side_b": "3/1/0, 3/1/0, 3/1/0", "mode": "melee",
+      "max_rounds": 10}, "max_rounds", ("Round cap", "lower the Round cap to")),
 ])
 def test_refusals_name_the_limit_and_the_input_to_lower(inputs, field, words) -> None:
     reply = api.run("sucs.engagement", inputs)
     assert not reply["ok"] and reply["error"]["field"] == field, reply
     assert "past the limit of" in reply["error"]["message"]
+    assert "nor does it fit with its least likely ways dropped" in reply["error"]["message"]
     for w in words:
         assert w in reply["error"]["message"], reply["error"]["message"]
