@@ -33,7 +33,7 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 #: the outcome of a fight that has not ended by the round cap
 STILL_FIGHTING = "Still fighting"
@@ -105,24 +105,33 @@ class TooLarge(ValueError):
         self.pruned = 0.0
 
 
-@dataclass(frozen=True)
-class Odds:
-    """The exact answer for one fight."""
+#: a chance: an exact fraction, or a float in a pruned walk
+Chance = TypeVar("Chance", Fraction, float)
 
-    #: final outcome -> probability; sums to exactly 1
-    outcomes: dict[str, Fraction]
+
+@dataclass(frozen=True)
+class Answer(Generic[Chance]):
+    """What a walk of the fight answers, in its kind of number."""
+
+    #: final outcome -> probability; sums to 1
+    outcomes: dict[str, Chance]
     #: ``by_round[r - 1][o]``: the chance the fight has ended with outcome ``o`` by round r
-    by_round: list[dict[str, Fraction]]
+    by_round: list[dict[str, Chance]]
     #: round -> chance the fight ends in exactly that round (0: over before it starts);
     #: the mass still fighting at the cap is not included
-    ends_in: dict[int, Fraction]
+    ends_in: dict[int, Chance]
     #: rounds fought on average (a fight still going at the cap counts the cap)
-    expected_rounds: Fraction
+    expected_rounds: Chance
     #: side -> losses -> probability (each sums to 1)
-    losses: dict[str, dict[int, Fraction]]
+    losses: dict[str, dict[int, Chance]]
     #: the most live states any round held (a measure of the work done)
     peak_states: int
     max_rounds: int
+
+
+@dataclass(frozen=True)
+class Odds(Answer[Fraction]):
+    """The exact answer for one fight (its chances sum to exactly 1)."""
 
 
 def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
@@ -275,20 +284,14 @@ class Spreads(Fight, Protocol):
 
 
 @dataclass(frozen=True)
-class Pruned:
+class Pruned(Answer[float]):
     """The answer for a fight too large to follow every branch of: the least likely
     branches dropped as the walk went. Every chance is in floating point and at most
-    :attr:`pruned` below the exact one (the dropped branches are counted nowhere)."""
+    :attr:`pruned` below the exact one (the dropped branches are counted nowhere, so the
+    chances sum to 1 less that)."""
 
-    outcomes: dict[str, float]
-    by_round: list[dict[str, float]]
-    ends_in: dict[int, float]
-    expected_rounds: float
-    losses: dict[str, dict[int, float]]
-    peak_states: int
-    max_rounds: int
     #: the total chance of the branches dropped: the bound on every figure's error
-    pruned: float
+    pruned: float = 0.0
 
 
 def solve_pruned(fight: Spreads, *, max_rounds: int, floor: float) -> Pruned:
