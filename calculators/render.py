@@ -13,7 +13,7 @@ from functools import cache
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from rules_core.dice.distribution import chance, percent
+from rules_core.dice.distribution import chance, one_in, percent
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -220,10 +220,23 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
                    'Copy one, or <button type="button" class="calc-download-exact" '
                    'data-action="download-exact">download them all</button> (CSV).</p>')
     elif exact_map is None:
-        out.append('<p class="calc-exact-note">The exact fractions are too long to show '
-                   '(thousands of digits): these chances are rounded.</p>')
+        out.append(f'<p class="calc-exact-note">{escape(rounded_note(result))}</p>')
     out.append("</details></figure>")
     return "".join(out)
+
+
+def rounded_note(result: dict[str, Any]) -> str:
+    """Why a chart shows its chances rounded, with no exact fraction: a walk that left the
+    least likely ways out (its bound), a simulation, or fractions too long to print."""
+    bound = result.get("error_bound")
+    if bound:
+        return ("Worked out with the least likely ways left out: each chance is at most "
+                f"{one_in(bound)} below the exact one, never above it.")
+    if result.get("method") == "simulation":
+        return ("A simulation: each chance is the share of the fights played; the "
+                "explanation gives its 95% interval.")
+    return ("The exact fractions are too long to show (thousands of digits): these chances "
+            "are rounded.")
 
 
 def response_html(response: dict[str, Any], root: str, uid: str) -> str:

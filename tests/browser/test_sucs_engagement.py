@@ -56,6 +56,9 @@ def test_close_combat_past_the_exact_walk_shows_its_error_bound(page: Page) -> N
     assert "each chance exact to within" in headline.inner_text().lower()
     assert headline.is_visible()
     assert "Exact to within" in (root.text_content() or "")  # the explanation says how
+    # the odds tables say why no fraction is shown: the bound, not "too long"
+    note = root.locator(".calc-exact-note").first.text_content() or ""
+    assert "least likely ways left out" in note and "too long" not in note
     page.set_viewport_size({"width": 1280, "height": 900})
 
 

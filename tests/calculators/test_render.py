@@ -157,6 +157,17 @@ def test_chart_without_exact_fractions_shows_the_floats_rounded_and_says_why() -
     assert "The exact fractions are too long to show" in html
 
 
+def test_chart_of_a_pruned_walk_or_a_simulation_says_why_it_is_rounded() -> None:
+    """No exact twin because the walk left the least likely ways out (its bound said), or
+    because the answer is a simulation: the note says which, not that fractions are long."""
+    pruned = chart(spec(), {"dist": {"1": 0.25, "2": 0.75}, "error_bound": 1.4e-7}, "w")
+    assert "each chance is at most 1 in 7.1 million below the exact one" in pruned
+    assert "too long to show" not in pruned and "data-exact" not in pruned
+    simulated = chart(spec(), {"dist": {"1": 0.25, "2": 0.75}, "method": "simulation"}, "w")
+    assert "A simulation: each chance is the share of the fights played" in simulated
+    assert "too long to show" not in simulated
+
+
 def test_labels_and_titles_are_escaped() -> None:
     dist = {"<img src=x>": Fraction(1, 2), '"quoted"': Fraction(1, 2)}
     bad = {"key": "d", "title": "<script>x</script>", "outcome_label": "<b>", "ordered": False}
