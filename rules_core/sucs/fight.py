@@ -161,6 +161,13 @@ class Fight:
         """Units each side has lost."""
         return units_lost(rnd[1])
 
+    def openings(self, n: int) -> tuple[bool, list[tuple[str, Fraction]]]:
+        """Turn ``n``'s start: whether it is the charge (a melee's first turn: side A moved
+        into contact, so it acts first), and each side that may act first with its chance
+        (:func:`initiative` otherwise)."""
+        charge = self.rules.melee and n == 1
+        return charge, [("a", Fraction(1))] if charge else initiative(self.rules)
+
     def step(self, rnd: Round) -> tuple[int, list[tuple[Round, int]]]:
         """One turn, exactly, as whole-number weights over one denominator. A melee starts
         with side A charging (it moved into contact, so it acts first)."""
@@ -168,8 +175,7 @@ class Fight:
         if built is not None:
             return built
         n, state = rnd
-        charge = self.rules.melee and n == 1
-        firsts = [("a", Fraction(1))] if charge else initiative(self.rules)
+        charge, firsts = self.openings(n)
         # one denominator for the whole turn: the initiative's times 6^(most sixes of a
         # path), so each path's weight is scaled by a power of 6, never divided
         walks = [(pf, turn(self, state, first, charge, exact_resolver)) for first, pf in firsts]
@@ -191,8 +197,7 @@ class Fight:
         starts: dict[tuple[State, str], float] = {}
         charge = False
         for (n, state), mass in live.items():
-            charge = self.rules.melee and n == 1  # only the start is turn 1
-            firsts = [("a", Fraction(1))] if charge else initiative(self.rules)
+            charge, firsts = self.openings(n)  # only the start is turn 1
             for first, pf in firsts:
                 starts[state, first] = starts.get((state, first), 0.0) + mass * float(pf)
         done, dropped = spread_turn(self, starts, charge, floor)
@@ -446,8 +451,7 @@ def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[Rou
     while fight.outcome(rnd) is None and played < max_rounds:
         played += 1
         n, state = rnd
-        charge = fight.rules.melee and n == 1
-        firsts = [("a", Fraction(1))] if charge else initiative(fight.rules)
+        charge, firsts = fight.openings(n)
         first = firsts[0][0] if len(firsts) == 1 or rng.random() < firsts[0][1] else firsts[1][0]
         ((after, _),) = turn(fight, state, first, charge, draw).items()
         rnd = (2, after)
