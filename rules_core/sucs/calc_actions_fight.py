@@ -175,11 +175,12 @@ def refusal(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0) -> 
     round cap when at least the first two turns fit either walk, else the units (the side
     with more kinds of unit)."""
     what = found.message
-    pruned = (f"nor does it fit with its least likely ways dropped (to within "
-              f"{one_in(sucs_fight.MAX_ERROR)})")
+    # the pruned walk is named only when it was tried (not when no first turn fits)
+    pruned = (f", nor does it fit with its least likely ways dropped (to within "
+              f"{one_in(sucs_fight.MAX_ERROR)})" if sucs_fight.prunable(found) else "")
     turns = max(found.rounds, fit)
     if turns >= 2:
-        return InputError("max_rounds", f"Round cap: {what} at a cap of {rounds}, {pruned}. The "
+        return InputError("max_rounds", f"Round cap: {what} at a cap of {rounds}{pruned}. The "
                                         f"first {turns} turns fit: lower the Round "
                                         f"cap to {turns} or less, or put fewer or "
                                         f"less varied units in Side A units or Side B units.")
@@ -188,7 +189,7 @@ def refusal(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0) -> 
     side = max(("a", "b"), key=lambda s: (kinds[s], sizes[s], s == "a"))
     name = f"side_{side}"
     melee = (" or make it an exchange of fire (Kind of fight)" if fight.rules.melee else "")
-    return InputError(name, f"{LABELS[name]}: {what} (limit hit in turn {found.rounds + 1}), "
+    return InputError(name, f"{LABELS[name]}: {what} (limit hit in turn {found.rounds + 1})"
                             f"{pruned}. "
                             f"Put fewer or less varied units in {LABELS[name]} (or in the "
                             f"other side){melee}; the Round cap alone cannot bring it "

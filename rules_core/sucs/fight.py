@@ -90,6 +90,12 @@ def limits(max_rounds: int) -> tuple[int, int]:
     return _scaled(MAX_TURN_WORK, max_rounds), _scaled(MAX_SOLVER_WORK, max_rounds)
 
 
+def prunable(found: Plan) -> bool:
+    """Whether :func:`pruned` tries the walk, after the exact walk's ``found``: only when
+    the exact walk could build at least the first turn."""
+    return found.rounds >= 1
+
+
 def pruned(fight: Fight, max_rounds: int, budget: int, found: Plan
            ) -> tuple[solver.Pruned | None, int]:
     """The fight walked with its least likely branches pruned
@@ -98,7 +104,7 @@ def pruned(fight: Fight, max_rounds: int, budget: int, found: Plan
     rounds it could give within both (0 when not known). Not tried when the exact walk's
     plan (``found``) could not build even the first turn: the pruned walk must build every
     turn, and would spend its whole budget to be refused."""
-    if found.rounds < 1:
+    if not prunable(found):
         return None, 0
     fight.work, fight.max_work = 0, budget
     try:

@@ -89,6 +89,27 @@ def test_refusals_name_the_limit_and_the_input_to_lower(inputs, field, words) ->
     reply = api.run("sucs.engagement", inputs)
     assert not reply["ok"] and reply["error"]["field"] == field, reply
     assert "past the limit of" in reply["error"]["message"]
+    # the pruned walk is named as tried only when it was (the exact walk built a turn)
+    found = sucs_fight.plan(fight_of({**DEFAULTS, **inputs}), inputs.get("max_rounds", 20),
+                            max_work=sucs_fight.limits(inputs.get("max_rounds", 20))[1])
+    assert found.rounds >= 1
     assert "nor does it fit with its least likely ways dropped" in reply["error"]["message"]
     for w in words:
         assert w in reply["error"]["message"], reply["error"]["message"]
+
+
+def test_a_refusal_before_any_turn_fits_does_not_claim_the_pruned_walk_was_tried() -> None:
+    """Six different units a side in close combat: not even the first turn fits the exact
+    walk, so the pruned walk (which must build every turn) is not tried, and the message
+    says only what was tried."""
+    inputs = {"side_a": "3/1/1, 3/2/1, 4/1/0, 3/1/0, 4/2/1, 3/3/0",
+              "side_b": "3/1x2/0, 3/1/1, 4/2/2, 3/1/0, 4/2/1, 3/3/0", "mode": "melee"}
+    fight = fight_of({**DEFAULTS, **inputs})
+    found = sucs_fight.plan(fight, 20, max_work=sucs_fight.limits(20)[1])
+    assert found.rounds == 0 and not sucs_fight.prunable(found)
+    assert sucs_fight.pruned(fight, 20, sucs_fight.MAX_PRUNED_WORK, found) == (None, 0)
+    reply = api.run("sucs.engagement", inputs)
+    message = reply["error"]["message"]
+    assert not reply["ok"] and reply["error"]["field"] == "side_a"
+    assert "(limit hit in turn 1). Put fewer or less varied units in Side A units" in message
+    assert "least likely ways dropped" not in message
