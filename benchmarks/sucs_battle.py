@@ -1,6 +1,7 @@
 """How long ``sucs.roster_battle`` (army against army) takes, in CPython and inside
 Pyodide under Node (the browser's Python build): the page's default, two 10-unit armies
-(issue 29's size), two armies of the most units a battle takes, four a side (the exact
+(issue 29's size; again with an officer each, whose loss leaves its army acting once a
+turn), two armies of the most units a battle takes, four a side (the exact
 walk tried, then the pruned walk) and five against one (exact).
 
 Run: .venv/bin/python benchmarks/sucs_battle.py
@@ -38,6 +39,11 @@ TEN_A = _army("Ten", ("Rifle squad", 4, RIFLES), ("Veterans", 3, VETERANS),
               ("Gun team", 2, GUNNERS), ("Tank", 1, TANK))
 TEN_B = _army("Ten more", ("Rifle squad", 3, RIFLES), ("Scouts", 3, STEALTHY),
               ("Gun team", 2, GUNNERS), ("Veterans", 2, VETERANS))
+OFFICER = {**VETERANS, "commander": True, "support_reorganize": True, "range": 12}
+LED_A = _army("Ten, led", ("Officer", 1, OFFICER), ("Rifle squad", 4, RIFLES),
+              ("Veterans", 2, VETERANS), ("Gun team", 2, GUNNERS), ("Tank", 1, TANK))
+LED_B = _army("Ten more, led", ("Officer", 1, OFFICER), ("Rifle squad", 3, RIFLES),
+              ("Scouts", 3, STEALTHY), ("Gun team", 2, GUNNERS), ("Veterans", 1, VETERANS))
 HALF = MAX_BATTLE_UNITS // 4
 MOST = _army("Most", ("Rifle squad", HALF, RIFLES), ("Veterans", HALF, VETERANS),
              ("Gun team", HALF, GUNNERS), ("Scouts", MAX_BATTLE_UNITS - 3 * HALF, STEALTHY))
@@ -47,6 +53,8 @@ FOUR = _army("Four", ("Tank", 1, TANK), ("Scouts", 1, STEALTHY), ("Gun team", 1,
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("page default", {f.name: f.initial for f in BATTLE.fields}),
     ("two 10-unit armies, 10 turns", {"roster_a": TEN_A, "roster_b": TEN_B, "turns": 10}),
+    ("two 10-unit armies with an officer each", {"roster_a": LED_A, "roster_b": LED_B,
+                                                  "turns": 10}),
     (f"two {MAX_BATTLE_UNITS}-unit armies, 10 turns", {"roster_a": MOST, "roster_b": MOST, "turns": 10}),
     ("four different units a side, 10 turns", {"roster_a": FOUR, "roster_b": FOUR, "turns": 10}),
     ("five rifle squads against a tank, 10 turns",

@@ -86,7 +86,7 @@ def fighting_numbers(u: Fighter) -> str:
     extras = [f"cover {u.cover}"] if u.cover else []
     extras += ["dug in"] * u.dug_in + ["stealth"] * u.stealthy
     extras += [f"target number +{OUT_OF_COMMAND}, out of command"] * u.out_of_command
-    extras += ["one action a turn"] * u.one_action
+    extras += ["one action a turn"] * u.one_action + ["commander"] * u.commander
     extras += [f"+{SUPPORT_BONUS} attack from support"] * u.attack_support
     extras += [f"+{SUPPORT_BONUS} armor from support"] * u.armor_support
     return (f"quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"

@@ -37,6 +37,7 @@ from rules_core.sucs.calc_actions_fight import fighting_numbers
 from rules_core.sucs.calc_roster import _parse_roster
 from rules_core.sucs.cost import price
 from rules_core.sucs.fight import Fight, Round
+from rules_core.sucs.tables import OUT_OF_COMMAND
 from rules_core.sucs.turn import Fighter, Rules
 from rules_core.sucs.unitfields import collect_problems, unit_from_clean
 
@@ -84,7 +85,8 @@ def lines_of(army: dict[str, Any], cover: int) -> list[Line]:
         unit = unit_from_clean(clean)
         out.append(Line(entry["name"], entry["count"], price(unit).cost,
                         Fighter(entry["name"], unit.quality, unit.attack, unit.targets,
-                                unit.armor, cover, stealthy=unit.stealth)))
+                                unit.armor, cover, stealthy=unit.stealth,
+                                commander=unit.commander)))
     return out
 
 
@@ -210,6 +212,12 @@ FIELDS = (
                 choices=(("likeliest", "The enemy it is likeliest to destroy"),
                          ("list", "The first enemy left in the enemy's roster order")),
                 help="Either way, fire goes to the most suppressed of identical units."),
+    ChoiceField("no_commander", "A roster with no commander", default="organized",
+                choices=(("organized", "Fights with two actions a turn"),
+                         ("leaderless", "Acts once a turn, out of command, from the start")),
+                help="A roster's commanders are its units marked Commander: when a side "
+                     "loses the last one, its units act once a turn, out of command, either "
+                     "way."),
 )
 
 
@@ -223,7 +231,8 @@ def battle_of(inputs: dict[str, Any], max_work: int = UNCOUNTED) -> Battle:
     sides = [inputs[k] if isinstance(inputs[k], dict) else _side(k, inputs[k])
              for k in ("roster_a", "roster_b")]  # a default is not parsed by validate()
     return Battle(lines_of(sides[0], inputs["a_cover"]), lines_of(sides[1], inputs["b_cover"]),
-                  Rules(targeting=inputs["targeting"]), max_work,
+                  Rules(targeting=inputs["targeting"], no_commander=inputs["no_commander"]),
+                  max_work,
                   (str(sides[0]["name"]), str(sides[1]["name"])))
 
 
@@ -372,6 +381,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
              f"({rule('army against army', 'rulings', 'sucs-army-against-army')}). A side "
              "holds the field when the other has no unit left; after the last turn with "
              f"both sides on the field the battle is \"{STANDING}\".\n\n")
+    text += _commanders(battle, inputs) + "\n\n"
     if result["method"] == "exact":
         text += ("**Exact.** Every way the battle can go was followed with its exact chance "
                  f"(at most {result['peak_states']} states at once).\n\n")
@@ -394,6 +404,28 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                       "At least one left"], rows)
              + "\n\n" + fight_result.by_round_table(result))
     return text
+
+
+def _commanders(battle: Battle, inputs: dict[str, Any]) -> str:
+    """What the battle does with each side's commanders, in words."""
+    parts = []
+    for s in "ab":
+        named = [f"{escape(line.name)} x{line.count}" for line in battle.lines[s]
+                 if line.fighter.commander]
+        if named:
+            parts.append(f"side {s.upper()}'s commanders are {', '.join(named)}")
+        elif inputs["no_commander"] == "leaderless":
+            parts.append(f"side {s.upper()} has none, so its units act once a turn, out of "
+                         "command, from the start")
+        else:
+            parts.append(f"side {s.upper()} has none and fights with two actions a turn "
+                         "(the other reading is a switch)")
+    said = "; ".join(parts)
+    return ("**Commanders.** " + said[0].upper() + said[1:] + ". When a side loses its "
+            "last commander, each of its units left acts once a turn and fires out of command "
+            f"(target number +{OUT_OF_COMMAND}) for the rest of the battle "
+            f"({rule('commanders', 'sucs/units', 'commanders')}; "
+            f"{rule('army against army', 'rulings', 'sucs-army-against-army')}).")
 
 
 def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:

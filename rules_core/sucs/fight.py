@@ -131,7 +131,10 @@ class Fight:
         self._merge = any(len(g) > 1 for gs in self._groups.values() for g in gs)
         self._rank = {(s, i): r for s, gs in self._groups.items()
                       for r, g in enumerate(gs) for i in g}
-        self._odds: dict[tuple[str, int, int, int], AttackOdds] = {}
+        self._odds: dict[tuple[str, int, int, int, bool], AttackOdds] = {}
+        #: each side's commanders (:meth:`leaderless`)
+        self._leaders = {s: tuple(i for i, u in enumerate(units) if u.commander)
+                         for s, units in self.units.items()}
         #: the rest of a turn from (state, activations left, charge), when exact
         self.memo: dict[Any, Paths] = {}
         #: each unit's targets by the enemy side's state (:func:`turn.choose_targets`)
@@ -242,30 +245,34 @@ class Fight:
         for side, units in zip("ab", state):
             left = [self.units[side][i].name + (f" ({u[0]} marker{'s' if u[0] != 1 else ''})" if u[0] else "")
                     for i, u in enumerate(units) if u is not None]
-            parts.append(f"side {side.upper()} " + (", ".join(left) if left else "none left"))
+            lost = (" (no commander left: one action a turn, out of command)"
+                    if left and self.leaderless(state, side) else "")
+            parts.append(f"side {side.upper()} " + (", ".join(left) if left else "none left")
+                         + lost)
         return "Standing: " + "; ".join(parts) + "."
 
     # ---- what the turn walk asks of the fight (:class:`rules_core.sucs.turn.Table`) ----
 
-    def spec(self, side: str, i: int, t: int, bonus: int) -> AttackSpec:
-        """The single-attack calculator's view of unit ``side`` i attacking enemy t."""
+    def spec(self, side: str, i: int, t: int, bonus: int, lost: bool = False) -> AttackSpec:
+        """The single-attack calculator's view of unit ``side`` i attacking enemy t (out of
+        command when ``lost``: its army has no commander left)."""
         attacker, target = self.units[side][i], self.units[other_side(side)][t]
         return AttackSpec(quality=attacker.quality, attack=attacker.attack,
                           armor=target.armor, cover=target.cover, dug_in=target.dug_in,
                           stealthy=target.stealthy, roll_modifier=bonus,
-                          out_of_command=attacker.out_of_command,
+                          out_of_command=attacker.out_of_command or lost,
                           attack_support=attacker.attack_support,
                           armor_support=target.armor_support,
                           armor_modifies_roll=self.rules.armor_modifies_roll,
                           bonus_from_target_number=self.rules.bonus_from_target_number)
 
-    def odds(self, side: str, i: int, t: int, bonus: int) -> AttackOdds:
+    def odds(self, side: str, i: int, t: int, bonus: int, lost: bool = False) -> AttackOdds:
         """(events as (event, ways, sixes), chance to destroy, can hurt at all, might
-        possibly damage), cached per attacker, target and modifier."""
-        key = (side, i, t, bonus)
+        possibly damage), cached per attacker, target, modifier and command."""
+        key = (side, i, t, bonus, lost)
         hit = self._odds.get(key)
         if hit is None:
-            spec = self.spec(side, i, t, bonus)
+            spec = self.spec(side, i, t, bonus, lost)
             evs, sixes = events(spec)
             total = 6 ** sixes
             kill = Fraction(sum(w for (o, _), w in evs if o == "destroyed"), total)
@@ -295,6 +302,16 @@ class Fight:
 
     def group_rank(self, side: str, i: int) -> int:
         return self._rank[(side, i)]
+
+    def leaderless(self, state: State, side: str) -> bool:
+        """Whether ``side`` has lost every commander in ``state``: its units then act once
+        a turn, out of command (source: Special rules for commanders). A side that never
+        had one is as the reading :attr:`Rules.no_commander` says."""
+        leaders = self._leaders[side]
+        if not leaders:
+            return self.rules.no_commander == "leaderless"
+        units = state[0 if side == "a" else 1]
+        return all(units[i] is None for i in leaders)
 
     def spend(self, work: int) -> None:
         """Count paths built by the exact turn walk; past :attr:`max_work` the fight is
@@ -416,8 +433,8 @@ def roll_initiative(rules: Rules, dice: solver.Dice) -> tuple[str, str]:
 
 def dice_resolver(dice: solver.Dice) -> Resolver:
     """Real dice fed to the same resolution function: one result per attack."""
-    def roll(fight: Table, side: str, i: int, t: int, bonus: int) -> list[Resolved]:
-        spec = fight.spec(side, i, t, bonus)
+    def roll(fight: Table, side: str, i: int, t: int, bonus: int, lost: bool) -> list[Resolved]:
+        spec = fight.spec(side, i, t, bonus, lost)
         spot = dice.randint(1, 6) + dice.randint(1, 6) if spec.stealthy else None
         total = dice.randint(1, 6) + dice.randint(1, 6)
         d6 = dice.randint(1, 6)
@@ -437,8 +454,8 @@ def event_sampler(rng: random.Random) -> Resolver:
     """One result per attack drawn from its exact events (the fight's cached odds), with
     one random number: the same distribution as rolling the dice, without the words, for
     a simulation of many fights."""
-    def draw(fight: Table, side: str, i: int, t: int, bonus: int) -> list[Resolved]:
-        evs = fight.odds(side, i, t, bonus)[0]
+    def draw(fight: Table, side: str, i: int, t: int, bonus: int, lost: bool) -> list[Resolved]:
+        evs = fight.odds(side, i, t, bonus, lost)[0]
         r = rng.randrange(pow6(evs[0][2]))
         for event, ways, _ in evs:
             r -= ways

@@ -70,12 +70,16 @@ class Fighter:
     attack_support: bool = False   # +1 attack from a support action
     armor_support: bool = False    # +1 armor from a support action
     one_action: bool = False       # its army has lost every commander: one action a turn
+    #: one of its army's commanders: when every one is destroyed, the army's units act
+    #: once a turn and out of command (:meth:`Table.leaderless`)
+    commander: bool = False
 
     @property
     def stats(self) -> tuple[int, ...]:
         return (self.quality, self.attack, self.targets, self.armor, self.cover,
                 int(self.dug_in), int(self.stealthy), int(self.out_of_command),
-                int(self.attack_support), int(self.armor_support), int(self.one_action))
+                int(self.attack_support), int(self.armor_support), int(self.one_action),
+                int(self.commander))
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,10 @@ class Rules:
     #: (the first enemy left in the enemy's list order); either way the most suppressed of
     #: identical units first
     targeting: str = "likeliest"
+    #: an army that never had a commander (the source expects at least one): "organized"
+    #: (two actions, as if its commanders stood) or "leaderless" (from the start as an army
+    #: that has lost them all: one action a turn, out of command)
+    no_commander: str = "organized"
 
 
 class Table(Protocol):
@@ -129,24 +137,31 @@ class Table(Protocol):
         """The enemies each unit picks, by (side, unit, modifier, the enemy side's state):
         the choice depends on nothing else."""
 
-    def spec(self, side: str, i: int, t: int, bonus: int) -> AttackSpec: ...
+    def spec(self, side: str, i: int, t: int, bonus: int, lost: bool = False) -> AttackSpec:
+        """Unit ``side`` i attacking enemy t with roll modifier ``bonus``; ``lost``: its army
+        has lost every commander (out of command)."""
 
-    def odds(self, side: str, i: int, t: int, bonus: int) -> AttackOdds: ...
+    def odds(self, side: str, i: int, t: int, bonus: int, lost: bool = False) -> AttackOdds: ...
 
     def group_rank(self, side: str, i: int) -> int: ...
+
+    def leaderless(self, state: State, side: str) -> bool:
+        """Whether ``side`` has lost every commander it had in ``state`` (source: Special
+        rules for commanders: then one action a turn, and beyond every commander's range)."""
 
     def spend(self, work: int) -> None:
         """Count ``work`` paths built by the exact walk against the fight's budget (raises
         :class:`rules_core.solver.TooLarge` past it)."""
 
 
-#: resolves one attack (fight, side, i, target, bonus) -> the possible results
-Resolver = Callable[[Table, str, int, int, int], list[Resolved]]
+#: resolves one attack (fight, side, i, target, bonus, leaderless) -> the possible results
+Resolver = Callable[[Table, str, int, int, int, bool], list[Resolved]]
 
 
-def exact_resolver(fight: Table, side: str, i: int, t: int, bonus: int) -> list[Resolved]:
+def exact_resolver(fight: Table, side: str, i: int, t: int, bonus: int,
+                   lost: bool = False) -> list[Resolved]:
     """Every result of the attack with its weight: the fight's cached odds."""
-    return [(e, w, s, "") for e, w, s in fight.odds(side, i, t, bonus)[0]]
+    return [(e, w, s, "") for e, w, s in fight.odds(side, i, t, bonus, lost)[0]]
 
 
 def standing_key(unit: UnitState) -> tuple[int, int, int]:
@@ -236,8 +251,9 @@ def strike(fight: Table, paths: Paths, side: str, i: int, t: int, counts: bool,
             continue
         bonus = penalty(me[0], fight.rules, melee_strike) if melee_strike else \
             _attack_bonus(fight, me[0])
-        threat = fight.odds(side, i, t, bonus)[3]
-        results = resolver(fight, side, i, t, bonus)
+        lost = fight.leaderless(s, side)
+        threat = fight.odds(side, i, t, bonus, lost)[3]
+        results = resolver(fight, side, i, t, bonus, lost)
         fight.spend(len(results))
         for event, ways, sixes, words in results:
             text = (f"{fight.units[side][i].name} {label} {fight.units[enemy][t].name}: "
@@ -261,13 +277,15 @@ def choose_targets(fight: Table, state: State, side: str, i: int, bonus: int) ->
     then a roll towards the next one), so fire is concentrated."""
     enemy = other_side(side)
     them = state[0 if enemy == "a" else 1]
-    key = (side, i, bonus, them)
+    lost = fight.leaderless(state, side)
+    key = (side, i, bonus, lost, them)
     known = fight.target_memo.get(key)
     if known is not None:
         return known
     alive = [t for t, u in enumerate(them) if u is not None]
     likeliest = fight.rules.targeting == "likeliest"
-    ranked = sorted(alive, key=lambda t: (-fight.odds(side, i, t, bonus)[1] if likeliest else 0,
+    ranked = sorted(alive, key=lambda t: (-fight.odds(side, i, t, bonus, lost)[1] if likeliest
+                                          else 0,
                                           fight.group_rank(enemy, t),
                                           _focus(them[t]), t))
     fight.target_memo[key] = chosen = ranked[:fight.units[side][i].targets]
@@ -296,18 +314,19 @@ def activate(fight: Table, state: State, side: str, i: int, charge: bool,
     rules = fight.rules
     markers, near = _unit(state, side, i)  # type: ignore[misc]
     name = fight.units[side][i].name
+    lost = fight.leaderless(state, side)
+    one_action = fight.units[side][i].one_action or lost
     # a unit with one action that charges has spent it on the move into contact: with no
     # action left its attack fails without a roll, and the enemies it charged strike back
     # (source: Close Combat; see the Rulings page)
-    spent = charge and fight.units[side][i].one_action
-    removed, attacks = (0, True) if spent else reorganized(markers, rules,
-                                                          fight.units[side][i].one_action)
+    spent = charge and one_action
+    removed, attacks = (0, True) if spent else reorganized(markers, rules, one_action)
     markers -= removed
     bonus = _attack_bonus(fight, markers)
     state = _set(state, side, i, (markers, near))
     targets = choose_targets(fight, state, side, i, bonus) if attacks else []
     if targets and markers and not spent and rules.hopeless_reorganizes and \
-            not fight.odds(side, i, targets[0], bonus)[2]:
+            not fight.odds(side, i, targets[0], bonus, lost)[2]:
         markers, removed, targets = markers - 1, removed + 1, []  # no hope: reorganize again
         state = _set(state, side, i, (markers, near))
     note = (f"{name} reorganizes {removed} marker{'s' * (removed != 1)}",) if removed else ()
@@ -344,7 +363,7 @@ def return_strike(fight: Table, paths: Paths, side: str, i: int, e: int,
     for s, (w, sx, log) in paths.items():
         unit = _unit(s, enemy, e)
         if unit is None or _unit(s, side, i) is None or not fight.odds(
-                enemy, e, i, penalty(unit[0], fight.rules, True))[2]:
+                enemy, e, i, penalty(unit[0], fight.rules, True), fight.leaderless(s, enemy))[2]:
             _add(ready, s, w, sx, log)
             continue
         hit = strike(fight, {s: (w, sx, log)}, enemy, e, i, False, True, resolver,

@@ -133,7 +133,7 @@ def test_a_middling_battle_is_exact_to_within_what_the_pruned_walk_dropped() -> 
     assert got["method"] == "pruned" and 0 < got["error_bound"] <= sucs_fight.MAX_ERROR
     assert "outcomes_exact" not in got  # floating point: no fraction is claimed
     inputs = {"roster_a": FOUR, "roster_b": FOUR, "a_cover": 0, "b_cover": 0, "turns": 6,
-              "targeting": "likeliest"}
+              "targeting": "likeliest", "no_commander": "organized"}
     tried = battle_of(inputs, battle_calc.EXACT_TRY_WORK)
     assert sucs_fight.plan(tried, 6, max_work=sucs_fight.limits(6)[1]).limit is not None
     exact = solver.solve(battle_of(inputs), max_rounds=6, max_states=10**6, max_work=10**9)
@@ -167,7 +167,7 @@ def test_a_large_battle_is_a_labelled_seeded_simulation() -> None:
     print(f"\ntwo 10-unit armies: {time.process_time() - cpu:.2f} s CPU")
     assert got["method"] == "simulation" and got["trials"] == battle_calc.trials_for(
         battle_of({"roster_a": a, "roster_b": b, "a_cover": 0, "b_cover": 0, "turns": 10,
-                   "targeting": "likeliest"}))
+                   "targeting": "likeliest", "no_commander": "organized"}))
     assert sum(got["outcomes"].values()) == pytest.approx(1)
     for name, (low, high) in got["intervals"].items():
         assert low <= got["outcomes"][name] <= high
