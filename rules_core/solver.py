@@ -92,6 +92,14 @@ class Fight(Protocol):
     def sample(self, state: Any, dice: Dice) -> tuple[Any, str]: ...
 
 
+#: a fight past its exact walk's limits may be walked with its least likely branches
+#: pruned (:func:`solve_pruned`): every way it can stand that is less likely than
+#: PRUNE_FLOOR is dropped as the walk goes, and the answer is given when the chance
+#: dropped in all is at most MAX_ERROR (one in a million), with that chance as its bound
+PRUNE_FLOOR = 1e-10
+MAX_ERROR = 1e-6
+
+
 class TooLarge(ValueError):
     """The fight's state space is past what can be computed exactly in time."""
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from rules_core import fight_result, solver
 from rules_core.calculator import Calculator, Result
+from rules_core.dice.distribution import one_in
 from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, TextField, describe
@@ -26,6 +27,11 @@ MAX_MEMBERS = 40
 #: second in CPython (the work grows with the square of the pairs)
 MAX_CARRY_STATES = 250
 MAX_MEMBER_PAIRS = 160
+#: past MAX_CARRY_STATES, carried wounds are followed pool by pool with the least likely
+#: pools dropped (:class:`rules_core.heroic.fight.Pruned`): the injuries it may follow,
+#: each result of each attack on each pair of pools counted, about a second of CPython at
+#: a round cap of 20 (three at 100: :func:`pruned_budget`)
+MAX_PRUNED_WORK = 2_500_000
 #: the solver's work budget per round of the cap (moves x 64-bit words of the exact
 #: masses, which grow round by round): about 1 s of CPython at a cap of 20 and 3 s at
 #: 100 (the source's fight at a cap of 100 needs 41-45 million)
@@ -115,7 +121,7 @@ FIELDS = (
                 choices=(("drop", "Whole members only: a wound short of a full share is not "
                                   "carried into the next round"),
                          ("carry", "Carried in the pool: every point counts (slower; "
-                                   "small fights only)"))),
+                                   "a few members a side)"))),
     ChoiceField("ties", "Initiative ties", default="reroll",
                 choices=(("reroll", "Roll again"), ("simultaneous", "Both sides act at once"))),
     ChoiceField("on_break", "A side that breaks", default="flee",
@@ -184,19 +190,44 @@ def _check(inputs: dict[str, Any]) -> None:
                                               f"{MAX_DAMAGE_DICE} for an exact answer; lower the "
                                               f"dice, the skill gap or the members, or raise the "
                                               f"Speed Factor.")
-    if inputs["wounds"] == "carry":
-        pairs = inputs["a_members"] * inputs["a_hp"] * inputs["b_members"] * inputs["b_hp"]
-        if pairs > MAX_CARRY_STATES:
-            raise InputError("wounds", f"Injury left over: carrying every point means following "
-                                       f"up to {pairs:,} pairs of HP totals, past the limit of "
-                                       f"{MAX_CARRY_STATES:,} for an exact answer in time (12 "
-                                       f"orcs against 8 knights reach over 15,000 states "
-                                       f"after one round); lower the members or HP each, or "
-                                       f"choose whole members only.")
 
 
-def solve(inputs: dict[str, Any]) -> tuple[model.Fight, solver.Odds]:
+def carry_pairs(inputs: dict[str, Any]) -> int:
+    """The pairs of HP totals carried wounds may have to follow."""
+    return inputs["a_members"] * inputs["a_hp"] * inputs["b_members"] * inputs["b_hp"]
+
+
+def pruned_budget(max_rounds: int) -> int:
+    """:data:`MAX_PRUNED_WORK` up to 20 rounds, growing to three times it at 100."""
+    return MAX_PRUNED_WORK + MAX_PRUNED_WORK * max(0, max_rounds - 20) // 40
+
+
+def pruned(f: model.Fight, inputs: dict[str, Any]) -> solver.Pruned:
+    """Carried wounds past the exact walk's limit: the pools followed with the least likely
+    dropped, answered when what was dropped is at most :data:`solver.MAX_ERROR`."""
+    budget = pruned_budget(inputs["max_rounds"])
+    walk = model.Pruned(f, budget)
+    try:
+        odds = solver.solve_pruned(walk, max_rounds=inputs["max_rounds"],
+                                   floor=solver.PRUNE_FLOOR)
+    except solver.TooLarge as err:
+        what = f"{err} (in round {err.rounds + 1})"
+    else:
+        if odds.pruned <= solver.MAX_ERROR:
+            return odds
+        what = (f"the pools dropped come to {one_in(odds.pruned)}, more than the "
+                f"{one_in(solver.MAX_ERROR)} an answer may leave out")
+    raise InputError("wounds", f"Injury left over: carrying every point means following up "
+                               f"to {carry_pairs(inputs):,} pairs of HP totals, more than the "
+                               f"{MAX_CARRY_STATES:,} followed exactly, and with the least "
+                               f"likely pools dropped {what}. Lower the members or HP each, "
+                               f"or choose whole members only.")
+
+
+def solve(inputs: dict[str, Any]) -> tuple[model.Fight, solver.Odds | solver.Pruned]:
     f = build(inputs)
+    if inputs["wounds"] == "carry" and carry_pairs(inputs) > MAX_CARRY_STATES:
+        return f, pruned(f, inputs)
     try:
         result = solver.solve(f, max_rounds=inputs["max_rounds"],
                               max_cost=COST_PER_ROUND * inputs["max_rounds"])
@@ -262,7 +293,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     carry = f.rules.carry_wounds
     lines = [
         f"**{a.name}** ({a.members} x {a.hp} HP = {a.full_hp}) against **{b.name}** "
-        f"({b.members} x {b.hp} HP = {b.full_hp}), played round by round as an exact chain "
+        f"({b.members} x {b.hp} HP = {b.full_hp}), played round by round as a chain "
         f"of states: the state is each side's pooled HP"
         + ("" if carry else ", kept in whole members") + ".",
         "",
@@ -299,9 +330,10 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
            if f.rules.on_break == "flee" else "surrenders and the fight ends."),
         "",
         f"The fight ends when a side is wiped out or breaks; one still going after "
-        f"{inputs['max_rounds']} rounds is reported as \"{solver.STILL_FIGHTING}\". Every chance "
-        f"below is exact (the chain followed at most {result['peak_states']} live states in "
-        f"a round).",
+        f"{inputs['max_rounds']} rounds is reported as \"{solver.STILL_FIGHTING}\". "
+        + (fight_result.pruned_note(result, solver.PRUNE_FLOOR) if "error_bound" in result
+           else f"Every chance below is exact (the chain followed at most "
+                f"{result['peak_states']} live states in a round)."),
         "",
         fight_result.by_round_table(result),
     ]

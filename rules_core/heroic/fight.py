@@ -423,3 +423,208 @@ def _play_end(fight: Fight, before: dict[str, int], pools: dict[str, int],
         return ("end", BREAKS.format(fight.side(key).name), pools["a"], pools["b"]), \
             "; ".join(parts)
     return ("fight", pools["a"], pools["b"]), "; ".join(parts)
+
+
+# --- the same rounds, pruned, for pools too many to follow exactly --------------------
+
+#: a cell of one round's walk: (pool A, pool B, A lost this round, B lost this round, B's
+#: standing at the round's start: kept only for blows struck at once, else 0)
+Cell = tuple[int, int, bool, bool, int]
+
+
+#: the work of one cell's end of round in :class:`Pruned`'s budget, beside its results:
+#: about as long as following forty injuries (measured: the morale checks and flights)
+END_WORK = 40
+
+
+class Pruned:
+    """The fight walked in floating point with its least likely pools dropped
+    (:class:`rules_core.solver.Spreads`), for carried wounds past what the exact walk
+    follows: each round moves every live pair of pools at once, and pairs reached by
+    different paths are merged after every attack, so a round's work is the live pairs
+    times the injuries one attack can do. ``max_work`` bounds the injuries followed (and
+    the ends of rounds worked out), so a fight too large is refused as the walk goes."""
+
+    def __init__(self, fight: Fight, max_work: int) -> None:
+        self.fight = fight
+        self.max_work = max_work
+        self.work = 0
+        self.outcome_order = fight.outcome_order
+        self.start, self.outcome, self.losses = fight.start, fight.outcome, fight.losses
+        self.step, self.sample = fight.step, fight.sample
+        #: members standing, by pool, per side
+        self.ups = {k: [up(fight, k, p) for p in range(fight.side(k).full_hp + 1)]
+                    for k in SIDES}
+        self._moves: dict[tuple[str, int, int, int, bool], tuple[tuple[int, float, bool], ...]] = {}
+        self._ends: dict[tuple[int, int, bool, bool], tuple[tuple[State, float], ...]] = {}
+        self._flight: dict[tuple[str, int, int], tuple[tuple[int, float], ...]] = {}
+        self._kernels: dict[tuple[str, int, int, bool], tuple[list[float], list[float]]] = {}
+        self._morale: dict[tuple[str, int, bool, int], int] = {}
+
+    def spend(self, work: int) -> None:
+        if self.work + work > self.max_work:
+            raise solver.TooLarge("The work of following the injuries pool by pool",
+                                  self.max_work)
+        self.work += work
+
+    def spread(self, live: dict[State, float], floor: float) -> tuple[dict[State, float], float]:
+        out: dict[State, float] = {}
+        for order, p_order in initiative_orders(self.fight.rules):
+            share = float(p_order)
+            cells: dict[Cell, float] = {}
+            for (_, pa, pb), mass in live.items():
+                u0 = self.ups["b"][pb] if order == ("ab",) else 0
+                cells[pa, pb, False, False, u0] = mass * share
+            for turn in order:
+                for key in (("a", "b") if turn == "ab" else (turn,)):
+                    cells = self._attack(cells, key, at_once=turn == "ab")
+            for (pa, pb, la, lb, _), mass in cells.items():
+                ends = self._ends.get((pa, pb, la, lb))
+                if ends is None:
+                    ends = self._ends[pa, pb, la, lb] = self._round_end(pa, pb, la, lb)
+                    self.spend(END_WORK + len(ends))
+                for state, p in ends:
+                    out[state] = out.get(state, 0.0) + mass * p
+        dropped = 0.0
+        for state in [s for s, m in out.items() if s[0] == "fight" and m < floor]:
+            dropped += out.pop(state)
+        return out, dropped
+
+    def _attack(self, cells: dict[Cell, float], key: str, at_once: bool) -> dict[Cell, float]:
+        """Side ``key`` strikes on every cell; blows struck at once use the numbers of the
+        round's start (B's kept in the cell; A's pool is not hit before B strikes)."""
+        foe = "b" if key == "a" else "a"
+        ups_key, ups_foe = self.ups[key], self.ups[foe]
+        out: dict[Cell, float] = {}
+        get = out.get
+        for cell, mass in cells.items():
+            pa, pb, la, lb, u0 = cell
+            own, theirs = (pa, pb) if key == "a" else (pb, pa)
+            a_up = u0 if at_once and key == "b" else ups_key[own]
+            d_up = ups_foe[theirs]
+            if a_up == 0 or d_up == 0:
+                out[cell] = get(cell, 0.0) + mass
+                continue
+            moves = self.moves(key, a_up, d_up, theirs)
+            self.spend(len(moves))
+            if key == "a":
+                for left, p, lost in moves:
+                    nxt = (pa, left, la, lb or lost, u0)
+                    out[nxt] = get(nxt, 0.0) + mass * p
+            else:
+                for left, p, lost in moves:
+                    nxt = (left, pb, la or lost, lb, u0)
+                    out[nxt] = get(nxt, 0.0) + mass * p
+        return out
+
+    def moves(self, key: str, a_up: int, d_up: int, pool: int, free_attack: bool = False
+              ) -> tuple[tuple[int, float, bool], ...]:
+        """:func:`pool_after` in floating point, each left pool marked with whether the
+        defenders lost what calls for a morale check (a member down; HP for a lone one)."""
+        k = (key, a_up, d_up, pool, free_attack)
+        known = self._moves.get(k)
+        if known is None:
+            defender = "b" if key == "a" else "a"
+            chances, tails = self._kernel(key, a_up, d_up, free_attack)
+            ups = self.ups[defender]
+            alone = self.fight.side(defender).members == 1
+            # an injury short of the pool leaves the rest; any larger one leaves none
+            moves = [(pool - i, q, i > 0 if alone else ups[pool - i] < ups[pool])
+                     for i, q in enumerate(chances[:pool]) if q]
+            if pool < len(chances) and tails[pool]:
+                moves.append((0, tails[pool], True))
+            if not self.fight.rules.carry_wounds:  # whole members only: a share short drops
+                whole: dict[tuple[int, bool], float] = {}
+                hp = self.fight.side(defender).hp
+                for left, q, lost in moves:
+                    whole[ups[left] * hp, lost] = whole.get((ups[left] * hp, lost), 0.0) + q
+                moves = [(left, q, lost) for (left, lost), q in whole.items()]
+            self.spend(len(moves))
+            known = self._moves[k] = tuple(moves)
+        return known
+
+    def _kernel(self, key: str, a_up: int, d_up: int, free_attack: bool
+                ) -> tuple[list[float], list[float]]:
+        """:func:`injury_kernel` in floating point: the chance of each injury 0, 1, 2...,
+        and of each injury or more."""
+        k = (key, a_up, d_up, free_attack)
+        known = self._kernels.get(k)
+        if known is None:
+            own, kernel = injury_kernel(self.fight, key, a_up, d_up, free_attack)
+            self.spend(len(kernel))
+            chances = [0.0] * (kernel[-1][0] + 1)
+            for injury, w in kernel:
+                chances[injury] = w / own
+            tails = chances + [0.0]
+            for i in range(len(chances) - 1, -1, -1):
+                tails[i] += tails[i + 1]
+            known = self._kernels[k] = (chances, tails)
+        return known
+
+    def _shown(self, key: str, pool: int) -> int:
+        """The pool an ended fight is kept under: the members standing are all its losses
+        need, so every pool with as many standing is one."""
+        return self.ups[key][pool] * self.fight.side(key).hp
+
+    def _round_end(self, pa: int, pb: int, la: bool, lb: bool
+                   ) -> tuple[tuple[State, float], ...]:
+        """:func:`end_of_round` for a cell: the same wipe-outs, morale checks and free
+        attack, a check due when the side lost what calls for one this round (recorded
+        in the cell in place of the pools the round started from)."""
+        fight = self.fight
+        ends = self._shown("a", pa), self._shown("b", pb)
+        if pa == 0 or pb == 0:
+            name = BOTH_WIPED if pa == pb == 0 else \
+                WIPED.format((fight.a if pa == 0 else fight.b).name)
+            return ((("end", name, *ends), 1.0),)
+        ka, kb = self._breaks("a", pa, la, pb), self._breaks("b", pb, lb, pa)
+        whole = float(DICE_WAYS * DICE_WAYS)
+        out: dict[State, float] = {}
+        if (DICE_WAYS - ka) * (DICE_WAYS - kb):
+            out["fight", pa, pb] = (DICE_WAYS - ka) * (DICE_WAYS - kb) / whole
+        if ka * kb:
+            out["end", BOTH_BREAK, *ends] = ka * kb / whole
+        for key, ways in (("a", ka * (DICE_WAYS - kb)), ("b", kb * (DICE_WAYS - ka))):
+            if not ways:
+                continue
+            name = BREAKS.format(fight.side(key).name)
+            if fight.rules.on_break != "flee":
+                out["end", name, *ends] = ways / whole
+                continue
+            foe = "b" if key == "a" else "a"
+            pools = {"a": pa, "b": pb}
+            for left, p in self._fled(key, self.ups[foe][pools[foe]], pools[key]):
+                state = ("end", name, left, ends[1]) if key == "a" else \
+                    ("end", name, ends[0], left)
+                out[state] = out.get(state, 0.0) + ways / whole * p
+        return tuple(out.items())
+
+    def _fled(self, key: str, foe_up: int, pool: int) -> tuple[tuple[int, float], ...]:
+        """Side ``key`` flees with ``pool`` and takes the free attack: its pool after, by
+        members standing (:meth:`_shown`)."""
+        k = (key, foe_up, pool)
+        known = self._flight.get(k)
+        if known is None:
+            foe = "b" if key == "a" else "a"
+            shown: dict[int, float] = {}
+            for left, p, _ in self.moves(foe, foe_up, self.ups[key][pool], pool, True):
+                s = self._shown(key, left)
+                shown[s] = shown.get(s, 0.0) + p
+            known = self._flight[k] = tuple(shown.items())
+        return known
+
+    def _breaks(self, key: str, pool: int, lost: bool, foe_pool: int) -> int:
+        """:func:`break_ways` for a side left with ``pool`` that lost what calls for a
+        check this round when ``lost``: :func:`morale_modifier` reads nothing else of the
+        round's start, so a pool one member (one HP for a lone creature) above stands in
+        for it; and only the members standing count, save a lone creature's HP."""
+        side = self.fight.side(key)
+        own = pool if side.members == 1 else self.ups[key][pool] * side.hp
+        foe = "b" if key == "a" else "a"
+        k = (key, own, lost, self.ups[foe][foe_pool])
+        known = self._morale.get(k)
+        if known is None:
+            before = own + (1 if side.members == 1 else side.hp) if lost else own
+            foe_shown = self._shown(foe, foe_pool)
+            known = self._morale[k] = break_ways(self.fight, key, before, own, foe_shown)
+        return known

@@ -68,11 +68,8 @@ MAX_STATES = 8_000
 #: large (a fight that long may take up to three seconds)
 BASE_ROUNDS = 20
 #: a fight past the exact walk's limits is walked again with the least likely branches
-#: pruned (:func:`pruned`): every way the fight can stand that is less likely than
-#: PRUNE_FLOOR is dropped as the walk goes, and the answer is given when the chance
-#: dropped in all is at most MAX_ERROR (one in a million), with that chance as its bound
-PRUNE_FLOOR = 1e-10
-MAX_ERROR = 1e-6
+#: pruned (:func:`pruned`), at the solver's floor and answered within its error
+PRUNE_FLOOR, MAX_ERROR = solver.PRUNE_FLOOR, solver.MAX_ERROR
 #: activations the pruned walk may follow (each result of each attack counted, as in the
 #: exact walk's budget), at any round cap (its live states thin out as units fall): about
 #: 0.6 s of CPython

@@ -176,3 +176,33 @@ def test_engagement_goes_live_and_agrees_with_cpython(page: Page) -> None:
     reply = live_run(page, "heroic.engagement", small)
     expected = api.run("heroic.engagement", small)
     assert reply["ok"] and reply["result"] == json.loads(json.dumps(expected["result"]))
+
+
+def test_carried_wounds_past_the_exact_limit_are_answered_with_their_bound(page: Page) -> None:
+    """Five orcs against three knights carrying every point (1,980 pairs of HP totals,
+    past the 250 the exact walk follows), typed into the form at 390 px: the pruned walk's
+    answer, equal to CPython's, with its bound in the headline on screen."""
+    instant_goto(page, "../groups/")
+    root = widget(page, "heroic.engagement")
+    assert wait_settled(page, root) == "ready"
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        wait_result(page, root, lambda: root.locator('[name="a_members"]').fill("5"))
+        wait_result(page, root, lambda: root.locator('[name="b_members"]').fill("3"))
+        reply = wait_result(page, root,
+                            lambda: root.locator('[name="wounds"]').select_option("carry"))
+        assert reply["ok"], reply
+        raw = {**api.spec("heroic.engagement")["initial"], "a_members": 5, "b_members": 3,
+               "wounds": "carry"}
+        expected = api.run("heroic.engagement", raw)["result"]
+        bound = reply["result"]["error_bound"]
+        assert 0 < bound <= 1e-6 and bound == pytest.approx(expected["error_bound"], rel=1e-9)
+        assert reply["result"]["outcomes"] == pytest.approx(expected["outcomes"], abs=1e-12)
+        wait_settled(page, root)
+        headline = root.locator(".calc-headline").first
+        assert "exact to within" in headline.inner_text().lower()
+        headline.scroll_into_view_if_needed()
+        box = headline.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})
