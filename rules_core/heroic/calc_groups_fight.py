@@ -31,7 +31,7 @@ MAX_MEMBER_PAIRS = 160
 #: pools dropped (:class:`rules_core.heroic.fight.Pruned`): the injuries it may follow,
 #: each result of each attack on each pair of pools counted, about a second of CPython at
 #: a round cap of 20 (three at 100: :func:`pruned_budget`)
-MAX_PRUNED_WORK = 2_500_000
+MAX_PRUNED_WORK = 1_000_000
 #: the solver's work budget per round of the cap (moves x 64-bit words of the exact
 #: masses, which grow round by round): about 1 s of CPython at a cap of 20 and 3 s at
 #: 100 (the source's fight at a cap of 100 needs 41-45 million)

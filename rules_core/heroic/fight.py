@@ -432,6 +432,15 @@ def _play_end(fight: Fight, before: dict[str, int], pools: dict[str, int],
 Cell = tuple[int, int, bool, bool, int]
 
 
+#: :class:`Pruned`'s packed attacks: each chance a whole number of 2^-60, each pool's
+#: slot 128 bits wide (a chance times a chance is under 2^120, and a slot adds at most a
+#: hundred of them); a slot read back is a multiple of UNIT
+FRACTION_BITS = 60
+ONE = 1 << FRACTION_BITS
+SLOT_BITS, SLOT_BYTES = 128, 16
+SLOT_SUM = (1 << SLOT_BITS) - 1  # the sum of a packed integer's slots, modulo this
+UNIT = 2.0 ** (-2 * FRACTION_BITS)
+
 #: the work of one cell's end of round in :class:`Pruned`'s budget, beside its results:
 #: about as long as following forty injuries (measured: the morale checks and flights)
 END_WORK = 40
@@ -446,6 +455,9 @@ class Pruned:
     the ends of rounds worked out), so a fight too large is refused as the walk goes."""
 
     def __init__(self, fight: Fight, max_work: int) -> None:
+        if not fight.rules.carry_wounds:
+            raise ValueError("the pruned walk follows carried wounds; whole members only "
+                             "are walked exactly")
         self.fight = fight
         self.max_work = max_work
         self.work = 0
@@ -460,6 +472,7 @@ class Pruned:
         self._flight: dict[tuple[str, int, int], tuple[tuple[int, float], ...]] = {}
         self._kernels: dict[tuple[str, int, int, bool], tuple[list[float], list[float]]] = {}
         self._morale: dict[tuple[str, int, bool, int], int] = {}
+        self._packs: dict[tuple[str, int, int], tuple[int, int, int]] = {}
 
     def spend(self, work: int) -> None:
         if self.work + work > self.max_work:
@@ -468,7 +481,9 @@ class Pruned:
         self.work += work
 
     def spread(self, live: dict[State, float], floor: float) -> tuple[dict[State, float], float]:
-        out: dict[State, float] = {}
+        # the round's attacks under each initiative order, their cells merged before the
+        # end of the round (which reads nothing of the order)
+        merged: dict[tuple[int, int, bool, bool], float] = {}
         for order, p_order in initiative_orders(self.fight.rules):
             share = float(p_order)
             cells: dict[Cell, float] = {}
@@ -479,12 +494,15 @@ class Pruned:
                 for key in (("a", "b") if turn == "ab" else (turn,)):
                     cells = self._attack(cells, key, at_once=turn == "ab")
             for (pa, pb, la, lb, _), mass in cells.items():
-                ends = self._ends.get((pa, pb, la, lb))
-                if ends is None:
-                    ends = self._ends[pa, pb, la, lb] = self._round_end(pa, pb, la, lb)
-                    self.spend(END_WORK + len(ends))
-                for state, p in ends:
-                    out[state] = out.get(state, 0.0) + mass * p
+                merged[pa, pb, la, lb] = merged.get((pa, pb, la, lb), 0.0) + mass
+        out: dict[State, float] = {}
+        for cell, mass in merged.items():
+            ends = self._ends.get(cell)
+            if ends is None:
+                ends = self._ends[cell] = self._round_end(*cell)
+                self.spend(END_WORK + len(ends))
+            for state, p in ends:
+                out[state] = out.get(state, 0.0) + mass * p
         dropped = 0.0
         for state in [s for s, m in out.items() if s[0] == "fight" and m < floor]:
             dropped += out.pop(state)
@@ -492,30 +510,92 @@ class Pruned:
 
     def _attack(self, cells: dict[Cell, float], key: str, at_once: bool) -> dict[Cell, float]:
         """Side ``key`` strikes on every cell; blows struck at once use the numbers of the
-        round's start (B's kept in the cell; A's pool is not hit before B strikes)."""
+        round's start (B's kept in the cell; A's pool is not hit before B strikes).
+
+        The cells that differ only in the defenders' pool are a row, and a row's pools
+        with as many defenders standing take the same injury distribution: each such run
+        is packed into one integer (a slot of :data:`SLOT_BITS` per pool, the chances in
+        fixed point, rounded down by less than 2^-60 each) and multiplied by the
+        distribution packed the same way, which adds up every pool after every injury at
+        once. The slots past pool 1 are the defenders wiped out; those past the run's own
+        members standing, a member lost (for a lone creature, any injury)."""
         foe = "b" if key == "a" else "a"
         ups_key, ups_foe = self.ups[key], self.ups[foe]
+        hp = self.fight.side(foe).hp
+        alone = self.fight.side(foe).members == 1
+        rows: dict[tuple[int, bool, bool, int], dict[int, list[tuple[int, float]]]] = {}
+        for (pa, pb, la, lb, u0), mass in cells.items():
+            own, theirs = (pa, pb) if key == "a" else (pb, pa)
+            runs = rows.setdefault((own, la, lb, u0), {})
+            runs.setdefault(ups_foe[theirs], []).append((theirs, mass))
         out: dict[Cell, float] = {}
         get = out.get
-        for cell, mass in cells.items():
-            pa, pb, la, lb, u0 = cell
-            own, theirs = (pa, pb) if key == "a" else (pb, pa)
+        for (own, la, lb, u0), runs in rows.items():
             a_up = u0 if at_once and key == "b" else ups_key[own]
-            d_up = ups_foe[theirs]
-            if a_up == 0 or d_up == 0:
-                out[cell] = get(cell, 0.0) + mass
+            struck = []
+            for d_up, pools in runs.items():
+                if a_up == 0 or d_up == 0:  # no blow struck: the cells stay as they are
+                    for pool, mass in pools:
+                        cell = (own, pool, la, lb, u0) if key == "a" else (pool, own, la, lb, u0)
+                        out[cell] = get(cell, 0.0) + mass
+                else:
+                    struck.append((d_up, pools))
+            if not struck:
                 continue
-            moves = self.moves(key, a_up, d_up, theirs)
-            self.spend(len(moves))
-            if key == "a":
-                for left, p, lost in moves:
-                    nxt = (pa, left, la, lb or lost, u0)
-                    out[nxt] = get(nxt, 0.0) + mass * p
-            else:
-                for left, p, lost in moves:
-                    nxt = (left, pb, la or lost, lb, u0)
-                    out[nxt] = get(nxt, 0.0) + mass * p
+            # slot 0 is the row's highest pool struck, and pool p is in slot top - p: the
+            # slots from top on are the defenders wiped out
+            top = max(pool for _, pools in struck for pool, _ in pools)
+            kept = hit = 0
+            for d_up, pools in struck:
+                packed, unhurt, hurt = self._packed(key, a_up, d_up)
+                self.spend(len(pools))
+                x = 0
+                for pool, mass in pools:
+                    x |= int(mass * ONE) << (SLOT_BITS * (top - pool))
+                if alone:
+                    kept += x * unhurt
+                    hit += x * hurt
+                else:
+                    y = x * packed
+                    # a pool above (d_up - 1) x hp still has d_up standing: nobody lost
+                    cut = SLOT_BITS * (top - (d_up - 1) * hp)
+                    stay = y - (y >> cut << cut)
+                    kept += stay
+                    hit += y - stay
+            wiped_slots = hit >> (SLOT_BITS * top)
+            hit -= wiped_slots << (SLOT_BITS * top)
+            wiped = wiped_slots % SLOT_SUM
+            for lost, acc in ((False, kept), (True, hit)):
+                if not acc:
+                    continue
+                width = SLOT_BYTES * (-(-acc.bit_length() // SLOT_BITS))
+                self.spend(width // SLOT_BYTES)
+                data = acc.to_bytes(width, "little")
+                slots = [int.from_bytes(data[i:i + SLOT_BYTES], "little")
+                         for i in range(0, width, SLOT_BYTES)]
+                for r, v in enumerate(slots):
+                    if v:
+                        cell = (own, top - r, la, lb or lost, u0) if key == "a" else \
+                            (top - r, own, la or lost, lb, u0)
+                        out[cell] = get(cell, 0.0) + v * UNIT
+            if wiped:
+                cell = (own, 0, la, True, u0) if key == "a" else (0, own, True, lb, u0)
+                out[cell] = get(cell, 0.0) + wiped * UNIT
         return out
+
+    def _packed(self, key: str, a_up: int, d_up: int) -> tuple[int, int, int]:
+        """The injury distribution in fixed point, packed a slot per injury: all of it,
+        no injury alone, and every injury but none."""
+        k = (key, a_up, d_up)
+        known = self._packs.get(k)
+        if known is None:
+            own, kernel = injury_kernel(self.fight, key, a_up, d_up, False)
+            self.spend(len(kernel))
+            slots = {injury: (w << FRACTION_BITS) // own for injury, w in kernel}
+            packed = sum(v << (SLOT_BITS * i) for i, v in slots.items())
+            unhurt = slots.get(0, 0)
+            known = self._packs[k] = (packed, unhurt, packed - unhurt)
+        return known
 
     def moves(self, key: str, a_up: int, d_up: int, pool: int, free_attack: bool = False
               ) -> tuple[tuple[int, float, bool], ...]:
@@ -533,12 +613,6 @@ class Pruned:
                      for i, q in enumerate(chances[:pool]) if q]
             if pool < len(chances) and tails[pool]:
                 moves.append((0, tails[pool], True))
-            if not self.fight.rules.carry_wounds:  # whole members only: a share short drops
-                whole: dict[tuple[int, bool], float] = {}
-                hp = self.fight.side(defender).hp
-                for left, q, lost in moves:
-                    whole[ups[left] * hp, lost] = whole.get((ups[left] * hp, lost), 0.0) + q
-                moves = [(left, q, lost) for (left, lost), q in whole.items()]
             self.spend(len(moves))
             known = self._moves[k] = tuple(moves)
         return known

@@ -50,7 +50,7 @@ READINGS = [
     {"a_members": 1, "a_hp": 14},  # a lone creature checks morale by its HP
     {"b_members": 1, "b_hp": 12, "ties": "simultaneous"},
     {"a_cornered": True, "b_fearlessness": 2, "reach_per_defender": 1},
-    {"wounds": "drop"},  # the same walk keeps whole members only when told
+    {"a_damage": "3d-2", "b_members": 4, "b_hp": 3, "b_speed_factor": 2},
 ]
 
 
@@ -61,6 +61,11 @@ def test_the_pruned_walk_dropping_nothing_is_the_exact_walk(over) -> None:
     pruned = solver.solve_pruned(model.Pruned(fight, 10 ** 9), max_rounds=8, floor=0.0)
     assert pruned.pruned == 0
     close(pruned, exact)
+
+
+def test_whole_members_only_are_left_to_the_exact_walk() -> None:
+    with pytest.raises(ValueError, match="carried wounds"):
+        model.Pruned(fight_of(small(wounds="drop")), 10 ** 9)
 
 
 def test_the_pruned_walk_is_below_the_exact_answer_by_at_most_what_it_dropped() -> None:
