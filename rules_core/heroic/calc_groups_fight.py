@@ -28,9 +28,9 @@ MAX_MEMBERS = 40
 MAX_CARRY_STATES = 250
 MAX_MEMBER_PAIRS = 160
 #: past MAX_CARRY_STATES, carried wounds are followed pool by pool with the least likely
-#: pools dropped (:class:`rules_core.heroic.fight.Pruned`): the injuries it may follow,
-#: each result of each attack on each pair of pools counted, about a second of CPython at
-#: a round cap of 20 (three at 100: :func:`pruned_budget`)
+#: pools dropped (:class:`rules_core.heroic.fight.Pruned`): the steps it may take (each
+#: pool struck and each read back, each end of a round worked out), about a second of
+#: CPython at a round cap of 20 (three at 100: :func:`pruned_budget`)
 MAX_PRUNED_WORK = 1_000_000
 #: the solver's work budget per round of the cap (moves x 64-bit words of the exact
 #: masses, which grow round by round): about 1 s of CPython at a cap of 20 and 3 s at
@@ -211,17 +211,18 @@ def pruned(f: model.Fight, inputs: dict[str, Any]) -> solver.Pruned:
         odds = solver.solve_pruned(walk, max_rounds=inputs["max_rounds"],
                                    floor=solver.PRUNE_FLOOR)
     except solver.TooLarge as err:
-        what = f"{err} (in round {err.rounds + 1})"
+        what = (f"the walk passes its limit of {err.limit:,} steps in round {err.rounds + 1} "
+                f"of {inputs['max_rounds']}")
     else:
         if odds.pruned <= solver.MAX_ERROR:
             return odds
-        what = (f"the pools dropped come to {one_in(odds.pruned)}, more than the "
+        what = (f"what is dropped comes to {one_in(odds.pruned)}, more than the "
                 f"{one_in(solver.MAX_ERROR)} an answer may leave out")
     raise InputError("wounds", f"Injury left over: carrying every point means following up "
                                f"to {carry_pairs(inputs):,} pairs of HP totals, more than the "
-                               f"{MAX_CARRY_STATES:,} followed exactly, and with the least "
-                               f"likely pools dropped {what}. Lower the members or HP each, "
-                               f"or choose whole members only.")
+                               f"{MAX_CARRY_STATES:,} followed exactly; with the least likely "
+                               f"pairs dropped, {what}. Lower the members or HP each, or "
+                               f"choose whole members only.")
 
 
 def solve(inputs: dict[str, Any]) -> tuple[model.Fight, solver.Odds | solver.Pruned]:

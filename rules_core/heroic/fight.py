@@ -447,12 +447,12 @@ END_WORK = 40
 
 
 class Pruned:
-    """The fight walked in floating point with its least likely pools dropped
-    (:class:`rules_core.solver.Spreads`), for carried wounds past what the exact walk
-    follows: each round moves every live pair of pools at once, and pairs reached by
-    different paths are merged after every attack, so a round's work is the live pairs
-    times the injuries one attack can do. ``max_work`` bounds the injuries followed (and
-    the ends of rounds worked out), so a fight too large is refused as the walk goes."""
+    """The fight walked in floating point (fixed point within an attack) with its least
+    likely pools dropped (:class:`rules_core.solver.Spreads`), for carried wounds past
+    what the exact walk follows: each round moves every live pair of pools at once, and
+    pairs reached by different paths are merged after every attack. ``max_work`` bounds
+    the pools struck and read back (and the ends of rounds worked out), so a fight too
+    large is refused as the walk goes."""
 
     def __init__(self, fight: Fight, max_work: int) -> None:
         if not fight.rules.carry_wounds:
@@ -467,7 +467,6 @@ class Pruned:
         #: members standing, by pool, per side
         self.ups = {k: [up(fight, k, p) for p in range(fight.side(k).full_hp + 1)]
                     for k in SIDES}
-        self._moves: dict[tuple[str, int, int, int, bool], tuple[tuple[int, float, bool], ...]] = {}
         self._ends: dict[tuple[int, int, bool, bool], tuple[tuple[State, float], ...]] = {}
         self._flight: dict[tuple[str, int, int], tuple[tuple[int, float], ...]] = {}
         self._kernels: dict[tuple[str, int, int, bool], tuple[list[float], list[float]]] = {}
@@ -597,26 +596,6 @@ class Pruned:
             known = self._packs[k] = (packed, unhurt, packed - unhurt)
         return known
 
-    def moves(self, key: str, a_up: int, d_up: int, pool: int, free_attack: bool = False
-              ) -> tuple[tuple[int, float, bool], ...]:
-        """:func:`pool_after` in floating point, each left pool marked with whether the
-        defenders lost what calls for a morale check (a member down; HP for a lone one)."""
-        k = (key, a_up, d_up, pool, free_attack)
-        known = self._moves.get(k)
-        if known is None:
-            defender = "b" if key == "a" else "a"
-            chances, tails = self._kernel(key, a_up, d_up, free_attack)
-            ups = self.ups[defender]
-            alone = self.fight.side(defender).members == 1
-            # an injury short of the pool leaves the rest; any larger one leaves none
-            moves = [(pool - i, q, i > 0 if alone else ups[pool - i] < ups[pool])
-                     for i, q in enumerate(chances[:pool]) if q]
-            if pool < len(chances) and tails[pool]:
-                moves.append((0, tails[pool], True))
-            self.spend(len(moves))
-            known = self._moves[k] = tuple(moves)
-        return known
-
     def _kernel(self, key: str, a_up: int, d_up: int, free_attack: bool
                 ) -> tuple[list[float], list[float]]:
         """:func:`injury_kernel` in floating point: the chance of each injury 0, 1, 2...,
@@ -680,11 +659,14 @@ class Pruned:
         known = self._flight.get(k)
         if known is None:
             foe = "b" if key == "a" else "a"
-            shown: dict[int, float] = {}
-            for left, p, _ in self.moves(foe, foe_up, self.ups[key][pool], pool, True):
-                s = self._shown(key, left)
-                shown[s] = shown.get(s, 0.0) + p
-            known = self._flight[k] = tuple(shown.items())
+            chances, tails = self._kernel(foe, foe_up, self.ups[key][pool], True)
+            # an injury short of the pool leaves the rest; any larger one leaves none
+            shown = {0: tails[pool]} if pool < len(chances) else {}
+            for i, q in enumerate(chances[:pool]):
+                s = self._shown(key, pool - i)
+                shown[s] = shown.get(s, 0.0) + q
+            self.spend(min(pool, len(chances)))
+            known = self._flight[k] = tuple((s, q) for s, q in shown.items() if q)
         return known
 
     def _breaks(self, key: str, pool: int, lost: bool, foe_pool: int) -> int:
