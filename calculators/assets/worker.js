@@ -258,10 +258,10 @@ async function saveSnapshot() {
 /** The site's first-visit snapshot, downloaded (counted for the progress) and unpacked.
  * Its failure is not the start's: the normal start runs instead. */
 async function fetchShipped(/** @type {string} */ url) {
-  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
   const file = { loaded: 0, total: 0, done: false };
   files.set(url, file);
   try {
+    if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
     const response = await nativeFetch(url);
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
     file.total = knownTotal(response);
@@ -361,12 +361,20 @@ async function start(config) {
   module.catch(() => {});
   import(base + "pyodide.asm.mjs").then(() => mark("asmImported"), () => {});
   const reading = place ? readSnapshot(place) : Promise.resolve({ bytes: null, dropped: undefined });
+  // the site's own snapshot counts in the progress from the start, its size not yet known
+  // (so the total is the build's): without it the other files' totals would make a whole
+  // and reach 100% while the kept snapshot is still being looked for
+  if (config.shipped) files.set(config.shipped, { loaded: 0, total: 0, done: false });
   // the files of build.RUNTIME_DOWNLOADS (their decoded sizes give the progress total)
   precompile(base + "pyodide.asm.wasm");
   for (const name of ["python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
   const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
   bundle.catch(() => {});
   const stored = await reading;
+  if (stored.bytes && config.shipped) {
+    files.delete(config.shipped); // one is kept here: the site's own is not downloaded
+    report(true);
+  }
   // none kept here yet: the site's own, while Pyodide's JavaScript loads
   const shipped = !stored.bytes && config.shipped ? fetchShipped(config.shipped) : null;
   shipped?.catch(() => {});
