@@ -210,7 +210,7 @@ def _compute(inputs: dict[str, Any]) -> Result:
                                            "less varied units in Side A units or Side B "
                                            "units.") from None
     else:  # past the exact walk's limits: the pruned walk, or a refusal
-        answer, fit = sucs_fight.pruned(fight, rounds, sucs_fight.MAX_PRUNED_WORK, found)
+        answer, fit = sucs_fight.pruned(fight, rounds, sucs_fight.pruned_limit(rounds), found)
         if answer is None:
             raise refusal(fight, rounds, found, fit)
     result = fight_result.to_result(answer, SIDES)

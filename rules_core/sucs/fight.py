@@ -71,14 +71,22 @@ BASE_ROUNDS = 20
 #: pruned (:func:`pruned`), at the solver's floor and answered within its error
 PRUNE_FLOOR, MAX_ERROR = solver.PRUNE_FLOOR, solver.MAX_ERROR
 #: activations the pruned walk may follow (each result of each attack counted, as in the
-#: exact walk's budget), at any round cap (its live states thin out as units fall): about
-#: 0.6 s of CPython
+#: exact walk's budget) up to a round cap of 20: about 0.6 s of CPython; it grows to two
+#: and a half times that at 100 (:func:`pruned_limit`), where the exact walk's own try
+#: leaves less of the three seconds
 MAX_PRUNED_WORK = 200_000
 
 
-def _scaled(base: int, max_rounds: int) -> int:
+def _scaled(base: int, max_rounds: int, times_at_100: float = 3) -> int:
     extra = max(0, max_rounds - BASE_ROUNDS)
-    return base + base * extra // 40
+    return base + int(base * (times_at_100 - 1) * extra) // (100 - BASE_ROUNDS)
+
+
+def pruned_limit(max_rounds: int) -> int:
+    """The pruned walk's budget at this round cap: :data:`MAX_PRUNED_WORK` up to
+    :data:`BASE_ROUNDS`, growing linearly to 2.5 times as much at 100 rounds (one unit a
+    side in close combat for 100 turns needs about 490,000, half a second)."""
+    return _scaled(MAX_PRUNED_WORK, max_rounds, 2.5)
 
 
 def limits(max_rounds: int) -> tuple[int, int]:

@@ -41,12 +41,13 @@ def test_the_worst_inputs_are_answered_or_refused_within_the_budget(label, input
         assert reply["ok"] and "error_bound" not in reply["result"]  # exact
         return
     # past the exact walk: the pruned walk answers within its own budget, or it is refused
-    odds, _ = sucs_fight.pruned(fight, full["max_rounds"], sucs_fight.MAX_PRUNED_WORK, found)
+    budget = sucs_fight.pruned_limit(full["max_rounds"])
+    odds, _ = sucs_fight.pruned(fight, full["max_rounds"], budget, found)
     if found.rounds < 1:  # not even the first turn fits the exact walk: not tried
         assert odds is None
     else:
-        assert fight.max_work == sucs_fight.MAX_PRUNED_WORK
-        assert fight.work <= sucs_fight.MAX_PRUNED_WORK
+        assert fight.max_work == budget
+        assert fight.work <= budget
     assert (odds is not None) == reply["ok"]
     if odds is not None:
         assert reply["result"]["error_bound"] == odds.pruned <= sucs_fight.MAX_ERROR
@@ -57,6 +58,19 @@ def test_the_budget_grows_with_the_round_cap_to_three_times_at_100() -> None:
         sucs_fight.MAX_TURN_WORK, sucs_fight.MAX_SOLVER_WORK)
     assert sucs_fight.limits(100) == (3 * sucs_fight.MAX_TURN_WORK,
                                       3 * sucs_fight.MAX_SOLVER_WORK)
+    # the pruned walk's, to two and a half times
+    assert sucs_fight.pruned_limit(20) == sucs_fight.MAX_PRUNED_WORK
+    assert sucs_fight.pruned_limit(100) == 5 * sucs_fight.MAX_PRUNED_WORK // 2
+
+
+def test_one_unit_a_side_in_close_combat_for_100_turns_is_answered() -> None:
+    """Markers come on with every strike back and off one an activation, so two units in
+    close combat can stand in ever more ways: past the exact walk at a cap of 100, the
+    pruned walk answers it (it was refused, "the first 22 turns fit")."""
+    reply = api.run("sucs.engagement", {"side_a": "3/1/1", "side_b": "3/1/1", "mode": "melee",
+                                        "a_markers": 5, "b_markers": 5, "max_rounds": 100})
+    assert reply["ok"], reply
+    assert 0 < reply["result"]["error_bound"] <= sucs_fight.MAX_ERROR
 
 
 def test_a_turn_walk_past_its_budget_stops_while_the_turn_is_built() -> None:
