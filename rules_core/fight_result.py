@@ -12,7 +12,7 @@ from rules_core.calculator import Chart
 from rules_core.dice.distribution import one_in, percent
 from rules_core.explain import table
 from rules_core.fields import IntField
-from rules_core.solver import STILL_FIGHTING, Odds, Pruned
+from rules_core.solver import STILL_FIGHTING, TOP_ROUNDS, Odds, Pruned
 
 #: an exact chance is given in the result only while its numerator and denominator have
 #: at most this many digits together (Python refuses to print an integer of more than
@@ -33,7 +33,7 @@ def _exact_map(chances: Mapping[Any, Fraction]) -> dict[str, str] | None:
     return None if None in out.values() else {k: v for k, v in out.items() if v is not None}
 
 
-def round_cap_field(initial: int = 20, maximum: int = 100) -> IntField:
+def round_cap_field(initial: int = 20, maximum: int = TOP_ROUNDS) -> IntField:
     """The round cap every whole fight takes: past it the fight counts as still going."""
     return IntField("max_rounds", "Round cap", default=initial, minimum=1, maximum=maximum,
                     help=f"Rounds played before a fight still going is reported as "

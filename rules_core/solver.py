@@ -92,6 +92,19 @@ class Fight(Protocol):
     def sample(self, state: Any, dice: Dice) -> tuple[Any, str]: ...
 
 
+#: the round cap the fights' work budgets are set for; past it a budget grows linearly
+#: with the cap, to a few times as much at TOP_ROUNDS, the most a round cap may be (a
+#: fight that long may take up to three seconds): :func:`scaled_budget`
+BUDGET_ROUNDS, TOP_ROUNDS = 20, 100
+
+
+def scaled_budget(base: int, max_rounds: int, times_at_top: float = 3) -> int:
+    """``base`` up to :data:`BUDGET_ROUNDS`, growing linearly to ``times_at_top`` times it
+    at :data:`TOP_ROUNDS`."""
+    extra = max(0, max_rounds - BUDGET_ROUNDS)
+    return base + int(base * (times_at_top - 1) * extra) // (TOP_ROUNDS - BUDGET_ROUNDS)
+
+
 #: a fight past its exact walk's limits may be walked with its least likely branches
 #: pruned (:func:`solve_pruned`): every way it can stand that is less likely than
 #: PRUNE_FLOOR is dropped as the walk goes, and the answer is given when the chance

@@ -199,7 +199,7 @@ def carry_pairs(inputs: dict[str, Any]) -> int:
 
 def pruned_budget(max_rounds: int) -> int:
     """:data:`MAX_PRUNED_WORK` up to 20 rounds, growing to three times it at 100."""
-    return MAX_PRUNED_WORK + MAX_PRUNED_WORK * max(0, max_rounds - 20) // 40
+    return solver.scaled_budget(MAX_PRUNED_WORK, max_rounds)
 
 
 def pruned(f: model.Fight, inputs: dict[str, Any]) -> solver.Pruned:

@@ -64,9 +64,6 @@ MAX_TURN_WORK = 75_000
 MAX_SOLVER_WORK = 300_000
 #: live states one round may hold
 MAX_STATES = 8_000
-#: the round cap the limits above are set for; at 100 rounds they are three times as
-#: large (a fight that long may take up to three seconds)
-BASE_ROUNDS = 20
 #: a fight past the exact walk's limits is walked again with the least likely branches
 #: pruned (:func:`pruned`), at the solver's floor and answered within its error
 PRUNE_FLOOR, MAX_ERROR = solver.PRUNE_FLOOR, solver.MAX_ERROR
@@ -77,22 +74,18 @@ PRUNE_FLOOR, MAX_ERROR = solver.PRUNE_FLOOR, solver.MAX_ERROR
 MAX_PRUNED_WORK = 200_000
 
 
-def _scaled(base: int, max_rounds: int, times_at_100: float = 3) -> int:
-    extra = max(0, max_rounds - BASE_ROUNDS)
-    return base + int(base * (times_at_100 - 1) * extra) // (100 - BASE_ROUNDS)
-
-
 def pruned_limit(max_rounds: int) -> int:
     """The pruned walk's budget at this round cap: :data:`MAX_PRUNED_WORK` up to
-    :data:`BASE_ROUNDS`, growing linearly to 2.5 times as much at 100 rounds (one unit a
-    side in close combat for 100 turns needs about 490,000, half a second)."""
-    return _scaled(MAX_PRUNED_WORK, max_rounds, 2.5)
+    :data:`solver.BUDGET_ROUNDS`, growing linearly to 2.5 times as much at 100 rounds (one
+    unit a side in close combat for 100 turns needs about 490,000, half a second)."""
+    return solver.scaled_budget(MAX_PRUNED_WORK, max_rounds, 2.5)
 
 
 def limits(max_rounds: int) -> tuple[int, int]:
     """(turn walk work, solver work) allowed at this round cap: the base limits up to
-    :data:`BASE_ROUNDS`, growing linearly to three times as much at 100 rounds."""
-    return _scaled(MAX_TURN_WORK, max_rounds), _scaled(MAX_SOLVER_WORK, max_rounds)
+    :data:`solver.BUDGET_ROUNDS`, growing linearly to three times as much at 100 rounds."""
+    return (solver.scaled_budget(MAX_TURN_WORK, max_rounds),
+            solver.scaled_budget(MAX_SOLVER_WORK, max_rounds))
 
 
 def prunable(found: Plan) -> bool:
