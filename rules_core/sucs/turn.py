@@ -424,7 +424,13 @@ class Activations:
     """What :func:`spread_turn` keeps between calls: every state it has met, numbered (a
     small key hashes faster than the nested tuple), with its destroyed units as bit masks
     and whether a side has won; and each activation's results in floating point, by
-    (state number, side, unit, charge): the same activation recurs on many paths."""
+    (state number, side, unit, charge): the same activation recurs on many paths.
+
+    An activation reads and changes only the acting unit and the enemy side (and reads
+    whether its own army has lost its commanders, which it cannot change while the unit
+    acts: a destroyed unit strikes no more), so its results are also kept by those alone
+    (:meth:`moves_of`): states that differ only in the acting side's other units share
+    one walk of the activation."""
 
     def __init__(self) -> None:
         self.ids: dict[State, int] = {}
@@ -432,6 +438,33 @@ class Activations:
         self.info: list[tuple[State, int, int, bool]] = []
         #: (state number, side, unit, charge) -> ((state number, chance), ...)
         self.moves: dict[tuple[int, str, int, bool], tuple[tuple[int, float], ...]] = {}
+        #: (side, unit, charge, its state, its army leaderless, the enemy side) ->
+        #: ((its state after, the enemy side after, chance), ...)
+        self.local: dict[tuple[Any, ...], tuple[tuple[UnitState, Side, float], ...]] = {}
+
+    def moves_of(self, fight: Table, sid: int, side: str, i: int, charge: bool
+                 ) -> tuple[tuple[int, float], ...]:
+        """The results of unit ``side`` i acting from state ``sid``, numbered, with their
+        chances in floating point (cached by state and by what the activation reads)."""
+        key = (sid, side, i, charge)
+        moves = self.moves.get(key)
+        if moves is not None:
+            return moves
+        state = self.info[sid][0]
+        own, them = (0, 1) if side == "a" else (1, 0)
+        local = (side, i, charge, state[own][i], fight.leaderless(state, side), state[them])
+        results = self.local.get(local)
+        if results is None:
+            results = self.local[local] = tuple(
+                (s2[own][i], s2[them], w / pow6(sx)) for s2, (w, sx, _) in
+                activate(fight, state, side, i, charge, exact_resolver).items())
+        mine = state[own]
+        out = []
+        for unit, enemy, p in results:
+            after = mine[:i] + (unit,) + mine[i + 1:]
+            out.append((self.number((after, enemy) if own == 0 else (enemy, after)), p))
+        self.moves[key] = moves = tuple(out)
+        return moves
 
     def number(self, state: State) -> int:
         sid = self.ids.get(state)
@@ -478,11 +511,8 @@ def spread_turn(fight: Table, starts: Mapping[tuple[State, str], float], charge:
             i = (qa if side == "a" else qb)[0]
             qa, qb = (qa[1:], qb) if side == "a" else (qa, qb[1:])
             strikes = charge and side == "a"
-            moves = cache.get((sid, side, i, strikes))
-            if moves is None:
-                moves = cache[sid, side, i, strikes] = tuple(
-                    (known.number(s2), w / pow6(sx)) for s2, (w, sx, _) in
-                    activate(fight, state, side, i, strikes, exact_resolver).items())
+            moves = cache.get((sid, side, i, strikes)) or \
+                known.moves_of(fight, sid, side, i, strikes)
             fight.spend(len(moves))
             after = other_side(side)
             for sid2, p in moves:

@@ -394,14 +394,14 @@ def test_close_combat_past_the_exact_walk_is_answered_to_within_a_millionth() ->
 
 def test_a_refusal_past_both_walks_names_the_round_cap_the_pruned_walk_reaches() -> None:
     """Three rifle squads against the default side B in close combat: the exact walk fits
-    two turns, the pruned walk four; a cap of 5 is refused naming 4, and 4 is answered."""
+    two turns, the pruned walk five; a cap of 6 is refused naming 5, and 5 is answered."""
     inputs = {"side_a": "3/1/0, 3/1/0, 3/1/0", "mode": "melee"}
-    refused_at_5 = api.run("sucs.engagement", {**inputs, "max_rounds": 5})
-    assert not refused_at_5["ok"]
-    message = refused_at_5["error"]["message"]
+    refused_at_6 = api.run("sucs.engagement", {**inputs, "max_rounds": 6})
+    assert not refused_at_6["ok"]
+    message = refused_at_6["error"]["message"]
     assert "nor does it fit with its least likely ways dropped" in message
-    assert "The first 4 turns fit: lower the Round cap to 4 or less" in message
-    answered = api.run("sucs.engagement", {**inputs, "max_rounds": 4})
+    assert "The first 5 turns fit: lower the Round cap to 5 or less" in message
+    answered = api.run("sucs.engagement", {**inputs, "max_rounds": 5})
     assert answered["ok"] and 0 < answered["result"]["error_bound"] <= sucs_fight.MAX_ERROR
 
 
