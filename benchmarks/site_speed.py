@@ -111,7 +111,7 @@ HEAVIEST = {
     "heroic.engagement": {},  # the source's 12 orcs against 8 knights
     "heroic.engagement cap 100": {"max_rounds": 100},
     # carried wounds past the exact walk's 250 pairs: answered by the pruned walk (5 v 3,
-    # 1,980 pairs), and refused as it goes (the source's 12 v 8, 12,672 pairs)
+    # 1,980 pairs), and past its budget simulated (the source's 12 v 8, 12,672 pairs)
     "heroic.engagement carried, 5 v 3": {"wounds": "carry", "a_members": 5, "b_members": 3},
     "heroic.engagement carried, 12 v 8": {"wounds": "carry"},
     "heroic.engagement carried, 12 v 8, cap 100": {"wounds": "carry", "max_rounds": 100},

@@ -12,7 +12,7 @@ from rules_core.calculator import Chart
 from rules_core.dice.distribution import one_in, percent
 from rules_core.explain import table
 from rules_core.fields import IntField
-from rules_core.solver import STILL_FIGHTING, TOP_ROUNDS, Odds, Pruned
+from rules_core.solver import STILL_FIGHTING, TOP_ROUNDS, Odds, Pruned, Simulated
 
 #: an exact chance is given in the result only while its numerator and denominator have
 #: at most this many digits together (Python refuses to print an integer of more than
@@ -40,7 +40,7 @@ def round_cap_field(initial: int = 20, maximum: int = TOP_ROUNDS) -> IntField:
                          f"\"{STILL_FIGHTING}\".")
 
 
-def to_result(odds: Odds | Pruned, sides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+def to_result(odds: Odds | Pruned | Simulated, sides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
     """The JSON result every whole-fight calculator returns.
 
     ``outcomes`` / ``outcomes_exact``: final outcome -> chance (floats / exact strings,
@@ -51,7 +51,8 @@ def to_result(odds: Odds | Pruned, sides: Sequence[tuple[str, str]] = ()) -> dic
     twin, the distribution of what that side lost. An ``_exact`` twin is left out when
     one of its fractions is past :data:`MAX_EXACT_DIGITS`, and always for a pruned walk
     (:class:`rules_core.solver.Pruned`, in floating point), whose ``error_bound`` is the
-    chance it dropped.
+    chance it dropped, and for a simulation (:class:`rules_core.solver.Simulated`), whose
+    ``method`` is "simulation", with its ``trials`` and each outcome's 95% ``intervals``.
     """
     by_round: Sequence[Mapping[str, Any]] = odds.by_round
     result: dict[str, Any] = {
@@ -73,6 +74,10 @@ def to_result(odds: Odds | Pruned, sides: Sequence[tuple[str, str]] = ()) -> dic
         result[f"expected_losses_{key}"] = float(sum(k * p for k, p in dist.items()))
     if isinstance(odds, Pruned):
         result["error_bound"] = odds.pruned
+        return result
+    if isinstance(odds, Simulated):
+        result.update(method="simulation", trials=odds.trials,
+                      intervals={k: list(v) for k, v in odds.intervals.items()})
         return result
     rows = [_exact_map(row) for row in odds.by_round]
     exacts: dict[str, Any] = {
@@ -97,11 +102,23 @@ def charts(sides: Sequence[tuple[str, str]] = (), loss_label: str = "Lost") -> t
 
 
 def headline(result: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The figures shown large: each outcome's chance, then the expected rounds (and the
-    error bound of a pruned walk)."""
-    rows = [(name, percent(p)) for name, p in result["outcomes"].items()]
+    """The figures shown large: each outcome's chance (a simulation's with its 95%
+    interval), then the expected rounds (and the error bound of a pruned walk)."""
+    rows = outcome_rows(result)
     rows.append(("Expected rounds", f"{result['expected_rounds']:.2f}"))
     return rows + bound_row(result)
+
+
+def outcome_rows(result: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Each outcome's chance as the headline shows it; a simulated share is followed by
+    its 95% interval, "40.1% (37.0%-43.2%)"."""
+    intervals = result.get("intervals", {})
+    rows = []
+    for name, p in result["outcomes"].items():
+        low_high = intervals.get(name)
+        rows.append((name, percent(p) + (f" ({percent(low_high[0])}-{percent(low_high[1])})"
+                                         if low_high else "")))
+    return rows
 
 
 def bound_row(result: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -120,6 +137,19 @@ def pruned_note(result: Mapping[str, Any], floor: float, fight: str = "fight") -
             f"went. What was dropped comes to {bound} in all: each chance shown is at most "
             "that much below the exact one, never above it (the figures are worked out in "
             "floating point, whose rounding is far smaller).")
+
+
+def simulation_note(result: Mapping[str, Any], why: str, fight: str = "fight") -> str:
+    """The explanation's paragraph and table for a simulated answer
+    (:func:`rules_core.solver.simulated`); ``why``: why no walk answers it."""
+    rows = [[name, percent(p), f"{percent(result['intervals'][name][0])} to "
+                               f"{percent(result['intervals'][name][1])}"]
+            for name, p in result["outcomes"].items()]
+    return (f"**A simulation, not exact odds.** {why} So the {fight} was played "
+            f"{result['trials']:,} times, every roll drawn at its exact chance (always the same "
+            f"seed, so the same inputs give the same figures). Each chance is given with its 95% "
+            f"interval:\n\n"
+            + table(["Outcome", f"Share of {fight}s", "95% interval"], rows))
 
 
 def by_round_table(result: Mapping[str, Any], rounds: int = 10) -> str:

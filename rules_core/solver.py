@@ -22,7 +22,8 @@ or too much work raises :class:`TooLarge` (the calculator turns it into a messag
 the input to lower): never a silent approximation.
 
 The same fight is played with real dice by :func:`play`, and estimated by
-:func:`simulate` only where a calculator offers a clearly labelled simulation.
+:func:`simulate` or :func:`simulated` only where a calculator offers a clearly labelled
+simulation.
 :mod:`rules_core.fight_result` turns an answer into a calculator's result and charts.
 """
 
@@ -481,6 +482,58 @@ def simulate(fight: Fight, *, max_rounds: int, trials: int, rng: random.Random
         ended = play(fight, max_rounds=max_rounds, rng=rng).outcome
         counts[ended] = counts.get(ended, 0) + 1
     return {name: wilson(k, trials) for name, k in counts.items()}
+
+
+@dataclass(frozen=True)
+class Simulated(Answer[float]):
+    """The answer for a fight too large to walk even with its least likely branches
+    dropped: every figure is the share of :attr:`trials` fights played with real chances
+    (:func:`simulated`), an estimate; each outcome's 95% interval is in
+    :attr:`intervals`. Only for a calculator that says so beside the figures."""
+
+    trials: int = 0
+    #: outcome -> (low, high): the Wilson score interval of its share
+    intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+def simulated(fight: Fight, *, max_rounds: int, trials: int,
+              play_once: Callable[[], tuple[Any, int]], max_work: int | None = None
+              ) -> Simulated:
+    """``trials`` fights, each played by ``play_once`` to (the state it stopped in, the
+    rounds played; at most ``max_rounds``), summed into the figures of an answer: the
+    share of each outcome (:data:`STILL_FIGHTING` for a fight still going at the cap), by
+    round, of each round's ending, of each side's losses, and the rounds on average.
+    With ``max_work``, no fight is begun once the rounds played come to that many (so
+    long fights are fewer, and at least ``max_work / max_rounds``)."""
+    order = list(fight.outcome_order)
+    ended = {name: 0 for name in order}
+    ends_in: dict[int, int] = {}
+    by_round = [{name: 0 for name in order} for _ in range(max_rounds)]
+    lost: dict[tuple[str, int], int] = {}
+    rounds_sum = played = 0
+    while played < trials and (max_work is None or rounds_sum < max_work):
+        played += 1
+        state, rounds = play_once()
+        name = fight.outcome(state)
+        rounds_sum += rounds
+        if name is None:
+            ended[STILL_FIGHTING] = ended.get(STILL_FIGHTING, 0) + 1
+        else:
+            ended[name] = ended.get(name, 0) + 1
+            ends_in[rounds] = ends_in.get(rounds, 0) + 1
+            for row in by_round[max(rounds, 1) - 1:]:
+                row[name] = row.get(name, 0) + 1
+        for key in fight.losses(state).items():
+            lost[key] = lost.get(key, 0) + 1
+    dists: dict[str, dict[int, float]] = {}
+    for (side, n), k in sorted(lost.items()):
+        dists.setdefault(side, {})[n] = k / played
+    return Simulated({name: k / played for name, k in ended.items()},
+                     [{name: k / played for name, k in row.items()} for row in by_round],
+                     {r: k / played for r, k in sorted(ends_in.items())},
+                     rounds_sum / played, dists, 0, max_rounds, played,
+                     {name: (e.low, e.high) for name, e in
+                      ((name, wilson(k, played)) for name, k in ended.items())})
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> Estimate:

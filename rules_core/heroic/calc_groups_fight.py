@@ -29,9 +29,18 @@ MAX_CARRY_STATES = 250
 MAX_MEMBER_PAIRS = 160
 #: past MAX_CARRY_STATES, carried wounds are followed pool by pool with the least likely
 #: pools dropped (:class:`rules_core.heroic.fight.Pruned`): the steps it may take (each
-#: pool struck and each read back, each end of a round worked out), about a second of
-#: CPython at a round cap of 20 (three at 100: :func:`pruned_budget`)
-MAX_PRUNED_WORK = 1_000_000
+#: pool struck and each read back, each end of a round worked out), about 0.7 s of
+#: CPython at a round cap of 20 (three times that at 100: :func:`pruned_budget`), so that
+#: a fight past it is still simulated within the second
+MAX_PRUNED_WORK = 700_000
+#: a fight past the pruned walk's budget, or dropping too much, is simulated
+#: (:func:`simulated`): at most this many fights, none begun once the fights played come
+#: to this many rounds (about 0.3 s of CPython; three times as many at a cap of 100), so
+#: that at least 1,000 fights are played at a cap of 20 and 600 at 100; the same seed
+#: every time
+SIM_TRIALS = 10_000
+SIM_ROUNDS = 20_000
+SEED = 20261127
 #: the solver's work budget per round of the cap (moves x 64-bit words of the exact
 #: masses, which grow round by round): about 1 s of CPython at a cap of 20 and 3 s at
 #: 100 (the source's fight at a cap of 100 needs 41-45 million)
@@ -202,9 +211,12 @@ def pruned_budget(max_rounds: int) -> int:
     return solver.scaled_budget(MAX_PRUNED_WORK, max_rounds)
 
 
-def pruned(f: model.Fight, inputs: dict[str, Any]) -> solver.Pruned:
+def pruned(f: model.Fight, inputs: dict[str, Any]
+           ) -> tuple[solver.Pruned | solver.Simulated, str]:
     """Carried wounds past the exact walk's limit: the pools followed with the least likely
-    dropped, answered when what was dropped is at most :data:`solver.MAX_ERROR`."""
+    dropped, answered when what was dropped is at most :data:`solver.MAX_ERROR`; past the
+    walk's budget, or dropping more, a labelled simulation (:func:`simulated`). With the
+    answer: why it is simulated ("" when it is not)."""
     budget = pruned_budget(inputs["max_rounds"])
     walk = model.Pruned(f, budget)
     try:
@@ -215,27 +227,38 @@ def pruned(f: model.Fight, inputs: dict[str, Any]) -> solver.Pruned:
                 f"of {inputs['max_rounds']}")
     else:
         if odds.pruned <= solver.MAX_ERROR:
-            return odds
+            return odds, ""
         what = (f"what is dropped comes to {one_in(odds.pruned)}, more than the "
                 f"{one_in(solver.MAX_ERROR)} an answer may leave out")
-    raise InputError("wounds", f"Injury left over: carrying every point means following up "
-                               f"to {carry_pairs(inputs):,} pairs of HP totals, more than the "
-                               f"{MAX_CARRY_STATES:,} followed exactly; with the least likely "
-                               f"pairs dropped, {what}. Lower the members or HP each, or "
-                               f"choose whole members only.")
+    return simulated(f, inputs["max_rounds"]), (
+        f"Carrying every point means following up to {carry_pairs(inputs):,} pairs of HP "
+        f"totals, more than the {MAX_CARRY_STATES:,} followed exactly; with the least likely "
+        f"pairs dropped, {what}.")
 
 
-def solve(inputs: dict[str, Any]) -> tuple[model.Fight, solver.Odds | solver.Pruned]:
+def simulated(f: model.Fight, max_rounds: int) -> solver.Simulated:
+    """The fight played :data:`SIM_TRIALS` times (fewer when they come to more than
+    :data:`SIM_ROUNDS` rounds, scaled with the cap), with the same seed every time."""
+    rng = random.Random(SEED)
+    return solver.simulated(f, max_rounds=max_rounds, trials=SIM_TRIALS,
+                            max_work=solver.scaled_budget(SIM_ROUNDS, max_rounds),
+                            play_once=lambda: model.play_quickly(f, max_rounds, rng))
+
+
+def solve(inputs: dict[str, Any]
+          ) -> tuple[model.Fight, solver.Odds | solver.Pruned | solver.Simulated, str]:
+    """The fight and its answer, and why it is simulated ("" when it is not)."""
     f = build(inputs)
     if inputs["wounds"] == "carry" and carry_pairs(inputs) > MAX_CARRY_STATES:
-        return f, pruned(f, inputs)
+        answer, why = pruned(f, inputs)
+        return f, answer, why
     try:
         result = solver.solve(f, max_rounds=inputs["max_rounds"],
                               max_cost=COST_PER_ROUND * inputs["max_rounds"])
     except solver.TooLarge as err:
         raise InputError("max_rounds", f"Round cap: {err}; lower the round cap or the members "
                                        f"of either side.") from None
-    return f, result
+    return f, result, ""
 
 
 def _sides(f: model.Fight) -> tuple[tuple[str, str], ...]:
@@ -243,9 +266,11 @@ def _sides(f: model.Fight) -> tuple[tuple[str, str], ...]:
 
 
 def _compute(inputs: dict[str, Any]) -> Result:
-    f, result = solve(inputs)
-    out = fight_result.to_result(result, _sides(f))
+    f, answer, why = solve(inputs)
+    out = fight_result.to_result(answer, _sides(f))
     out["sides"] = {"a": f.a.name, "b": f.b.name}
+    if why:
+        out["simulated_because"] = why
     return out
 
 
@@ -332,7 +357,9 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         "",
         f"The fight ends when a side is wiped out or breaks; one still going after "
         f"{inputs['max_rounds']} rounds is reported as \"{solver.STILL_FIGHTING}\". "
-        + (fight_result.pruned_note(result, solver.PRUNE_FLOOR) if "error_bound" in result
+        + (fight_result.simulation_note(result, result["simulated_because"])
+           if result.get("method") == "simulation" else
+           fight_result.pruned_note(result, solver.PRUNE_FLOOR) if "error_bound" in result
            else f"Every chance below is exact (the chain followed at most "
                 f"{result['peak_states']} live states in a round)."),
         "",

@@ -20,7 +20,11 @@ Every chance comes from the same resolution functions the other calculators use:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -338,11 +342,16 @@ def broken(fight: Fight, key: str, pools: dict[str, int]) -> Moves:
 
 # --- the same round with real dice ----------------------------------------------------
 
-def roll_d6(rng: solver.Dice, n: int) -> list[int]:
+#: what the played round rolls with: the dice player's :class:`rules_core.solver.Dice`, or a
+#: plain generator for a simulation (:func:`play_quickly`)
+Rng = solver.Dice | random.Random
+
+
+def roll_d6(rng: Rng, n: int) -> list[int]:
     return [rng.randint(1, 6) for _ in range(n)]
 
 
-def play_attack(fight: Fight, key: str, pools: dict[str, int], rng: solver.Dice,
+def play_attack(fight: Fight, key: str, pools: dict[str, int], rng: Rng,
                 free_attack: bool = False) -> tuple[int, str]:
     """One group attack with real dice; returns the injury and a phrase for the log."""
     att, foe = fight.side(key), "b" if key == "a" else "a"
@@ -360,8 +369,41 @@ def play_attack(fight: Fight, key: str, pools: dict[str, int], rng: solver.Dice,
     return injury, (f"{head}: {c.hits} hits, {damage} damage, {injury} injury")
 
 
-def play_round(fight: Fight, state: State, rng: solver.Dice) -> tuple[State, str]:
-    """One round with real dice, through the same rules as :func:`step`."""
+def drawn_attack(fight: Fight, key: str, pools: dict[str, int], rng: random.Random,
+                 free_attack: bool = False) -> tuple[int, str]:
+    """:func:`play_attack` with one random number: the injury drawn from its exact
+    distribution (:func:`injury_kernel`), without the dice or the words, for a simulation
+    of many fights."""
+    foe = "b" if key == "a" else "a"
+    den, injuries, cumulative = _drawable(fight, key, up(fight, key, pools[key]),
+                                          up(fight, foe, pools[foe]), free_attack)
+    return injuries[bisect.bisect_right(cumulative, rng.randrange(den))], ""
+
+
+@cache
+def _drawable(fight: Fight, key: str, a_up: int, d_up: int, free_attack: bool
+              ) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """(denominator, each injury, the ways of it and every smaller one) of an attack."""
+    den, kernel = injury_kernel(fight, key, a_up, d_up, free_attack)
+    return den, tuple(i for i, _ in kernel), tuple(itertools.accumulate(w for _, w in kernel))
+
+
+def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[State, int]:
+    """One fight with real chances and no account of it: (the state it stopped in, the
+    rounds played). Every round is :func:`play_round`'s, each attack's injury drawn by
+    :func:`drawn_attack`."""
+    state, played = fight.start(), 0
+    while state[0] == "fight" and played < max_rounds:
+        played += 1
+        state, _ = play_round(fight, state, rng, drawn_attack)
+    return state, played
+
+
+def play_round(fight: Fight, state: State, rng: Rng,
+               attack: Callable[..., tuple[int, str]] | None = None) -> tuple[State, str]:
+    """One round with real dice, through the same rules as :func:`step`; ``attack``
+    resolves each group attack (:func:`play_attack` unless told)."""
+    attack = attack or play_attack
     _, pool_a, pool_b = state
     before = {"a": pool_a, "b": pool_b}
     pools = dict(before)
@@ -381,17 +423,18 @@ def play_round(fight: Fight, state: State, rng: solver.Dice) -> tuple[State, str
             if (up(fight, key, snapshot[key]) == 0 or up(fight, foe, snapshot[foe]) == 0
                     or pools[foe] == 0):
                 continue
-            injury, text = play_attack(fight, key, snapshot, rng)
+            injury, text = attack(fight, key, snapshot, rng)
             pools[foe] = after_injury(pools[foe], injury, fight.side(foe).hp, carry)
             parts.append(text)
     for key in SIDES:
         parts.append(f"{fight.side(key).name} {up(fight, key, pools[key])} standing "
                      f"({pools[key]} HP)")
-    return _play_end(fight, before, pools, rng, parts)
+    return _play_end(fight, before, pools, rng, parts, attack)
 
 
 def _play_end(fight: Fight, before: dict[str, int], pools: dict[str, int],
-              rng: solver.Dice, parts: list[str]) -> tuple[State, str]:
+              rng: Rng, parts: list[str],
+              attack: Callable[..., tuple[int, str]]) -> tuple[State, str]:
     if all(up(fight, key, pools[key]) == 0 for key in SIDES):
         return ("end", BOTH_WIPED, pools["a"], pools["b"]), "; ".join(parts)
     for key in SIDES:
@@ -416,7 +459,7 @@ def _play_end(fight: Fight, before: dict[str, int], pools: dict[str, int],
         key = broke[0]
         foe = "b" if key == "a" else "a"
         if fight.rules.on_break == "flee":
-            injury, text = play_attack(fight, foe, pools, rng, free_attack=True)
+            injury, text = attack(fight, foe, pools, rng, free_attack=True)
             pools[key] = after_injury(pools[key], injury, fight.side(key).hp,
                                       fight.rules.carry_wounds)
             parts.append("free attack on the fleeing side: " + text)

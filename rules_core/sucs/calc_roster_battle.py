@@ -292,45 +292,12 @@ def trials_for(battle: Battle) -> int:
 def _simulated(battle: Battle, turns: int) -> Result:
     """Seeded battles with real dice, each outcome's chance with its 95% interval."""
     rng = random.Random(SEED)
-    trials = trials_for(battle)
-    names = [*battle.outcome_order, STANDING]
-    ended = {n: 0 for n in names}
-    ends_in: dict[str, int] = {}
-    by_round = [{n: 0 for n in battle.outcome_order} for _ in range(turns)]
-    lost: dict[str, dict[int, int]] = {}
-    rounds_sum = 0
-    for _ in range(trials):
-        state, rounds = sucs_fight.play_quickly(battle, turns, rng)
-        outcome = battle.outcome(state) or STANDING
-        ended[outcome] += 1
-        rounds_sum += rounds
-        if outcome != STANDING:
-            ends_in[str(rounds)] = ends_in.get(str(rounds), 0) + 1
-            for r in range(rounds - 1, turns):
-                by_round[r][outcome] += 1
-        for key, n in battle.losses(state).items():
-            tally = lost.setdefault(key, {})
-            tally[n] = tally.get(n, 0) + 1
-    share = {n: k / trials for n, k in ended.items()}
-    end_round = {str(r): ends_in.get(str(r), 0) / trials for r in range(1, turns + 1)}
-    end_round[f"Past {turns}"] = share[STANDING]
-    losses = {key: {n: k / trials for n, k in sorted(d.items())} for key, d in lost.items()}
-    result: dict[str, Any] = {
-        "outcomes": share,
-        "intervals": {n: [e.low, e.high] for n, e in
-                      ((n, solver.wilson(k, trials)) for n, k in ended.items())},
-        "by_round": {str(r): {n: k / trials for n, k in row.items()}
-                     for r, row in enumerate(by_round, 1)},
-        "end_round": end_round,
-        "expected_rounds": rounds_sum / trials,
-        "max_rounds": turns,
-        "method": "simulation",
-        "trials": trials,
-    }
-    for key, _title in SIDES:
-        result[f"losses_{key}"] = {str(n): p for n, p in losses[key].items()}
-        result[f"expected_losses_{key}"] = sum(n * p for n, p in losses[key].items())
-    result["survivors"] = _survivors(battle, losses)
+    answer = solver.simulated(battle, max_rounds=turns, trials=trials_for(battle),
+                              play_once=lambda: sucs_fight.play_quickly(battle, turns, rng))
+    result = fight_result.to_result(answer, SIDES)
+    result["outcomes"] = _renamed(result["outcomes"])
+    result["intervals"] = _renamed(result["intervals"])
+    result["survivors"] = _survivors(battle, answer.losses)
     return result
 
 
@@ -348,14 +315,7 @@ def _compute(inputs: dict[str, Any]) -> Result:
 
 
 def _headline(result: Result) -> list[tuple[str, str]]:
-    rows = []
-    for name, p in result["outcomes"].items():
-        figure = percent(p)
-        if result["method"] == "simulation":
-            low, high = result["intervals"][name]
-            figure += f" ({percent(low)}-{percent(high)})"
-        rows.append((name, figure))
-    rows += fight_result.bound_row(result)
+    rows = fight_result.outcome_rows(result) + fight_result.bound_row(result)
     rows += [(f"Side {s.upper()} points lost", f"{result[f'expected_losses_{s}']:.1f} of "
                                                f"{result['points'][s]}") for s in "ab"]
     return rows
@@ -388,15 +348,9 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     elif result["method"] == "pruned":
         text += fight_result.pruned_note(result, sucs_fight.PRUNE_FLOOR, "battle") + "\n\n"
     else:
-        text += (f"**A simulation, not exact odds.** The battle is too large for the exact "
-                 "walk (past its limits), so "
-                 f"it was played {result['trials']:,} times, every roll drawn at its exact chance (always the same "
-                 "seed, so the same rosters give the same figures). Each chance is given with "
-                 "its 95% interval:\n\n"
-                 + table(["Outcome", "Share of battles", "95% interval"],
-                         [[n, percent(p), f"{percent(result['intervals'][n][0])} to "
-                                          f"{percent(result['intervals'][n][1])}"]
-                          for n, p in result["outcomes"].items()]) + "\n\n")
+        text += fight_result.simulation_note(
+            result, "The battle is too large for the exact walk, even with its least likely "
+                    "branches dropped.", "battle") + "\n\n"
     rows = [[f"Side {r['side'].upper()}", escape(", ".join(r["names"])), str(r["count"]),
              f"{r['expected']:.2f}", percent(r["any_left"])] for r in result["survivors"]]
     text += ("**Units surviving.**\n\n"

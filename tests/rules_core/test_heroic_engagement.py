@@ -165,7 +165,6 @@ def test_the_roll_plays_to_an_outcome_of_the_exact_answer():
     ({"b_name": "orcs"}, "b_name", "Side B: name"),
     ({"a_damage": "two dice"}, "a_damage", "Side A: damage per hit"),
     ({"a_damage": "12d"}, "a_damage", "from 1 to 10"),
-    ({"wounds": "carry"}, "wounds", "Injury left over"),
     ({"a_members": 20, "b_members": 9}, "a_members", "limit of 160"),
     ({"b_damage": "10d", "b_speed_factor": 1}, "b_damage", "Side B: damage per hit"),
     ({"a_tactic": "retreat"}, "a_tactic", "retreat"),

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from rules_core import api, solver
-from rules_core.dice.distribution import one_in
+from rules_core.dice.distribution import one_in, percent
 from rules_core.fields import initial_inputs, validate
 from rules_core.heroic import calc_groups_fight as calc
 from rules_core.heroic import fight as model
@@ -99,22 +99,80 @@ def test_carried_wounds_past_the_exact_limit_are_answered_within_a_millionth() -
     assert f"**Exact to within {one_in(bound)}.**" in reply["explanation"]
 
 
-def test_the_source_fight_with_carried_wounds_is_refused_within_the_budget() -> None:
+def test_the_source_fight_with_carried_wounds_is_a_labelled_seeded_simulation() -> None:
     """Twelve orcs against eight knights carrying every point: past the pruned walk's
-    budget in its second round (about 4.2 million steps in all), refused
-    naming the input and what to lower, the work stopped at the budget."""
+    budget in its second round (it needs about 4.2 million steps), so the fight is played
+    with the same seed every time and said to be a simulation, with each chance's 95%
+    interval and why; the walk stopped at its budget."""
     raw = inputs(wounds="carry")
     reply = api.run("heroic.engagement", raw)
-    assert not reply["ok"] and reply["error"]["field"] == "wounds"
-    message = reply["error"]["message"]
-    assert "12,672 pairs of HP totals" in message
-    assert "with the least likely pairs dropped, the walk passes its limit of 1,000,000 " \
-        "steps in round 2 of 20" in message
-    assert "Lower the members or HP each, or choose whole members only." in message
+    assert reply["ok"], reply
+    got = reply["result"]
+    assert got["method"] == "simulation" and "error_bound" not in got
+    assert "outcomes_exact" not in got
+    assert 1_000 <= got["trials"] <= calc.SIM_TRIALS
+    assert sum(got["outcomes"].values()) == pytest.approx(1)
+    for name, (low, high) in got["intervals"].items():
+        assert low <= got["outcomes"][name] <= high
+    # the pruned walk's figures for this fight (answered with no budget, about 5 s of
+    # CPython, to within 7.6e-7): Orcs broken 77.96%, Orcs wiped out 21.80%
+    assert got["intervals"]["Orcs broken"][0] <= 0.7796 <= got["intervals"]["Orcs broken"][1]
+    assert got["intervals"]["Orcs wiped out"][0] <= 0.2180 <= \
+        got["intervals"]["Orcs wiped out"][1]
+    why = got["simulated_because"]
+    assert "12,672 pairs of HP totals" in why
+    assert "the walk passes its limit of 700,000 steps in round 2 of 20" in why
+    low, high = got["intervals"]["Orcs broken"]
+    assert ["Orcs broken", f"{percent(got['outcomes']['Orcs broken'])} "
+                           f"({percent(low)}-{percent(high)})"] in reply["display"]["headline"]
+    assert "**A simulation, not exact odds.** " + why in reply["explanation"]
+    assert api.run("heroic.engagement", raw)["result"] == got  # the same seed
     walk = model.Pruned(fight_of(raw), calc.pruned_budget(20))
     with pytest.raises(solver.TooLarge) as err:
         solver.solve_pruned(walk, max_rounds=20, floor=solver.PRUNE_FLOOR)
     assert walk.work <= calc.pruned_budget(20) and err.value.rounds >= 1
+
+
+def test_the_simulation_holds_the_pruned_answer_in_its_intervals(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Five orcs against three knights, simulated (the pruned walk given no budget) and
+    walked: every outcome's exact chance, to within the walk's bound, is inside the
+    simulation's 95% interval, and the losses agree."""
+    raw = inputs(wounds="carry", a_members=5, b_members=3)
+    walked = api.run("heroic.engagement", raw)["result"]
+    monkeypatch.setattr(calc, "MAX_PRUNED_WORK", 0)
+    got = api.run("heroic.engagement", raw)["result"]
+    assert got["method"] == "simulation" and got["trials"] > 2_000
+    assert "passes its limit of 0 steps in round 1" in got["simulated_because"]
+    for name, p in walked["outcomes"].items():
+        low, high = got["intervals"][name]
+        assert low <= p <= high + walked["error_bound"], (name, p, low, high)
+    for side in "ab":  # the mean losses, to within four standard errors
+        dist = {int(n): p for n, p in walked[f"losses_{side}"].items()}
+        mean = walked[f"expected_losses_{side}"]
+        spread = (sum(p * (n - mean) ** 2 for n, p in dist.items()) / got["trials"]) ** 0.5
+        assert abs(got[f"expected_losses_{side}"] - mean) <= 4 * spread, side
+
+
+def test_a_drawn_attack_gives_each_injury_at_its_exact_chance() -> None:
+    """The one random number an attack draws, from 0 to the denominator of its exact
+    distribution: each injury takes exactly its own ways of the numbers (the first and
+    the last of its run are drawn here), so it comes up at its exact chance."""
+    f = fight_of(small(a_members=2, b_members=1))
+    den, kernel = model.injury_kernel(f, "a", 2, 1, False)
+
+    class Drawn:
+        number = 0
+
+        def randrange(self, n: int) -> int:
+            assert n == den
+            return self.number
+    drawn, start = Drawn(), 0
+    for injury, ways in kernel:
+        for number in (start, start + ways - 1):
+            drawn.number = number
+            assert model.drawn_attack(f, "a", {"a": 8, "b": 5}, drawn)[0] == injury  # type: ignore[arg-type]
+        start += ways
+    assert start == den
 
 
 def test_five_orcs_against_three_knights_carrying_every_point_are_answered() -> None:

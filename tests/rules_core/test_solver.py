@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from rules_core import fight_result, solver
+from rules_core.dice.distribution import percent
 
 HALF = Fraction(1, 2)
 
@@ -156,6 +157,53 @@ def test_play_and_simulate_agree_with_the_exact_answer() -> None:
     estimate = solver.simulate(Duel(), max_rounds=20, trials=4000, rng=rng)
     for name, est in estimate.items():
         assert est.low <= float(exact[name]) <= est.high or abs(est.p - float(exact[name])) < 0.03
+
+
+def test_a_simulated_answer_counts_each_fight_played() -> None:
+    """:func:`solver.simulated` against fights scripted here, every figure counted by
+    hand: B wins in round 2, A in round 1, still going at the cap of 3, both fall in 2."""
+    script = iter([((0, 1), 2), ((1, 0), 1), ((2, 2), 3), ((0, 0), 2)])
+    got = solver.simulated(Duel(), max_rounds=3, trials=4, play_once=lambda: next(script))
+    assert got.trials == 4
+    assert got.outcomes == {"A wins": 0.25, "B wins": 0.25, "Both fall": 0.25,
+                            solver.STILL_FIGHTING: 0.25}
+    assert got.by_round == [{"A wins": 0.25, "B wins": 0.0, "Both fall": 0.0},
+                            {"A wins": 0.25, "B wins": 0.25, "Both fall": 0.25},
+                            {"A wins": 0.25, "B wins": 0.25, "Both fall": 0.25}]
+    assert got.ends_in == {1: 0.25, 2: 0.5}
+    assert got.expected_rounds == (2 + 1 + 3 + 2) / 4
+    assert got.losses == {"a": {0: 0.25, 1: 0.25, 2: 0.5}, "b": {0: 0.25, 1: 0.25, 2: 0.5}}
+    low, high = got.intervals["A wins"]
+    assert (low, high) == (solver.wilson(1, 4).low, solver.wilson(1, 4).high)
+    data = fight_result.to_result(got, (("a", "A lost"), ("b", "B lost")))
+    assert data["method"] == "simulation" and data["trials"] == 4
+    assert "outcomes_exact" not in data and "error_bound" not in data
+    assert fight_result.headline(data)[0] == ("A wins", f"25.0% ({percent(low)}-{percent(high)})")
+    note = fight_result.simulation_note(data, "Too large.")
+    assert "**A simulation, not exact odds.** Too large. So the fight was played 4 times" in note
+
+
+def test_a_simulation_stops_beginning_fights_at_its_rounds_budget() -> None:
+    """No fight is begun once the rounds played reach ``max_work``: here after the third
+    (2 + 1 + 3 rounds), however many trials were asked for."""
+    script = iter([((0, 1), 2), ((1, 0), 1), ((2, 2), 3), ((0, 0), 2)])
+    got = solver.simulated(Duel(), max_rounds=3, trials=100, max_work=4,
+                           play_once=lambda: next(script))
+    assert got.trials == 3 and got.outcomes[solver.STILL_FIGHTING] == pytest.approx(1 / 3)
+
+
+def test_a_seeded_simulation_holds_the_exact_answer_in_its_intervals() -> None:
+    rng = random.Random(3)
+
+    def once() -> tuple[tuple[int, int], int]:
+        played = solver.play(Duel(), max_rounds=6, rng=rng)
+        return played.state, played.rounds
+    got = solver.simulated(Duel(), max_rounds=6, trials=3000, play_once=once)
+    exact = solver.solve(Duel(), max_rounds=6)
+    for name, p in exact.outcomes.items():
+        low, high = got.intervals[name]
+        assert low <= float(p) <= high, name
+    assert got.expected_rounds == pytest.approx(float(exact.expected_rounds), rel=0.05)
 
 
 def test_result_json_is_exact_and_sums_to_one() -> None:
