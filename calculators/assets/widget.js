@@ -198,6 +198,7 @@ async function compute(/** @type {Widget} */ root) {
   /** @type {Reply | undefined} */
   let reply;
   let busyTimer = 0;
+  let last = "";
   try {
     do {
       root._dirty = false;
@@ -207,6 +208,11 @@ async function compute(/** @type {Widget} */ root) {
         hideProgress(root);
       }
       const inputs = collect(root);
+      // the same inputs (and pinned setup) again: one edit's input and change events (a
+      // choice in a list, a box ticked) both ask, the second while the first is worked out
+      const asked = JSON.stringify([inputs, root._pinned ?? null]);
+      if (asked === last) break;
+      last = asked;
       root._computed = JSON.stringify(inputs);
       // the page already shows the result for exactly these inputs (the build's, or the
       // last one worked out, kept on screen under an error for a mistyped value): nothing

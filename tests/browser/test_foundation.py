@@ -278,3 +278,22 @@ def test_a_mistyped_value_put_back_shows_its_result_again_without_working_it_out
     assert start["ok"] and page.evaluate("window.__runs") == 1
     assert start["result"]["dc"] == api.run(DIFFICULTY, initial)["result"]["dc"]
     assert root.locator(".calc-result.calc-stale, .calc-error:not([hidden])").count() == 0
+
+
+def test_a_choice_made_is_worked_out_once(difficulty_page: Page, site) -> None:  # type: ignore[no-untyped-def]
+    """Choosing in a list or ticking a box fires both an input and a change event: the
+    inputs are worked out once, not once for each (an engagement's take seconds). The
+    worker is asked once per choice, and once more for a choice taken back."""
+    page = difficulty_page
+    page.goto(site.url + "gunplay/difficulty/")
+    root = widget(page, DIFFICULTY)
+    assert wait_settled(page, root) == "ready"
+    page.evaluate(COUNT_RUNS)
+    old = page.input_value("#calc-difficulty-size")
+    new = "tiny" if old != "tiny" else "large"
+    chosen = wait_result(page, root, lambda: page.select_option("#calc-difficulty-size", new))
+    assert chosen["ok"] and wait_settled(page, root) == "ready"
+    assert page.evaluate("window.__runs") == 1
+    back = wait_result(page, root, lambda: page.select_option("#calc-difficulty-size", old))
+    assert back["ok"] and wait_settled(page, root) == "ready"
+    assert page.evaluate("window.__runs") == 2
