@@ -121,7 +121,7 @@ def test_the_source_fight_with_carried_wounds_is_a_labelled_seeded_simulation() 
         got["intervals"]["Orcs wiped out"][1]
     why = got["simulated_because"]
     assert "12,672 pairs of HP totals" in why
-    assert "the walk passes its limit of 700,000 steps in round 2 of 20" in why
+    assert f"the walk passes its limit of {calc.MAX_PRUNED_WORK:,} steps in round 2 of 20" in why
     low, high = got["intervals"]["Orcs broken"]
     assert ["Orcs broken", f"{percent(got['outcomes']['Orcs broken'])} "
                            f"({percent(low)}-{percent(high)})"] in reply["display"]["headline"]
@@ -183,6 +183,16 @@ def test_five_orcs_against_three_knights_carrying_every_point_are_answered() -> 
     reply = api.run("heroic.engagement", raw)
     assert reply["ok"], reply
     assert 0 < reply["result"]["error_bound"] <= solver.MAX_ERROR
+
+
+def test_five_orcs_against_four_knights_fit_the_walk_s_budget() -> None:
+    """The budget is set so that the walk still answers five orcs against four knights
+    (2,640 pairs, about 830,000 steps), leaving time to simulate what it cannot."""
+    raw = inputs(wounds="carry", a_members=5, b_members=4)
+    walk = model.Pruned(fight_of(raw), calc.pruned_budget(20))
+    odds = solver.solve_pruned(walk, max_rounds=20, floor=solver.PRUNE_FLOOR)
+    assert odds.pruned <= solver.MAX_ERROR and walk.work > 800_000
+    assert api.run("heroic.engagement", raw)["result"]["error_bound"] == odds.pruned
 
 
 def test_the_budget_grows_with_the_round_cap_to_three_times_at_100() -> None:
