@@ -26,6 +26,8 @@ MAX_MEMBERS = 40
 #: counts the default model may: past these an exact answer takes more than about a
 #: second in CPython (the work grows with the square of the pairs)
 MAX_CARRY_STATES = 250
+#: past MAX_MEMBER_PAIRS the fight is simulated (:func:`simulated`) whatever the wounds:
+#: even the pruned walk would be refused
 MAX_MEMBER_PAIRS = 160
 #: past MAX_CARRY_STATES, carried wounds are followed pool by pool with the least likely
 #: pools dropped (:class:`rules_core.heroic.fight.Pruned`): the steps it may take (each
@@ -178,13 +180,6 @@ def _check(inputs: dict[str, Any]) -> None:
     if inputs["a_name"].casefold() == inputs["b_name"].casefold():
         raise InputError("b_name", f'Side B: name is "{inputs["b_name"]}", the same as side '
                                    f"A's; give the two sides different names.")
-    members = inputs["a_members"] * inputs["b_members"]
-    if members > MAX_MEMBER_PAIRS:
-        raise InputError("a_members", f"Side A: members x Side B: members is "
-                                      f"{inputs['a_members']} x {inputs['b_members']} = {members}, "
-                                      f"past the limit of {MAX_MEMBER_PAIRS} for an exact answer "
-                                      f"in time; lower either side's members (12 against 13 "
-                                      f"still fits).")
     f = build(inputs)
     for key, title in (("a", "Side A"), ("b", "Side B")):
         att, dfd = f.side(key), f.side("b" if key == "a" else "a")
@@ -250,6 +245,13 @@ def solve(inputs: dict[str, Any]
           ) -> tuple[model.Fight, solver.Odds | solver.Pruned | solver.Simulated, str]:
     """The fight and its answer, and why it is simulated ("" when it is not)."""
     f = build(inputs)
+    members = inputs["a_members"] * inputs["b_members"]
+    if members > MAX_MEMBER_PAIRS:
+        return f, simulated(f, inputs["max_rounds"]), (
+            f"Side A: members x Side B: members is {inputs['a_members']} x "
+            f"{inputs['b_members']} = {members}, more than the {MAX_MEMBER_PAIRS} an exact "
+            f"answer can follow in time; for exact odds, lower either side's members (12 "
+            f"against 13 still fits).")
     if inputs["wounds"] == "carry" and carry_pairs(inputs) > MAX_CARRY_STATES:
         answer, why = pruned(f, inputs)
         return f, answer, why

@@ -13,6 +13,7 @@ import pytest
 from rules_core import api, solver
 from rules_core.dice.distribution import from_icepool
 from rules_core.fields import initial_inputs, validate
+from rules_core.heroic import calc_groups_fight as calc
 from rules_core.heroic import contest
 from rules_core.heroic import fight as model
 from rules_core.heroic.calc_groups_fight import ENGAGEMENT, build
@@ -165,7 +166,6 @@ def test_the_roll_plays_to_an_outcome_of_the_exact_answer():
     ({"b_name": "orcs"}, "b_name", "Side B: name"),
     ({"a_damage": "two dice"}, "a_damage", "Side A: damage per hit"),
     ({"a_damage": "12d"}, "a_damage", "from 1 to 10"),
-    ({"a_members": 20, "b_members": 9}, "a_members", "limit of 160"),
     ({"b_damage": "10d", "b_speed_factor": 1}, "b_damage", "Side B: damage per hit"),
     ({"a_tactic": "retreat"}, "a_tactic", "retreat"),
 ])
@@ -303,3 +303,33 @@ def test_dice_played_with_the_new_inputs_agree_with_the_exact_odds(over):
 ])
 def test_bad_new_inputs_name_the_field(over, field, words):
     refused("heroic.engagement", inputs(**over), field, words)
+
+
+def test_more_members_than_an_exact_answer_follows_are_simulated() -> None:
+    """Twenty orcs against nine knights (180 pairs of member counts, past the 160 the
+    exact walk follows in time) were refused at the form: now a labelled, seeded
+    simulation, saying why and what to lower for exact odds; played with dice too."""
+    raw = inputs(a_members=20, b_members=9)
+    reply = api.run("heroic.engagement", raw)
+    assert reply["ok"], reply
+    got = reply["result"]
+    assert got["method"] == "simulation" and got["trials"] >= 1_000
+    assert "20 x 9 = 180, more than the 160" in got["simulated_because"]
+    assert "lower either side's members" in got["simulated_because"]
+    assert "**A simulation, not exact odds.**" in reply["explanation"]
+    assert api.run("heroic.engagement", raw)["result"] == got  # the same seed
+    assert api.roll("heroic.engagement", raw)["ok"]
+
+
+def test_a_simulated_whole_member_fight_holds_the_exact_odds(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The simulation of whole members (a partial share dropped after each attack, as the
+    exact walk does) against the exact walk of the same small fight: each exact chance
+    inside its 95% interval."""
+    raw = small(wounds="drop")
+    exact = api.run("heroic.engagement", raw)["result"]
+    monkeypatch.setattr(calc, "MAX_MEMBER_PAIRS", 0)
+    got = api.run("heroic.engagement", raw)["result"]
+    assert got["method"] == "simulation" and got["trials"] > 2_000
+    for name, p in exact["outcomes"].items():  # one never played: none in that many
+        low, high = got["intervals"].get(name) or (0.0, solver.wilson(0, got["trials"]).high)
+        assert low <= p <= high, (name, p, low, high)
