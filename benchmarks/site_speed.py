@@ -115,6 +115,10 @@ HEAVIEST = {
     "heroic.engagement carried, 5 v 3": {"wounds": "carry", "a_members": 5, "b_members": 3},
     "heroic.engagement carried, 12 v 8": {"wounds": "carry"},
     "heroic.engagement carried, 12 v 8, cap 100": {"wounds": "carry", "max_rounds": 100},
+    # past 160 pairs of member counts: simulated whatever the wounds (the worst measured)
+    "heroic.engagement 40 v 40 simulated, cap 100": {
+        "a_members": 40, "b_members": 40, "a_skill": 18, "a_damage": "3d", "b_damage": "3d",
+        "a_speed_factor": 5, "b_speed_factor": 5, "max_rounds": 100},
     "phases.engagement": {"goal_spaces": 12},
     "phases.engagement party of 4, 5 HP each": {"goal_spaces": 20, "party_size": 4,
                                                 "hit_points": 5},
