@@ -496,11 +496,16 @@ class Simulated(Answer[float]):
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
+#: every simulation's seed: the same inputs always give the same figures
+SIM_SEED = 20261127
+
+
 def simulated(fight: Fight, *, max_rounds: int, trials: int,
-              play_once: Callable[[], tuple[Any, int]], max_work: int | None = None
-              ) -> Simulated:
-    """``trials`` fights, each played by ``play_once`` to (the state it stopped in, the
-    rounds played; at most ``max_rounds``), summed into the figures of an answer: the
+              play_once: Callable[[random.Random], tuple[Any, int]],
+              max_work: int | None = None) -> Simulated:
+    """``trials`` fights, each played by ``play_once`` with a generator seeded with
+    :data:`SIM_SEED` to (the state it stopped in, the rounds played; at most
+    ``max_rounds``), summed into the figures of an answer: the
     share of each outcome (:data:`STILL_FIGHTING` for a fight still going at the cap), by
     round, of each round's ending, of each side's losses, and the rounds on average.
     With ``max_work``, no fight is begun once the rounds played come to that many (so
@@ -511,9 +516,10 @@ def simulated(fight: Fight, *, max_rounds: int, trials: int,
     by_round = [{name: 0 for name in order} for _ in range(max_rounds)]
     lost: dict[tuple[str, int], int] = {}
     rounds_sum = played = 0
+    rng = random.Random(SIM_SEED)
     while played < trials and (max_work is None or rounds_sum < max_work):
         played += 1
-        state, rounds = play_once()
+        state, rounds = play_once(rng)
         name = fight.outcome(state)
         rounds_sum += rounds
         if name is None:

@@ -502,7 +502,7 @@ def spread_turn(fight: Table, starts: Mapping[tuple[State, str], float], charge:
     while frontier:
         nxt: dict[Key, float] = {}
         for (sid, qa, qb, side), mass in frontier.items():
-            state, dead_a, dead_b, over = info[sid]
+            _, dead_a, dead_b, over = info[sid]
             if over or not (qa or qb):
                 done[sid] = done.get(sid, 0.0) + mass
                 continue

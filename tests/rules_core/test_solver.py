@@ -163,7 +163,7 @@ def test_a_simulated_answer_counts_each_fight_played() -> None:
     """:func:`solver.simulated` against fights scripted here, every figure counted by
     hand: B wins in round 2, A in round 1, still going at the cap of 3, both fall in 2."""
     script = iter([((0, 1), 2), ((1, 0), 1), ((2, 2), 3), ((0, 0), 2)])
-    got = solver.simulated(Duel(), max_rounds=3, trials=4, play_once=lambda: next(script))
+    got = solver.simulated(Duel(), max_rounds=3, trials=4, play_once=lambda _: next(script))
     assert got.trials == 4
     assert got.outcomes == {"A wins": 0.25, "B wins": 0.25, "Both fall": 0.25,
                             solver.STILL_FIGHTING: 0.25}
@@ -188,14 +188,12 @@ def test_a_simulation_stops_beginning_fights_at_its_rounds_budget() -> None:
     (2 + 1 + 3 rounds), however many trials were asked for."""
     script = iter([((0, 1), 2), ((1, 0), 1), ((2, 2), 3), ((0, 0), 2)])
     got = solver.simulated(Duel(), max_rounds=3, trials=100, max_work=4,
-                           play_once=lambda: next(script))
+                           play_once=lambda _: next(script))
     assert got.trials == 3 and got.outcomes[solver.STILL_FIGHTING] == pytest.approx(1 / 3)
 
 
 def test_a_seeded_simulation_holds_the_exact_answer_in_its_intervals() -> None:
-    rng = random.Random(3)
-
-    def once() -> tuple[tuple[int, int], int]:
+    def once(rng: random.Random) -> tuple[tuple[int, int], int]:
         played = solver.play(Duel(), max_rounds=6, rng=rng)
         return played.state, played.rounds
     got = solver.simulated(Duel(), max_rounds=6, trials=3000, play_once=once)
