@@ -316,12 +316,25 @@ class Pruned(Answer[float]):
     pruned: float = 0.0
 
 
-def solve_pruned(fight: Spreads, *, max_rounds: int, floor: float) -> Pruned:
+class DroppedTooMuch(TooLarge):
+    """The pruned walk has dropped more than the answer may leave out: it stops there
+    (:func:`solve_pruned`), saying how many rounds were finished within the bound."""
+
+    def __init__(self, max_pruned: float, rounds: int, pruned: float) -> None:
+        super().__init__("The chance dropped", 0)
+        self.args = (f"the chance dropped passes {max_pruned:g} in round {rounds + 1}",)
+        self.rounds, self.pruned = rounds, pruned
+
+
+def solve_pruned(fight: Spreads, *, max_rounds: int, floor: float,
+                 max_pruned: float = math.inf) -> Pruned:
     """The round-by-round walk of :func:`solve`, in floating point and pruned: each round
     the fight's :meth:`Spreads.spread` drops every way it can stand that is less likely
     than ``floor``, and the chance dropped is added up and reported (never folded into an
     outcome). The fight's own budget bounds the work (it raises :class:`TooLarge`, saying
-    how many rounds were finished and what they dropped)."""
+    how many rounds were finished and what they dropped); so does ``max_pruned``: once a
+    round takes what is dropped past it, the walk stops (:class:`DroppedTooMuch`, with the
+    rounds before that one), as the answer could not be given anyway."""
     outcome, losses = fight.outcome, fight.losses
     start = fight.start()
     totals: dict[str, float] = {name: 0.0 for name in fight.outcome_order}
@@ -351,6 +364,8 @@ def solve_pruned(fight: Spreads, *, max_rounds: int, floor: float) -> Pruned:
             except TooLarge as err:
                 err.rounds, err.pruned = round_no - 1, pruned
                 raise
+            if pruned + dropped > max_pruned:
+                raise DroppedTooMuch(max_pruned, round_no - 1, pruned)
             pruned += dropped
             live = {}
             for state, mass in after.items():

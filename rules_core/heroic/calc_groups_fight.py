@@ -216,15 +216,15 @@ def pruned(f: model.Fight, inputs: dict[str, Any]
     walk = model.Pruned(f, budget)
     try:
         odds = solver.solve_pruned(walk, max_rounds=inputs["max_rounds"],
-                                   floor=solver.PRUNE_FLOOR)
+                                   floor=solver.PRUNE_FLOOR, max_pruned=solver.MAX_ERROR)
+    except solver.DroppedTooMuch as err:
+        what = (f"what is dropped passes the {one_in(solver.MAX_ERROR)} an answer may leave "
+                f"out in round {err.rounds + 1} of {inputs['max_rounds']}")
     except solver.TooLarge as err:
         what = (f"the walk passes its limit of {err.limit:,} steps in round {err.rounds + 1} "
                 f"of {inputs['max_rounds']}")
     else:
-        if odds.pruned <= solver.MAX_ERROR:
-            return odds, ""
-        what = (f"what is dropped comes to {one_in(odds.pruned)}, more than the "
-                f"{one_in(solver.MAX_ERROR)} an answer may leave out")
+        return odds, ""
     return simulated(f, inputs["max_rounds"]), (
         f"Carrying every point means following up to {carry_pairs(inputs):,} pairs of HP "
         f"totals, more than the {MAX_CARRY_STATES:,} followed exactly; with the least likely "

@@ -106,7 +106,8 @@ def pruned(fight: Fight, max_rounds: int, budget: int, found: Plan
         return None, 0
     fight.work, fight.max_work = 0, budget
     try:
-        odds = solver.solve_pruned(fight, max_rounds=max_rounds, floor=PRUNE_FLOOR)
+        odds = solver.solve_pruned(fight, max_rounds=max_rounds, floor=PRUNE_FLOOR,
+                                   max_pruned=MAX_ERROR)
     except solver.TooLarge as err:
         return None, err.rounds if err.pruned <= MAX_ERROR else 0
     return (odds, max_rounds) if odds.pruned <= MAX_ERROR else (None, 0)

@@ -23,6 +23,7 @@ the same state are interchangeable and the fight may merge them.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -423,63 +424,133 @@ def _rest(fight: Table, state: State, qa: tuple[int, ...], qb: tuple[int, ...], 
 class Activations:
     """What :func:`spread_turn` keeps between calls: every state it has met, numbered (a
     small key hashes faster than the nested tuple), with its destroyed units as bit masks
-    and whether a side has won; and each activation's results in floating point, by
-    (state number, side, unit, charge): the same activation recurs on many paths.
+    and whether a side has won; every queue of units still to act, numbered the same way
+    (0 the empty one); and each activation's results in floating point, by (state number,
+    side, unit, charge): the same activation recurs on many paths.
 
     An activation reads and changes only the acting unit and the enemy side (and reads
     whether its own army has lost its commanders, which it cannot change while the unit
-    acts: a destroyed unit strikes no more), so its results are also kept by those alone
-    (:meth:`moves_of`): states that differ only in the acting side's other units share
-    one walk of the activation."""
+    acts: a destroyed unit strikes no more), and identical units act alike, so its results
+    are also kept by the acting unit's kind and those alone (:meth:`moves_of`): states that
+    differ only in the acting side's other units, or in which of two identical units acts,
+    share one walk of the activation."""
 
     def __init__(self) -> None:
-        self.ids: dict[State, int] = {}
+        #: every side met, numbered; (side A's number, side B's) -> state number
+        self.side_ids: dict[Side, int] = {}
+        self.sides: list[Side] = []
+        self.ids: dict[tuple[int, int], int] = {}
         #: per state number: (state, side A's destroyed units, side B's, a side has won)
         self.info: list[tuple[State, int, int, bool]] = []
-        #: (state number, side, unit, charge) -> ((state number, chance), ...)
-        self.moves: dict[tuple[int, str, int, bool], tuple[tuple[int, float], ...]] = {}
-        #: (side, unit, charge, its state, its army leaderless, the enemy side) ->
-        #: ((its state after, the enemy side after, chance), ...)
-        self.local: dict[tuple[Any, ...], tuple[tuple[UnitState, Side, float], ...]] = {}
+        #: per state number: (side A's number, side B's)
+        self.halves: list[tuple[int, int]] = []
+        #: (side number, unit, the unit's new state) -> the side's number after
+        self.changed: dict[tuple[int, int, UnitState], int] = {}
+        #: per state number, once asked: (side A's queue number, side B's) at a turn's start
+        self.starts: dict[int, tuple[int, int]] = {}
+        #: queue number -> the queue; the queue's numbers by queue; per queue number, its
+        #: first unit and the number of the rest (-1, 0 for the empty queue)
+        self.queues: list[tuple[int, ...]] = [()]
+        self.queue_ids: dict[tuple[int, ...], int] = {(): 0}
+        self.pops: list[tuple[int, int]] = [(-1, 0)]
+        #: (queue number, destroyed units) -> the number of the queue without them
+        self.lefts = _Lefts(self)
+        #: (state number, side, unit, charge) -> ((state number, chance, side A's destroyed
+        #: units after, side B's), ...)
+        self.moves: dict[tuple[int, str, int, bool], tuple[tuple[int, float, int, int], ...]] = {}
+        #: (side, the unit's kind, charge, its state, its army leaderless, the enemy side's
+        #: number) -> ((its state after, the enemy side's number after, chance), ...)
+        self.local: dict[tuple[Any, ...], tuple[tuple[UnitState, int, float], ...]] = {}
 
     def moves_of(self, fight: Table, sid: int, side: str, i: int, charge: bool
-                 ) -> tuple[tuple[int, float], ...]:
+                 ) -> tuple[tuple[int, float, int, int], ...]:
         """The results of unit ``side`` i acting from state ``sid``, numbered, with their
-        chances in floating point (cached by state and by what the activation reads)."""
+        chances in floating point and the destroyed units after (cached by state and by
+        what the activation reads)."""
         key = (sid, side, i, charge)
         moves = self.moves.get(key)
         if moves is not None:
             return moves
-        state = self.info[sid][0]
+        state, info = self.info[sid][0], self.info
         own, them = (0, 1) if side == "a" else (1, 0)
-        local = (side, i, charge, state[own][i], fight.leaderless(state, side), state[them])
+        mine, theirs = self.halves[sid][own], self.halves[sid][them]
+        local = (side, fight.group_rank(side, i), charge, state[own][i],
+                 fight.leaderless(state, side), theirs)
         results = self.local.get(local)
         if results is None:
             results = self.local[local] = tuple(
-                (s2[own][i], s2[them], w / pow6(sx)) for s2, (w, sx, _) in
+                (s2[own][i], self.side(s2[them]), w / pow6(sx)) for s2, (w, sx, _) in
                 activate(fight, state, side, i, charge, exact_resolver).items())
-        mine = state[own]
         out = []
         for unit, enemy, p in results:
-            after = mine[:i] + (unit,) + mine[i + 1:]
-            out.append((self.number((after, enemy) if own == 0 else (enemy, after)), p))
+            after = self.changed.get((mine, i, unit))
+            if after is None:
+                units = self.sides[mine]
+                after = self.changed[mine, i, unit] = self.side(
+                    units[:i] + (unit,) + units[i + 1:])
+            sid2 = self.pair(after, enemy) if own == 0 else self.pair(enemy, after)
+            out.append((sid2, p, info[sid2][1], info[sid2][2]))
         self.moves[key] = moves = tuple(out)
         return moves
 
-    def number(self, state: State) -> int:
-        sid = self.ids.get(state)
+    def side(self, units: Side) -> int:
+        """The number of one side's units and their states."""
+        n = self.side_ids.get(units)
+        if n is None:
+            n = self.side_ids[units] = len(self.sides)
+            self.sides.append(units)
+        return n
+
+    def pair(self, a: int, b: int) -> int:
+        """The number of the state of sides numbered ``a`` and ``b``."""
+        sid = self.ids.get((a, b))
         if sid is None:
-            sid = self.ids[state] = len(self.info)
+            sid = self.ids[a, b] = len(self.info)
+            state = (self.sides[a], self.sides[b])
             self.info.append((state, _dead(state[0]), _dead(state[1]), winner(state) is not None))
+            self.halves.append((a, b))
         return sid
+
+    def number(self, state: State) -> int:
+        """The number of a state."""
+        return self.pair(self.side(state[0]), self.side(state[1]))
+
+    def queue(self, units: tuple[int, ...]) -> int:
+        """The number of a queue of units still to act."""
+        qid = self.queue_ids.get(units)
+        if qid is None:
+            rest = self.queue(units[1:])
+            qid = self.queue_ids[units] = len(self.queues)
+            self.queues.append(units)
+            self.pops.append((units[0], rest))
+        return qid
+
+    def start(self, fight: Table, sid: int) -> tuple[int, int]:
+        """Both sides' queues (numbered) at the start of a turn from state ``sid``."""
+        known = self.starts.get(sid)
+        if known is None:
+            qa, qb = queues(fight, self.info[sid][0])
+            known = self.starts[sid] = (self.queue(qa), self.queue(qb))
+        return known
+
+
+class _Lefts(dict[tuple[int, int], int]):
+    """(queue number, destroyed units) -> the number of the queue without them, found
+    when first asked."""
+
+    def __init__(self, known: Activations) -> None:
+        super().__init__()
+        self.known = known
+
+    def __missing__(self, key: tuple[int, int]) -> int:
+        qid, dead = key
+        known = self.known
+        self[key] = out = known.queue(tuple(i for i in known.queues[qid] if not dead >> i & 1))
+        return out
 
 
 def _dead(units: Side) -> int:
     return sum(1 << i for i, u in enumerate(units) if u is None)
-
-
-def _left(queue: tuple[int, ...], dead: int) -> tuple[int, ...]:
-    return tuple(i for i in queue if not dead >> i & 1)
 
 
 def spread_turn(fight: Table, starts: Mapping[tuple[State, str], float], charge: bool,
@@ -491,35 +562,41 @@ def spread_turn(fight: Table, starts: Mapping[tuple[State, str], float], charge:
     Returns the states at the end of the turn with their chances, and the total dropped
     (the bound on the error of every chance computed from them)."""
     known = fight.activations
-    info, cache = known.info, known.moves
-    Key = tuple[int, tuple[int, ...], tuple[int, ...], str]
+    info, cache, pops, lefts = known.info, known.moves, known.pops, known.lefts
+    #: (state number, side A's queue number, side B's, side to act)
+    Key = tuple[int, int, int, str]
     frontier: dict[Key, float] = {}
     for (state, first), mass in starts.items():
-        key = (known.number(state), *queues(fight, state), first)
+        sid = known.number(state)
+        key = (sid, *known.start(fight, sid), first)
         frontier[key] = frontier.get(key, 0.0) + mass
     done: dict[int, float] = {}
     dropped = 0.0
     while frontier:
-        nxt: dict[Key, float] = {}
+        nxt: defaultdict[Key, float] = defaultdict(float)
         for (sid, qa, qb, side), mass in frontier.items():
             _, dead_a, dead_b, over = info[sid]
             if over or not (qa or qb):
                 done[sid] = done.get(sid, 0.0) + mass
                 continue
-            if not (qa if side == "a" else qb):
-                side = other_side(side)
-            i = (qa if side == "a" else qb)[0]
-            qa, qb = (qa[1:], qb) if side == "a" else (qa, qb[1:])
+            if side == "a":
+                if qa:
+                    (i, qa), after = pops[qa], "b"
+                else:
+                    (i, qb), after, side = pops[qb], "a", "b"
+            elif qb:
+                (i, qb), after = pops[qb], "a"
+            else:
+                (i, qa), after, side = pops[qa], "b", "a"
             strikes = charge and side == "a"
             moves = cache.get((sid, side, i, strikes)) or \
                 known.moves_of(fight, sid, side, i, strikes)
             fight.spend(len(moves))
-            after = other_side(side)
-            for sid2, p in moves:
-                _, da, db, _ = info[sid2]
-                k2 = (sid2, qa if da == dead_a else _left(qa, da),
-                      qb if db == dead_b else _left(qb, db), after)
-                nxt[k2] = nxt.get(k2, 0.0) + mass * p
+            for sid2, p, da, db in moves:
+                if da == dead_a and db == dead_b:
+                    nxt[sid2, qa, qb, after] += mass * p
+                else:
+                    nxt[sid2, lefts[qa, da], lefts[qb, db], after] += mass * p
         frontier = {}
         for k2, mass in nxt.items():
             if mass < floor:

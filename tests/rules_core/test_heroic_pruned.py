@@ -204,3 +204,21 @@ def test_exact_fractions_are_kept_for_fights_the_exact_walk_follows() -> None:
     reply = api.run("heroic.engagement", small())
     assert reply["ok"] and "error_bound" not in reply["result"]
     assert sum(Fraction(v) for v in reply["result"]["outcomes_exact"].values()) == 1
+
+
+def test_a_walk_dropping_more_than_an_answer_may_stops_and_is_simulated(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """When what the pruned walk drops passes the bound (here set to one in a hundred
+    million: five orcs against three knights drop 8.8e-8 in all), the walk stops in that
+    round rather than walking on, and the fight is simulated, saying so."""
+    raw = inputs(wounds="carry", a_members=5, b_members=3)
+    monkeypatch.setattr(solver, "MAX_ERROR", 1e-8)
+    walk = model.Pruned(fight_of(raw), calc.pruned_budget(20))
+    with pytest.raises(solver.DroppedTooMuch) as err:
+        solver.solve_pruned(walk, max_rounds=20, floor=solver.PRUNE_FLOOR,
+                            max_pruned=solver.MAX_ERROR)
+    assert 0 < err.value.pruned <= 1e-8 and 1 <= err.value.rounds < 20
+    assert walk.work < calc.pruned_budget(20)
+    got = api.run("heroic.engagement", raw)["result"]
+    assert got["method"] == "simulation"
+    assert (f"what is dropped passes the {one_in(1e-8)} an answer may leave out in round "
+            f"{err.value.rounds + 1} of 20") in got["simulated_because"]

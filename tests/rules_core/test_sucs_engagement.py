@@ -367,6 +367,53 @@ def test_the_pruned_walk_is_below_the_exact_answer_by_at_most_what_it_dropped() 
     assert small.work <= 1_000
 
 
+@pytest.mark.parametrize("melee", [False, True])
+def test_identical_units_share_their_activations_in_the_pruned_walk(melee) -> None:
+    """The pruned walk keeps an activation's results by the acting unit's kind, not its
+    place in the list: three identical units on side A and two on side B, in every state
+    they reach, walk each activation once, and every figure is still the exact walk's."""
+    rifle, tough = unit("R", a=1, r=0), unit("T", a=1, r=1)
+    a, b = (rifle, rifle, rifle), (tough, tough, unit("G", q=4, a=1, r=0, targets=2))
+
+    def fight() -> Fight:
+        return Fight(a, b, Rules(melee=melee), max_work=10**7)
+    walked = fight()
+    pruned = solver.solve_pruned(walked, max_rounds=3, floor=0)
+    assert pruned.pruned == 0
+    _close(pruned, solver.solve(fight(), max_rounds=3))
+    known = walked.activations
+    by_unit = set()
+    for sid, side, i, charge in known.moves:
+        state, own = known.info[sid][0], 0 if side == "a" else 1
+        by_unit.add((side, i, charge, state[own][i], walked.leaderless(state, side),
+                     known.halves[sid][1 - own]))
+    assert len(known.local) < 0.9 * len(by_unit)
+
+
+def test_the_pruned_walk_stops_once_it_has_dropped_more_than_it_may() -> None:
+    """Past ``max_pruned`` the walk stops in the round that crossed it, saying how many
+    rounds came before within the bound; a walk within it gives the same answer as one
+    with no bound."""
+    a = (unit("A1", a=1, r=1), unit("A2", a=2, r=0), unit("A3", q=4, a=1, r=1, targets=2))
+    b = (unit("B1", q=4, a=1, r=0, targets=2), unit("B2", a=1, r=1, stealthy=True),
+         unit("B3", a=2, r=1))
+    walked = Fight(a, b, max_work=10**7)
+    free = solver.solve_pruned(walked, max_rounds=5, floor=1e-4)
+    by_round = [solver.solve_pruned(Fight(a, b, max_work=10**7), max_rounds=n,
+                                    floor=1e-4).pruned for n in range(1, 6)]
+    bound = (by_round[1] + by_round[2]) / 2  # crossed in round 3
+    assert by_round[1] < bound < by_round[2]
+    stopped = Fight(a, b, max_work=10**7)
+    with pytest.raises(solver.DroppedTooMuch) as caught:
+        solver.solve_pruned(stopped, max_rounds=5, floor=1e-4, max_pruned=bound)
+    assert caught.value.rounds == 2 and caught.value.pruned == by_round[1]
+    # the rounds after the one that crossed it were not walked
+    assert stopped.work < walked.work
+    within = solver.solve_pruned(Fight(a, b, max_work=10**7), max_rounds=5, floor=1e-4,
+                                 max_pruned=free.pruned)
+    assert within == free
+
+
 def test_close_combat_past_the_exact_walk_is_answered_to_within_a_millionth() -> None:
     """Two rifle squads a side in close combat, round cap 20: past the exact walk's limits
     (refused before), answered by the pruned walk; the exact walk with no limits (about a
@@ -394,14 +441,14 @@ def test_close_combat_past_the_exact_walk_is_answered_to_within_a_millionth() ->
 
 def test_a_refusal_past_both_walks_names_the_round_cap_the_pruned_walk_reaches() -> None:
     """Three rifle squads against the default side B in close combat: the exact walk fits
-    two turns, the pruned walk five; a cap of 6 is refused naming 5, and 5 is answered."""
+    two turns, the pruned walk six; a cap of 7 is refused naming 6, and 6 is answered."""
     inputs = {"side_a": "3/1/0, 3/1/0, 3/1/0", "mode": "melee"}
-    refused_at_6 = api.run("sucs.engagement", {**inputs, "max_rounds": 6})
-    assert not refused_at_6["ok"]
-    message = refused_at_6["error"]["message"]
+    refused_at_7 = api.run("sucs.engagement", {**inputs, "max_rounds": 7})
+    assert not refused_at_7["ok"]
+    message = refused_at_7["error"]["message"]
     assert "nor does it fit with its least likely ways dropped" in message
-    assert "The first 5 turns fit: lower the Round cap to 5 or less" in message
-    answered = api.run("sucs.engagement", {**inputs, "max_rounds": 5})
+    assert "The first 6 turns fit: lower the Round cap to 6 or less" in message
+    answered = api.run("sucs.engagement", {**inputs, "max_rounds": 6})
     assert answered["ok"] and 0 < answered["result"]["error_bound"] <= sucs_fight.MAX_ERROR
 
 
