@@ -25,10 +25,10 @@ import itertools
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
-from typing import Any
+from functools import lru_cache, wraps
+from typing import Any, TypeVar
 
 from rules_core import solver
 from rules_core.heroic import contest, morale
@@ -86,6 +86,10 @@ class Fight:
     a: Side
     b: Side
     rules: Rules
+    #: what :func:`per_fight` functions have worked out for this fight, by function: kept
+    #: with the fight, so that it goes when the fight does (a browser tab works out one
+    #: fight after another for as long as it is open)
+    memo: dict[str, dict[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def side(self, key: str) -> Side:
         return self.a if key == "a" else self.b
@@ -116,6 +120,27 @@ class Fight:
         return play_round(self, state, dice)
 
 
+R = TypeVar("R")
+
+
+def per_fight(fn: Callable[..., R]) -> Callable[..., R]:
+    """Cache ``fn(fight, *args)`` in the fight's own :attr:`Fight.memo`: the same steps
+    recur many times in one walk, and none is wanted once the fight is done."""
+    name = fn.__qualname__
+
+    @wraps(fn)
+    def cached(fight: Fight, *args: Any) -> R:
+        memo = fight.memo.get(name)
+        if memo is None:
+            memo = fight.memo[name] = {}
+        try:
+            return memo[args]  # type: ignore[no-any-return]
+        except KeyError:
+            memo[args] = out = fn(fight, *args)
+            return out
+    return cached
+
+
 # --- one attack ---------------------------------------------------------------------
 
 def attackers(side: Side, up: int, foes: int, reach: int = MAX_REACH_PER_DEFENDER) -> int:
@@ -144,7 +169,7 @@ def contest_skills(att: Side, dfd: Side, att_up: int, dfd_up: int, free_attack: 
     return attack, defence, hit_multiplier(n)
 
 
-@cache
+@per_fight
 def injury_kernel(fight: Fight, att_key: str, att_up: int, dfd_up: int,
                   free_attack: bool = False) -> Moves:
     """Exact distribution of the injury one group attack does to the other group's pool."""
@@ -156,7 +181,7 @@ def injury_kernel(fight: Fight, att_key: str, att_up: int, dfd_up: int,
                          att.wounding)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def attack_injury(skill_difference: int, speed_factor: int, multiplier: int, damage: Damage,
                   dr: int, wounding: Fraction) -> Moves:
     """Injury from one contest: the hits it scores, then their pooled damage past DR, as
@@ -220,7 +245,7 @@ def break_ways(fight: Fight, key: str, before: int, after: int, foe_after: int) 
     return 0 if modifier is None else _break_ways(modifier)
 
 
-@cache
+@lru_cache(maxsize=256)
 def _break_ways(modifier: int) -> int:
     p = morale.p_break(modifier)
     return p.numerator * (DICE_WAYS // p.denominator)
@@ -263,7 +288,7 @@ def attack_outcomes(fight: Fight, key: str, numbers: dict[str, int], pair: tuple
     return own, tuple(((left, pair[1]) if i == 0 else (pair[0], left), w) for left, w in moves)
 
 
-@cache
+@per_fight
 def pool_after(fight: Fight, key: str, a_up: int, d_up: int, pool: int,
                free_attack: bool = False) -> Moves:
     """The defenders' pool after side ``key`` attacks it: (denominator, ((pool, ways), ...))."""
@@ -301,7 +326,7 @@ def round_moves(fight: Fight, state: State) -> Moves:
     return common // shared, tuple((s, w // shared) for s, w in weights.items())
 
 
-@cache
+@per_fight
 def end_of_round(fight: Fight, before: tuple[int, int], pool_a: int, pool_b: int) -> Moves:
     """Wipe-outs, then the morale checks due, then the free attack on a side that flees."""
     pools = {"a": pool_a, "b": pool_b}
@@ -380,7 +405,7 @@ def drawn_attack(fight: Fight, key: str, pools: dict[str, int], rng: random.Rand
     return injuries[bisect.bisect_right(cumulative, rng.randrange(den))], ""
 
 
-@cache
+@per_fight
 def _drawable(fight: Fight, key: str, a_up: int, d_up: int, free_attack: bool
               ) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     """(denominator, each injury, the ways of it and every smaller one) of an attack."""

@@ -436,9 +436,12 @@ class Activations:
     share one walk of the activation."""
 
     def __init__(self) -> None:
-        #: every side met, numbered; (side A's number, side B's) -> state number
+        #: every side met, numbered, with its destroyed units as a bit mask and whether it
+        #: has none left; (side A's number, side B's) -> state number
         self.side_ids: dict[Side, int] = {}
         self.sides: list[Side] = []
+        self.side_dead: list[int] = []
+        self.side_gone: list[bool] = []
         self.ids: dict[tuple[int, int], int] = {}
         #: per state number: (state, side A's destroyed units, side B's, a side has won)
         self.info: list[tuple[State, int, int, bool]] = []
@@ -499,6 +502,8 @@ class Activations:
         if n is None:
             n = self.side_ids[units] = len(self.sides)
             self.sides.append(units)
+            self.side_dead.append(_dead(units))
+            self.side_gone.append(units.count(None) == len(units))
         return n
 
     def pair(self, a: int, b: int) -> int:
@@ -506,8 +511,8 @@ class Activations:
         sid = self.ids.get((a, b))
         if sid is None:
             sid = self.ids[a, b] = len(self.info)
-            state = (self.sides[a], self.sides[b])
-            self.info.append((state, _dead(state[0]), _dead(state[1]), winner(state) is not None))
+            self.info.append(((self.sides[a], self.sides[b]), self.side_dead[a],
+                              self.side_dead[b], self.side_gone[a] or self.side_gone[b]))
             self.halves.append((a, b))
         return sid
 

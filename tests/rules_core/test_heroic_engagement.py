@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import random
+import weakref
 from fractions import Fraction
 
 import icepool
@@ -333,3 +335,17 @@ def test_a_simulated_whole_member_fight_holds_the_exact_odds(monkeypatch) -> Non
     for name, p in exact["outcomes"].items():  # one never played: none in that many
         low, high = got["intervals"].get(name) or (0.0, solver.wilson(0, got["trials"]).high)
         assert low <= p <= high, (name, p, low, high)
+
+
+@pytest.mark.parametrize("over", [{}, {"wounds": "carry", "a_members": 5, "b_members": 3},
+                                  {"a_members": 20, "b_members": 9}])
+def test_a_fight_worked_out_leaves_nothing_behind(over) -> None:
+    """What the walk keeps while it works (each attack's injuries, each pool after an
+    attack, each end of round) lives with the fight and goes with it: a browser tab works
+    out one fight after another for as long as it is open, and kept them all before."""
+    f, answer, _ = calc.solve(validate(ENGAGEMENT.fields, inputs(**over)))
+    assert f.memo and answer.outcomes  # the walk did keep things while it worked
+    gone = weakref.ref(f)
+    del f, answer
+    gc.collect()
+    assert gone() is None
