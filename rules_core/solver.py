@@ -488,17 +488,6 @@ class Estimate:
     trials: int
 
 
-def simulate(fight: Fight, *, max_rounds: int, trials: int, rng: random.Random
-             ) -> dict[str, Estimate]:
-    """Estimate each outcome's chance by playing the fight ``trials`` times. Only for a
-    calculator that labels the answer as a simulation, with its interval."""
-    counts: dict[str, int] = {}
-    for _ in range(trials):
-        ended = play(fight, max_rounds=max_rounds, rng=rng).outcome
-        counts[ended] = counts.get(ended, 0) + 1
-    return {name: wilson(k, trials) for name, k in counts.items()}
-
-
 @dataclass(frozen=True)
 class Simulated(Answer[float]):
     """The answer for a fight too large to walk even with its least likely branches

@@ -25,6 +25,7 @@ from rules_core.phases.fight import (
 from rules_core.phases.tables import Outcome, Phase
 from rules_core.phases.tracker import Action, Start, advance, dice_for_action
 from tests.rules_core.phases_oracle import counts, dice_after, spent
+from tests.rules_core.support import play_many
 
 NAME = "phases.engagement"
 ALWAYS, AUTO = ex.ExtraDie.ALWAYS, ex.ExtraDie.AUTO
@@ -181,7 +182,7 @@ def test_a_twelve_space_tracker_is_answered_exactly() -> None:
 def test_simulation_agrees_with_the_exact_answer() -> None:
     fight = Fight(5, 4, 5, damage_limit=6)
     exact = solve(fight, 20).outcomes
-    estimate = solver.simulate(fight, max_rounds=20, trials=2000, rng=random.Random(2))
+    estimate = play_many(fight, max_rounds=20, trials=2000, rng=random.Random(2))
     for name, est in estimate.items():
         assert abs(est.p - float(exact[name])) < 0.04, (name, est, exact[name])
 

@@ -17,6 +17,7 @@ from rules_core.phases.calc_momentum_fight import MAX_HP_STATES
 from rules_core.phases.fight import GOAL, MAX_WORK, WORN_DOWN, Fight
 from rules_core.phases.tables import Outcome, Phase
 from tests.rules_core.phases_oracle import counts, dice_after, spent
+from tests.rules_core.support import play_many
 
 NAME = "phases.engagement"
 
@@ -187,7 +188,7 @@ def test_defaults_are_unchanged() -> None:
 ])
 def test_seeded_dice_agree_with_the_exact_odds(fight: Fight) -> None:
     want = solver.solve(fight, max_rounds=20, max_work=MAX_WORK).outcomes
-    got = solver.simulate(fight, max_rounds=20, trials=1200, rng=random.Random(29))
+    got = play_many(fight, max_rounds=20, trials=1200, rng=random.Random(29))
     for name, est in got.items():
         p = float(want[name])
         assert est.low - 0.01 <= p <= est.high + 0.01, (name, est, p)

@@ -11,6 +11,7 @@ import pytest
 
 from rules_core import fight_result, solver
 from rules_core.dice.distribution import percent
+from tests.rules_core.support import play_many
 
 HALF = Fraction(1, 2)
 
@@ -154,7 +155,7 @@ def test_play_and_simulate_agree_with_the_exact_answer() -> None:
     # every die rolled is kept, named after its die: a d2 and a d3 each round
     assert [d["die"] for d in played.dice] == ["d2", "d3"] * played.rounds
     exact = solver.solve(Duel(), max_rounds=20).outcomes
-    estimate = solver.simulate(Duel(), max_rounds=20, trials=4000, rng=rng)
+    estimate = play_many(Duel(), max_rounds=20, trials=4000, rng=rng)
     for name, est in estimate.items():
         assert est.low <= float(exact[name]) <= est.high or abs(est.p - float(exact[name])) < 0.03
 
