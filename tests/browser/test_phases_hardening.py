@@ -156,8 +156,12 @@ def test_new_fight_keeps_the_old_one_aside_and_a_file_brings_it_back(tracker: Pa
     act(page, "new")
     assert page.locator(f"{APP} .pt-board").is_hidden() and len(kept(page)) == 1
     page.set_input_files(f"{APP} .pt-import", str(path))
-    page.wait_for_function(f"() => document.querySelectorAll('{APP} .pt-log li').length === 3")
+    # the board shows again once the file's fight is loaded and saved (the old fight's log,
+    # under the hidden board, already has three lines: no sign that the file was read)
+    page.locator(f"{APP} .pt-board").wait_for(state="visible")
     settle(page)
+    assert log_count(page) == 3
+    assert "The fight from fight.json is loaded." in page.locator(f"{APP} .calc-status").inner_text()
     assert len(stored(page)["history"]) == 3  # type: ignore[index]
 
 
