@@ -99,7 +99,7 @@ def pruned(fight: Fight, max_rounds: int, budget: int, found: Plan
     """The fight walked with its least likely branches pruned
     (:func:`solver.solve_pruned`, at :data:`PRUNE_FLOOR`), under a budget of its own, or
     None when it does not fit the budget or drops more than :data:`MAX_ERROR`; and the
-    rounds it could give within both (0 when not known). Not tried when the exact walk's
+    rounds it could give within both (0 when not tried). Not tried when the exact walk's
     plan (``found``) could not build even the first turn: the pruned walk must build every
     turn, and would spend its whole budget to be refused."""
     if not prunable(found):
@@ -108,9 +108,9 @@ def pruned(fight: Fight, max_rounds: int, budget: int, found: Plan
     try:
         odds = solver.solve_pruned(fight, max_rounds=max_rounds, floor=PRUNE_FLOOR,
                                    max_pruned=MAX_ERROR)
-    except solver.TooLarge as err:
-        return None, err.rounds if err.pruned <= MAX_ERROR else 0
-    return (odds, max_rounds) if odds.pruned <= MAX_ERROR else (None, 0)
+    except solver.TooLarge as err:  # past the budget, or dropping more than MAX_ERROR
+        return None, err.rounds  # the rounds before stayed within both
+    return odds, max_rounds
 
 
 class Fight:
