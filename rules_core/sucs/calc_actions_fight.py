@@ -21,6 +21,15 @@ from rules_core.sucs.turn import Fighter, Rules
 
 PAGE = "sucs/actions"
 MAX_UNITS = 6
+#: a fight too large for both walks is simulated (:func:`simulated`): at most
+#: SIM_TRIALS fights, none begun past SIM_WORK turns x (units on the field)^2, and refused
+#: as before when fewer than MIN_SIM_TRIALS fit (their 95% intervals would be wider than
+#: about 3 points either way)
+SIM_TRIALS = 5_000
+SIM_WORK = 100_000
+MIN_SIM_TRIALS = 1_000
+#: the turn walk's budget when the fight is played with dice
+UNCOUNTED = 10 ** 15
 #: suppression markers a side's units may start with
 MAX_START_MARKERS = 5
 SIDES = (("a", "Side A units lost"), ("b", "Side B units lost"))
@@ -169,31 +178,59 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
                  markers=(inputs["a_markers"], inputs["b_markers"]))
 
 
-def refusal(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0) -> InputError:
-    """The message for a fight past a limit (the exact walk's, and too large for the
-    pruned walk too, which could give its first ``fit`` turns), naming what to lower: the
-    round cap when at least the first two turns fit either walk, else the units (the side
-    with more kinds of unit)."""
+def past_limits(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0,
+                played: int | None = None) -> tuple[str, str, str, str]:
+    """Why a fight is past the exact walk's limit (and too large for the pruned walk too,
+    which could give its first ``fit`` turns, and, when ``played`` is given, for a
+    simulation, which could play only that many fights), and what to lower: the round cap
+    when at least the first two turns fit either walk, else the units (the side with more
+    kinds of unit). (field to name, the reason, what to lower to have it answered, what to
+    lower for exact odds.)"""
     what = found.message
     # the pruned walk is named only when it was tried (not when no first turn fits)
     pruned = (f", nor does it fit with its least likely ways dropped (to within "
               f"{one_in(sucs_fight.MAX_ERROR)})" if sucs_fight.prunable(found) else "")
+    if played is not None:
+        pruned += (f", nor can enough fights be played to simulate it ({played:,} of the "
+                   f"{MIN_SIM_TRIALS:,} needed)")
     turns = max(found.rounds, fit)
     if turns >= 2:
-        return InputError("max_rounds", f"Round cap: {what} at a cap of {rounds}{pruned}. The "
-                                        f"first {turns} turns fit: lower the Round "
-                                        f"cap to {turns} or less, or put fewer or "
-                                        f"less varied units in Side A units or Side B units.")
+        units = "put fewer or less varied units in Side A units or Side B units"
+        return ("max_rounds", f"{what} at a cap of {rounds}{pruned}",
+                f"The first {turns} turns fit: lower the Round cap to {turns} or less, or "
+                f"{units}.",
+                f"For exact odds, lower the Round cap to {turns} or less (the first {turns} "
+                f"turns fit), or {units}.")
     kinds = {s: len({u.stats for u in fight.units[s]}) for s in ("a", "b")}
     sizes = {s: len(fight.units[s]) for s in ("a", "b")}
     side = max(("a", "b"), key=lambda s: (kinds[s], sizes[s], s == "a"))
     name = f"side_{side}"
     melee = (" or make it an exchange of fire (Kind of fight)" if fight.rules.melee else "")
-    return InputError(name, f"{LABELS[name]}: {what} (limit hit in turn {found.rounds + 1})"
-                            f"{pruned}. "
-                            f"Put fewer or less varied units in {LABELS[name]} (or in the "
-                            f"other side){melee}; the Round cap alone cannot bring it "
-                            f"under the limit.")
+    units = f"put fewer or less varied units in {LABELS[name]} (or in the other side){melee}"
+    return (name, f"{what} (limit hit in turn {found.rounds + 1}){pruned}",
+            f"{units[0].upper()}{units[1:]}; the Round cap alone cannot bring it under the "
+            "limit.",
+            f"For exact odds, {units}.")
+
+
+def refusal(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0,
+            played: int | None = None) -> InputError:
+    """The message for a fight past every limit (:func:`past_limits`), under the field to
+    lower."""
+    field, reason, advice, _ = past_limits(fight, rounds, found, fit, played)
+    label = "Round cap" if field == "max_rounds" else LABELS[field]
+    return InputError(field, f"{label}: {reason}. {advice}")
+
+
+def simulated(fight: Fight, rounds: int) -> solver.Simulated:
+    """The fight played up to :data:`SIM_TRIALS` times with the same seed, and no fight
+    begun once the turns played, each weighted by the units on the field squared (a turn's
+    work grows with the units that act times the enemies each weighs), come to
+    :data:`SIM_WORK`: about a sixth of a second of CPython whatever the size."""
+    units = len(fight.units["a"]) + len(fight.units["b"])
+    return solver.simulated(fight, max_rounds=rounds, trials=SIM_TRIALS,
+                            max_work=max(1, SIM_WORK // units ** 2),
+                            play_once=lambda rng: sucs_fight.play_quickly(fight, rounds, rng))
 
 
 def _compute(inputs: dict[str, Any]) -> Result:
@@ -201,7 +238,8 @@ def _compute(inputs: dict[str, Any]) -> Result:
     rounds = inputs["max_rounds"]
     solver_work = sucs_fight.limits(rounds)[1]
     found = sucs_fight.plan(fight, rounds, max_work=solver_work)
-    answer: solver.Odds | solver.Pruned | None
+    answer: solver.Odds | solver.Pruned | solver.Simulated | None
+    why = ""  # why the answer is simulated
     if found.limit is None:
         try:
             answer = solver.solve(fight, max_rounds=rounds)
@@ -209,11 +247,18 @@ def _compute(inputs: dict[str, Any]) -> Result:
             raise InputError("max_rounds", f"{err}. Lower the Round cap, or put fewer or "
                                            "less varied units in Side A units or Side B "
                                            "units.") from None
-    else:  # past the exact walk's limits: the pruned walk, or a refusal
+    else:  # past the exact walk's limits: the pruned walk, a simulation, or a refusal
         answer, fit = sucs_fight.pruned(fight, rounds, sucs_fight.pruned_limit(rounds), found)
         if answer is None:
-            raise refusal(fight, rounds, found, fit)
+            fight.max_work = UNCOUNTED  # played with dice: the simulation's budget bounds it
+            answer = simulated(fight, rounds)
+            if answer.trials < MIN_SIM_TRIALS:
+                raise refusal(fight, rounds, found, fit, answer.trials)
+            _, reason, _, exact = past_limits(fight, rounds, found, fit)
+            why = f"{reason}. {exact}"
     result = fight_result.to_result(answer, SIDES)
+    if why:
+        result["simulated_because"] = why
     result["units"] = {"a": [describe_unit(u) for u in fight.units["a"]],
                        "b": [describe_unit(u) for u in fight.units["b"]]}
     result["attack_odds"] = attack_odds(fight)
@@ -305,10 +350,14 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
              "yes" if r["might_damage"] else "no"] for r in result["attack_odds"]]
     text += "\n\n" + table(["Attacker", "Target", "Destroys", "Suppresses",
                             "Roll counts towards suppression"], rows)
-    text += ("\n\n**The walk.** The state between turns is each unit's markers and whether "
-             "one roll towards the next marker has landed; the walk follows every state with "
-             f"its exact chance, turn by turn, up to the round cap of {inputs['max_rounds']} "
-             f"(at most {result['peak_states']} states were live at once).")
+    if result.get("method") == "simulation":
+        text += "\n\n" + fight_result.simulation_note(result, result["simulated_because"])
+    else:
+        text += ("\n\n**The walk.** The state between turns is each unit's markers and whether "
+                 "one roll towards the next marker has landed; the walk follows every state "
+                 f"with its exact chance, turn by turn, up to the round cap of "
+                 f"{inputs['max_rounds']} (at most {result['peak_states']} states were live "
+                 "at once).")
     if result.get("error_bound"):
         text += "\n\n" + fight_result.pruned_note(result, sucs_fight.PRUNE_FLOOR)
     text += "\n\n" + fight_result.by_round_table(result)

@@ -48,9 +48,10 @@ MAX_BATTLE_UNITS = roster.MAX_BATTLE_UNITS
 #: paths the exact turn walk may build while trying a battle (a tenth of a second of
 #: CPython): a battle past it, or past the exact walk's other limits, is simulated
 EXACT_TRY_WORK = 20_000
-#: activations the pruned walk (:func:`sucs_fight.pruned`, tried next) may follow before
-#: the battle is simulated instead: about a third of a second of CPython
-PRUNED_TRY_WORK = 120_000
+#: the pruned walk's budget (:func:`sucs_fight.pruned`, tried next; in the units of
+#: :data:`sucs_fight.MAX_PRUNED_WORK`) before the battle is simulated instead: about a
+#: third of a second of CPython
+PRUNED_TRY_WORK = 300_000
 #: the simulation's budget: battles x (units on the field)^2 (a turn's work grows with the
 #: units that act times the enemies each weighs): 900 battles of 10 units a side, fewer
 #: (never under MIN_TRIALS) for larger armies, so that any battle the form accepts is

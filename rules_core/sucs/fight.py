@@ -67,11 +67,12 @@ MAX_STATES = 8_000
 #: a fight past the exact walk's limits is walked again with the least likely branches
 #: pruned (:func:`pruned`), at the solver's floor and answered within its error
 PRUNE_FLOOR, MAX_ERROR = solver.PRUNE_FLOOR, solver.MAX_ERROR
-#: activations the pruned walk may follow (each result of each attack counted, as in the
-#: exact walk's budget) up to a round cap of 20: about 0.6 s of CPython; it grows to two
-#: and a half times that at 100 (:func:`pruned_limit`), where the exact walk's own try
-#: leaves less of the three seconds
-MAX_PRUNED_WORK = 200_000
+#: the pruned walk's budget up to a round cap of 20, in units of about a microsecond of
+#: CPython (each move it follows, each result of each attack it walks anew, and more for
+#: the costlier steps: :data:`rules_core.sucs.turn.ACTIVATION_WORK`): about 0.5 s, which
+#: leaves the exact walk's try before it and a simulation after it within the second; it
+#: grows to two and a half times that at 100 (:func:`pruned_limit`)
+MAX_PRUNED_WORK = 400_000
 
 
 def pruned_limit(max_rounds: int) -> int:

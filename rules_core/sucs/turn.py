@@ -421,6 +421,15 @@ def _rest(fight: Table, state: State, qa: tuple[int, ...], qb: tuple[int, ...], 
     return out
 
 
+#: what :class:`Activations` counts against the fight's budget besides each move the
+#: walk follows (one unit, about a microsecond of CPython): each activation walked anew
+#: (beyond the paths it builds, counted as it builds them) and each of an activation's
+#: results numbered for a state, so that a unit of budget costs about the same time
+#: whatever the fight (measured over the heaviest inputs the engagement form takes)
+ACTIVATION_WORK = 20
+RESULT_WORK = 2
+
+
 class Activations:
     """What :func:`spread_turn` keeps between calls: every state it has met, numbered (a
     small key hashes faster than the nested tuple), with its destroyed units as bit masks
@@ -481,6 +490,7 @@ class Activations:
                  fight.leaderless(state, side), theirs)
         results = self.local.get(local)
         if results is None:
+            fight.spend(ACTIVATION_WORK)
             results = self.local[local] = tuple(
                 (s2[own][i], self.side(s2[them]), w / pow6(sx)) for s2, (w, sx, _) in
                 activate(fight, state, side, i, charge, exact_resolver).items())
@@ -493,6 +503,7 @@ class Activations:
                     units[:i] + (unit,) + units[i + 1:])
             sid2 = self.pair(after, enemy) if own == 0 else self.pair(enemy, after)
             out.append((sid2, p, info[sid2][1], info[sid2][2]))
+        fight.spend(RESULT_WORK * len(out))
         self.moves[key] = moves = tuple(out)
         return moves
 

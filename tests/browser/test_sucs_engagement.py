@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
+from rules_core.dice.distribution import percent
 from tests.browser.support import RUNTIME_TIMEOUT_MS, live_run, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
@@ -60,6 +61,51 @@ def test_close_combat_past_the_exact_walk_shows_its_error_bound(page: Page) -> N
     note = root.locator(".calc-exact-note").first.text_content() or ""
     assert "least likely ways left out" in note and "too long" not in note
     page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_the_page_s_own_sides_in_close_combat_are_a_labelled_simulation(page: Page) -> None:
+    """The page's own sides in close combat at a round cap of 20, past both walks, chosen
+    in the form at 390 px: a seeded simulation with CPython's figures, each chance on
+    screen with its 95% interval, and the explanation and the odds table saying it is a
+    simulation and at what cap the odds would be exact."""
+    root = widget(page, "sucs.engagement")
+    assert wait_settled(page, root) == "ready"
+    page.set_viewport_size({"width": 390, "height": 844})
+    defaults = api.spec("sucs.engagement")["initial"]
+    try:
+        # the page's own sides and cap, whatever an earlier test left in the form; close
+        # combat chosen last, so that choosing it is what the reply answers
+        mode = root.locator('.calc-field[data-field="mode"] select').first
+        if mode.input_value() == "melee":
+            wait_result(page, root, lambda: mode.select_option("ranged"))
+        for name in ("side_a", "side_b", "max_rounds"):
+            box = root.locator(f'.calc-field[data-field="{name}"] input, '
+                               f'.calc-field[data-field="{name}"] textarea').first
+            if box.input_value() != str(defaults[name]):
+                wait_result(page, root, lambda b=box, v=str(defaults[name]): b.fill(v))
+        reply = wait_result(page, root, lambda: mode.select_option("melee"))
+        assert reply["ok"], reply
+        expected = json.loads(json.dumps(api.run("sucs.engagement", {"mode": "melee"})["result"]))
+        got = reply["result"]
+        assert got["method"] == "simulation" and got["trials"] == expected["trials"]
+        for key in ("outcomes", "intervals", "by_round", "end_round", "losses_a", "losses_b",
+                    "simulated_because"):
+            assert got[key] == expected[key], key
+        wait_settled(page, root)
+        shown = root.locator(".calc-headline").first
+        low, high = expected["intervals"]["Side A wins"]
+        assert f"({percent(low)}-{percent(high)})" in shown.inner_text()
+        shown.scroll_into_view_if_needed()
+        box = shown.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+        text = " ".join((root.text_content() or "").split())
+        assert "A simulation, not exact odds." in text
+        assert "For exact odds, lower the Round cap to" in text
+        note = root.locator(".calc-exact-note").first.text_content() or ""
+        assert "simulation" in note.lower()
+        assert not root.locator('.calc-field[data-field="max_rounds"] .calc-error').is_visible()
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_bad_unit_is_reported_next_to_its_field_and_a_fight_is_played(page: Page) -> None:

@@ -12,7 +12,8 @@ from fractions import Fraction
 import pytest
 
 from rules_core import api, solver
-from rules_core.dice.distribution import one_in
+from rules_core.dice.distribution import one_in, percent
+from rules_core.sucs import calc_actions_fight as calc
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.calc_actions_fight import FIELDS, fight_of, parse_side
 from rules_core.sucs.fight import Fight, Round
@@ -439,16 +440,35 @@ def test_close_combat_past_the_exact_walk_is_answered_to_within_a_millionth() ->
     assert f"**Exact to within {one_in(bound)}.**" in reply["explanation"]
 
 
-def test_a_refusal_past_both_walks_names_the_round_cap_the_pruned_walk_reaches() -> None:
+def test_past_both_walks_a_fight_is_simulated_and_says_how_to_get_exact_odds() -> None:
     """Three rifle squads against the default side B in close combat: the exact walk fits
-    two turns, the pruned walk six; a cap of 7 is refused naming 6, and 6 is answered."""
-    inputs = {"side_a": "3/1/0, 3/1/0, 3/1/0", "mode": "melee"}
-    refused_at_7 = api.run("sucs.engagement", {**inputs, "max_rounds": 7})
-    assert not refused_at_7["ok"]
-    message = refused_at_7["error"]["message"]
-    assert "nor does it fit with its least likely ways dropped" in message
-    assert "The first 6 turns fit: lower the Round cap to 6 or less" in message
-    answered = api.run("sucs.engagement", {**inputs, "max_rounds": 6})
+    two turns, the pruned walk (within its budget) five. At a cap of 7 the fight is played
+    thousands of times instead, said to be a simulation with each chance's 95% interval,
+    which holds the pruned walk's answer given no budget; the explanation says why and
+    how to have exact odds (a cap of 5, answered by the pruned walk)."""
+    inputs = {"side_a": "3/1/0, 3/1/0, 3/1/0", "mode": "melee", "max_rounds": 7}
+    reply = api.run("sucs.engagement", inputs)
+    assert reply["ok"], reply
+    got = reply["result"]
+    assert got["method"] == "simulation" and got["trials"] >= calc.MIN_SIM_TRIALS
+    why = got["simulated_because"]
+    assert "past the limit of 75,000 for an exact answer at a cap of 7" in why
+    assert "nor does it fit with its least likely ways dropped" in why
+    assert "For exact odds, lower the Round cap to 5 or less (the first 5 turns fit)" in why
+    assert "**A simulation, not exact odds.** " + why in reply["explanation"]
+    low, high = got["intervals"]["Side A wins"]
+    assert ["Side A wins", f"{percent(got['outcomes']['Side A wins'])} "
+                           f"({percent(low)}-{percent(high)})"] in reply["display"]["headline"]
+    walked = fight_of({**{f.name: f.default for f in FIELDS}, **inputs})
+    walked.work, walked.max_work = 0, 10**9
+    full = solver.solve_pruned(walked, max_rounds=7, floor=sucs_fight.PRUNE_FLOOR)
+    assert full.pruned <= sucs_fight.MAX_ERROR
+    for name, p in full.outcomes.items():
+        shown = solver.STILL_FIGHTING if name == solver.STILL_FIGHTING else name
+        low, high = got["intervals"][shown]
+        assert low <= p <= high + full.pruned, (name, p, low, high)
+    assert api.run("sucs.engagement", inputs)["result"] == got  # the same seed
+    answered = api.run("sucs.engagement", {**inputs, "max_rounds": 5})
     assert answered["ok"] and 0 < answered["result"]["error_bound"] <= sucs_fight.MAX_ERROR
 
 

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from rules_core import api, solver
+from rules_core.sucs import calc_actions_fight as calc
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.calc_actions_fight import FIELDS, fight_of
 from rules_core.sucs.turn import Fighter
@@ -48,9 +49,21 @@ def test_the_worst_inputs_are_answered_or_refused_within_the_budget(label, input
     else:
         assert fight.max_work == budget
         assert fight.work <= budget
-    assert (odds is not None) == reply["ok"]
     if odds is not None:
-        assert reply["result"]["error_bound"] == odds.pruned <= sucs_fight.MAX_ERROR
+        assert reply["ok"] and reply["result"]["error_bound"] == odds.pruned <= sucs_fight.MAX_ERROR
+        return
+    # past both walks: a simulation of enough fights within its own budget, or a refusal
+    played = calc.simulated(fight_of(full), full["max_rounds"])
+    units = len(fight.units["a"]) + len(fight.units["b"])
+    assert played.trials == calc.SIM_TRIALS or \
+        played.trials * full["max_rounds"] * units ** 2 >= calc.SIM_WORK
+    if played.trials >= calc.MIN_SIM_TRIALS:
+        assert reply["ok"] and reply["result"]["method"] == "simulation"
+        assert reply["result"]["trials"] == played.trials
+    else:
+        assert not reply["ok"]
+        assert f"({played.trials:,} of the {calc.MIN_SIM_TRIALS:,} needed)" in \
+            reply["error"]["message"]
 
 
 def test_the_budget_grows_with_the_round_cap_to_three_times_at_100() -> None:
@@ -94,10 +107,11 @@ def test_the_plan_finds_the_rounds_that_fit_and_the_refusal_names_the_round_cap(
 
 
 @pytest.mark.parametrize("inputs,field,words", [
-    ({"side_a": "3/1/1, 3/2/1, 4/1/0", "side_b": "3/1x2/0, 3/1/1, 4/2/2", "mode": "melee"},
+    ({"side_a": "3/1/1, 3/2/1, 4/1/0", "side_b": "3/1x2/0, 3/1/1, 4/2/2", "mode": "melee",
+      "a_markers": 3, "b_markers": 3},
      "side_a", ("Side A units", "fewer or less varied units", "exchange of fire")),
-    ({"side_a": "3/1/0, 3/1/0, 3/1/0", "side_b": "3/1/0, 3/1/0, 3/1/0", "mode": "melee",
-      "max_rounds": 10}, "max_rounds", ("Round cap", "lower the Round cap to")),
+    ({"side_a": "3/1/1, 3/1/1, 3/1/1, 3/1/1", "side_b": "3/1/1, 3/1/1, 3/1/1, 3/1/1"},
+     "max_rounds", ("Round cap", "The first 6 turns fit: lower the Round cap to 6 or less")),
 ])
 def test_refusals_name_the_limit_and_the_input_to_lower(inputs, field, words) -> None:
     reply = api.run("sucs.engagement", inputs)
@@ -108,6 +122,11 @@ def test_refusals_name_the_limit_and_the_input_to_lower(inputs, field, words) ->
                             max_work=sucs_fight.limits(inputs.get("max_rounds", 20))[1])
     assert found.rounds >= 1
     assert "nor does it fit with its least likely ways dropped" in reply["error"]["message"]
+    # nor can a simulation play enough of its fights, and the message says how many it could
+    played = calc.simulated(fight_of({**DEFAULTS, **inputs}), inputs.get("max_rounds", 20))
+    assert played.trials < calc.MIN_SIM_TRIALS
+    assert (f", nor can enough fights be played to simulate it ({played.trials:,} of the "
+            f"{calc.MIN_SIM_TRIALS:,} needed). ") in reply["error"]["message"]
     for w in words:
         assert w in reply["error"]["message"], reply["error"]["message"]
 
@@ -125,5 +144,6 @@ def test_a_refusal_before_any_turn_fits_does_not_claim_the_pruned_walk_was_tried
     reply = api.run("sucs.engagement", inputs)
     message = reply["error"]["message"]
     assert not reply["ok"] and reply["error"]["field"] == "side_a"
-    assert "(limit hit in turn 1). Put fewer or less varied units in Side A units" in message
+    assert "(limit hit in turn 1), nor can enough fights be played to simulate it (" in message
+    assert " needed). Put fewer or less varied units in Side A units" in message
     assert "least likely ways dropped" not in message
