@@ -4,7 +4,8 @@ few fights it answers.
 
 Run: .venv/bin/python benchmarks/sucs_engagement.py
 Prints CPU seconds (steadier than wall-clock on a shared machine), the turn walk's work
-and whether the fight was answered or refused (and on which input).
+and whether the fight was answered (exact, pruned with its bound, or simulated) or refused
+(and on which input).
 """
 
 from __future__ import annotations
@@ -25,7 +26,17 @@ ANSWERED = [
                                         "side_b": "3/1x2/0, 3/1/1, 4/2/2"}),
     ("one against three, melee", {"side_a": "4/2/2", "side_b": "3/1/1, 3/1/1, 3/1/1",
                                   "mode": "melee"}),
+    ("page default, melee (past both walks: simulated)", {"mode": "melee"}),
 ]
+
+
+def _how(result: dict) -> str:
+    """How an answer was reached: exact, the pruned walk's bound, or a simulation."""
+    if result.get("method") == "simulation":
+        return f"simulated, {result['trials']:,} fights"
+    if result.get("error_bound"):
+        return f"pruned, error at most {result['error_bound']:.1e}"
+    return "exact"
 
 
 def main() -> None:
@@ -34,7 +45,8 @@ def main() -> None:
         cpu = time.process_time()
         reply = api.run("sucs.engagement", inputs)
         spent = time.process_time() - cpu
-        answer = "answered" if reply["ok"] else f"refused ({reply['error']['field']})"
+        answer = (f"answered: {_how(reply['result'])}" if reply["ok"]
+                  else f"refused ({reply['error']['field']})")
         print(f"{label:64} {spent:6.2f}  {answer}", flush=True)
 
 

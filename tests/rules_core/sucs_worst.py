@@ -8,6 +8,7 @@ from typing import Any
 
 from rules_core.fields import IntField
 from rules_core.sucs.calc_actions_fight import FIELDS, MAX_UNITS
+from rules_core.sucs.calc_actions_fight import MAX_START_MARKERS as MAX_MARKERS
 
 #: the round cap's largest value, read from the form
 MAX_ROUNDS = next(f for f in FIELDS if f.name == "max_rounds")
@@ -38,6 +39,11 @@ def worst_inputs() -> list[tuple[str, dict[str, Any]]]:
         ("six different units charge one", {"side_a": SIX_OTHER, "side_b": "3/1/0",
                                              "mode": "melee"}),
         ("page default, melee, round cap 100", {"mode": "melee", "max_rounds": TOP}),
+        # identical units whose markers make the pruned walk's activations costly (1.2 s
+        # before its budget counted them)
+        ("three rifle squads a side, melee, five markers, 10 rounds",
+         {"side_a": "3/1/0, 3/1/0, 3/1/0", "side_b": "3/1/0, 3/1/0, 3/1/0", "mode": "melee",
+          "a_markers": MAX_MARKERS, "b_markers": MAX_MARKERS, "max_rounds": 10}),
     ]
     for mode in ("melee", "ranged"):
         for suppression in ("reorganize", "penalty"):
