@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Dialog, Locator, Page, Route
 
+from rules_core.dice.distribution import percent
 from tests.crossbrowser.page_scripts import NAVIGATE
 
 RUNTIME_TIMEOUT_MS = 120_000  # Pyodide's first start on a busy 2-core machine
@@ -290,3 +292,29 @@ def search_site(page: Page, query: str = "morale") -> None:
     box.press_sequentially(query)
     page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0",
                            timeout=RUNTIME_TIMEOUT_MS)
+
+
+def simulation_shown(page: Page, root: Locator, got: dict, expected: dict, outcome: str,
+                     height: int) -> str:
+    """The widget ``root`` answered with CPython's simulation ``expected`` (``got``: the
+    browser's reply): the same fights from the same seed (sums of floats may differ in
+    their last place: the browser's newer Python adds them with compensation), the
+    ``outcome``'s 95% interval in the headline, which is in a viewport ``height`` px high,
+    and the explanation saying it is a simulation. Returns the widget's text."""
+    assert got["method"] == "simulation" and got["trials"] == expected["trials"]
+    for key in ("outcomes", "intervals", "by_round", "end_round", "losses_a", "losses_b",
+                "simulated_because"):
+        assert got.get(key) == expected.get(key), key
+    for key in ("expected_losses_a", "expected_losses_b", "expected_rounds"):
+        assert got[key] == pytest.approx(expected[key], rel=1e-12), key
+    wait_settled(page, root)
+    shown = root.locator(".calc-headline").first
+    low, high = expected["intervals"][outcome]
+    assert f"({percent(low)}-{percent(high)})" in shown.inner_text()
+    shown.scroll_into_view_if_needed()
+    box = shown.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height
+    text = " ".join((root.text_content() or "").split())
+    assert "A simulation, not exact odds." in text
+    return text
+

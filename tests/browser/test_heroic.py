@@ -10,8 +10,14 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from rules_core.dice.distribution import percent
-from tests.browser.support import instant_goto, live_run, wait_result, wait_settled, widget
+from tests.browser.support import (
+    instant_goto,
+    live_run,
+    simulation_shown,
+    wait_result,
+    wait_settled,
+    widget,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -233,22 +239,7 @@ def test_the_source_fight_carrying_every_point_is_a_labelled_simulation(page: Pa
         assert reply["ok"], reply
         raw = {**api.spec("heroic.engagement")["initial"], "wounds": "carry"}
         expected = json.loads(json.dumps(api.run("heroic.engagement", raw)["result"]))
-        got = reply["result"]
-        assert got["method"] == "simulation" and got["trials"] == expected["trials"]
-        # the same fights from the same seed (sums of floats may differ in their last
-        # place: the browser's newer Python adds them with compensation)
-        for key in ("outcomes", "intervals", "by_round", "end_round", "losses_a", "losses_b"):
-            assert got[key] == expected[key], key
-        for key in ("expected_losses_a", "expected_losses_b", "expected_rounds"):
-            assert got[key] == pytest.approx(expected[key], rel=1e-12), key
-        wait_settled(page, root)
-        shown = root.locator(".calc-headline").first
-        low, high = expected["intervals"]["Orcs broken"]
-        assert f"({percent(low)}-{percent(high)})" in shown.inner_text()
-        shown.scroll_into_view_if_needed()
-        box = shown.bounding_box()
-        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
-        text = " ".join((root.text_content() or "").split())
-        assert "A simulation, not exact odds." in text and "12,672 pairs of HP totals" in text
+        text = simulation_shown(page, root, reply["result"], expected, "Orcs broken", 844)
+        assert "12,672 pairs of HP totals" in text
     finally:
         page.set_viewport_size({"width": 1366, "height": 900})

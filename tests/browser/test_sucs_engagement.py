@@ -10,8 +10,14 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from rules_core.dice.distribution import percent
-from tests.browser.support import RUNTIME_TIMEOUT_MS, live_run, wait_result, wait_settled, widget
+from tests.browser.support import (
+    RUNTIME_TIMEOUT_MS,
+    live_run,
+    simulation_shown,
+    wait_result,
+    wait_settled,
+    widget,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -86,20 +92,7 @@ def test_the_page_s_own_sides_in_close_combat_are_a_labelled_simulation(page: Pa
         reply = wait_result(page, root, lambda: mode.select_option("melee"))
         assert reply["ok"], reply
         expected = json.loads(json.dumps(api.run("sucs.engagement", {"mode": "melee"})["result"]))
-        got = reply["result"]
-        assert got["method"] == "simulation" and got["trials"] == expected["trials"]
-        for key in ("outcomes", "intervals", "by_round", "end_round", "losses_a", "losses_b",
-                    "simulated_because"):
-            assert got[key] == expected[key], key
-        wait_settled(page, root)
-        shown = root.locator(".calc-headline").first
-        low, high = expected["intervals"]["Side A wins"]
-        assert f"({percent(low)}-{percent(high)})" in shown.inner_text()
-        shown.scroll_into_view_if_needed()
-        box = shown.bounding_box()
-        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
-        text = " ".join((root.text_content() or "").split())
-        assert "A simulation, not exact odds." in text
+        text = simulation_shown(page, root, reply["result"], expected, "Side A wins", 844)
         assert "For exact odds, lower the Round cap to" in text
         note = root.locator(".calc-exact-note").first.text_content() or ""
         assert "simulation" in note.lower()
