@@ -28,8 +28,6 @@ MAX_UNITS = 6
 SIM_TRIALS = 5_000
 SIM_WORK = 100_000
 MIN_SIM_TRIALS = 1_000
-#: the turn walk's budget when the fight is played with dice
-UNCOUNTED = 10 ** 15
 #: suppression markers a side's units may start with
 MAX_START_MARKERS = 5
 SIDES = (("a", "Side A units lost"), ("b", "Side B units lost"))
@@ -250,7 +248,7 @@ def _compute(inputs: dict[str, Any]) -> Result:
     else:  # past the exact walk's limits: the pruned walk, a simulation, or a refusal
         answer, fit = sucs_fight.pruned(fight, rounds, sucs_fight.pruned_limit(rounds), found)
         if answer is None:
-            fight.max_work = UNCOUNTED  # played with dice: the simulation's budget bounds it
+            fight.max_work = sucs_fight.UNCOUNTED  # played with dice: the simulation's own budget
             answer = simulated(fight, rounds)
             if answer.trials < MIN_SIM_TRIALS:
                 raise refusal(fight, rounds, found, fit, answer.trials)

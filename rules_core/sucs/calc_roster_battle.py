@@ -220,12 +220,7 @@ FIELDS = (
 )
 
 
-#: the turn walk's budget when the battle is played with dice (the simulation's own
-#: budget, :data:`SIM_BUDGET`, bounds its time)
-UNCOUNTED = 10 ** 15
-
-
-def battle_of(inputs: dict[str, Any], max_work: int = UNCOUNTED) -> Battle:
+def battle_of(inputs: dict[str, Any], max_work: int = sucs_fight.UNCOUNTED) -> Battle:
     """The battle the inputs describe; ``max_work`` bounds an exact turn walk."""
     sides = [inputs[k] if isinstance(inputs[k], dict) else _side(k, inputs[k])
              for k in ("roster_a", "roster_b")]  # a default is not parsed by validate()
@@ -305,7 +300,7 @@ def _compute(inputs: dict[str, Any]) -> Result:
     found = sucs_fight.plan(battle, turns, max_work=sucs_fight.limits(turns)[1])
     result = _exact(battle, turns, found) or _pruned(battle, turns, found)
     if result is None:
-        battle.max_work = UNCOUNTED  # played with dice: the simulation's budget bounds it
+        battle.max_work = sucs_fight.UNCOUNTED  # played with dice: SIM_BUDGET bounds it
         result = _simulated(battle, turns)
     result["names"] = battle.names
     result["points"] = {s: sum(battle.costs[s]) for s in "ab"}

@@ -73,6 +73,9 @@ PRUNE_FLOOR, MAX_ERROR = solver.PRUNE_FLOOR, solver.MAX_ERROR
 #: leaves the exact walk's try before it and a simulation after it within the second; it
 #: grows to two and a half times that at 100 (:func:`pruned_limit`)
 MAX_PRUNED_WORK = 400_000
+#: the turn walk's budget for a fight played with dice, one result per attack (one fight,
+#: or a simulation's thousands, whose own budget bounds the time): never reached
+UNCOUNTED = 10 ** 15
 
 
 def pruned_limit(max_rounds: int) -> int:
