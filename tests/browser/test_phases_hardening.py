@@ -155,9 +155,9 @@ def test_new_fight_keeps_the_old_one_aside_and_a_file_brings_it_back(tracker: Pa
                     tmp_path / "fight.json")
     act(page, "new")
     assert page.locator(f"{APP} .pt-board").is_hidden() and len(kept(page)) == 1
+    assert log_count(page) == 0  # nothing of the old fight stays behind in the hidden board
     page.set_input_files(f"{APP} .pt-import", str(path))
-    # the board shows again once the file's fight is loaded and saved (the old fight's log,
-    # under the hidden board, already has three lines: no sign that the file was read)
+    # the board shows again once the file's fight is loaded and saved
     page.locator(f"{APP} .pt-board").wait_for(state="visible")
     settle(page)
     assert log_count(page) == 3

@@ -56,7 +56,11 @@ export function render(app) {
   $('[data-pt="set-pools"]').hidden = !entry;
   $('[data-pt="start"]').textContent = entry ? "Restart the fight" : "Start the fight";
   renderStorage(app);
-  if (!entry) return;
+  if (!entry) { // no fight: nothing of the last one stays behind in the hidden board
+    $(".pt-log").replaceChildren();
+    $(".pt-log-count").textContent = "0";
+    return;
+  }
   const view = entry.view;
   $(".pt-round").textContent = String(view.round);
   $(".pt-phase").textContent = String(view.phase_label);
