@@ -514,7 +514,7 @@ class Activations:
             n = self.side_ids[units] = len(self.sides)
             self.sides.append(units)
             self.side_dead.append(_dead(units))
-            self.side_gone.append(units.count(None) == len(units))
+            self.side_gone.append(gone(units))
         return n
 
     def pair(self, a: int, b: int) -> int:
@@ -622,12 +622,17 @@ def spread_turn(fight: Table, starts: Mapping[tuple[State, str], float], charge:
     return {info[sid][0]: mass for sid, mass in done.items()}, dropped
 
 
+def gone(units: Side) -> bool:
+    """Whether a side has no unit left (and so has lost)."""
+    return units.count(None) == len(units)
+
+
 def winner(state: State) -> str | None:
     """A side with no unit left has lost."""
     a, b = state
-    if b.count(None) == len(b):
+    if gone(b):
         return A_WINS
-    if a.count(None) == len(a):
+    if gone(a):
         return B_WINS
     return None
 
