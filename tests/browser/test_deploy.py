@@ -100,9 +100,12 @@ def test_a_rebuild_never_mixes_versions_and_offers_a_reload(browser, tmp_path: P
         # Reload: the new build, and only it, goes live.
         requested.clear()
         # (the navigation's start is enough: its page loading under a busy machine can
-        # take longer than a click's default wait, and the widget's wait follows)
+        # take longer than a click's default wait, and the widget's wait follows. The click
+        # does not follow the navigation it starts: Playwright's own wait for "scheduled
+        # navigations" after a click stalled once in CI for its whole 30 s, while the same
+        # reload commits in about 1 s here; expect_navigation waits for it instead.)
         with tab.expect_navigation(wait_until="commit", timeout=RUNTIME_TIMEOUT_MS):
-            banner.get_by_role("button", name="Reload").click()
+            banner.get_by_role("button", name="Reload").click(no_wait_after=True)
         assert wait_settled(tab, widget(tab, "gunplay.hit_odds")) == "ready"
         mine = [u for u in requested if f"/{ASSET_DIR}/" in u]
         assert mine and not [u for u in mine if any(u.endswith(n) for n in old_only)], mine
