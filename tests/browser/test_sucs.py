@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
-from tests.browser.roster_storage import ENTRY, SNAPSHOT, active_roster, entries
+from tests.browser.roster_storage import ENTRY, SNAPSHOT, active_roster, entries, names
 from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
 
 pytestmark = pytest.mark.browser
@@ -307,8 +307,14 @@ def test_fight_this_roster_against_another_saved_roster(builder: Page) -> None:
     view, at 390 px as at 1366 px. Each side is led by an officer (the preset is marked
     Commander), and the answer follows it."""
     page = builder
-    page.click('[data-sucs="new"]')
-    settle(page)
+    for _ in range(2):
+        page.click('[data-sucs="new"]')
+        settle(page)
+    # two new rosters are told apart in the pickers: the second is not named as the first
+    first_new, second_new = names(page)[-2:]
+    assert first_new.startswith("New army") and second_new.startswith("New army ")
+    assert first_new != second_new and active_roster(page)["name"] == second_new
+    assert page.locator(".sucs-foe option").all_inner_texts().count(second_new) == 1
     page.click('[data-sucs="fight"]')  # an empty roster cannot fight: said at the button
     assert "has no units yet" in page.locator(".sucs-battle-note").inner_text()
     for preset in ("tl5-7/officer", "tl5-7/light-tank", "tl5-7/machine-gun"):

@@ -6,7 +6,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import {
-  RULES, configure, limits, blankRoster, suffixed, encodeShare, decodeShare, textProblem, shapeProblem,
+  RULES, configure, limits, blankRoster, suffixed, unusedName, encodeShare, decodeShare, textProblem, shapeProblem,
   nameInText, presetCost, fileName, quickCheck,
 } from "../../calculators/assets/apps/sucs_roster_lib.js";
 import { analyzeLegacy, migrateLegacy, LEGACY_KEY } from "../../calculators/assets/apps/sucs_roster_legacy.js";
@@ -30,6 +30,10 @@ test("names: a suffix keeps the name within the core's limit; a name is found in
   assert.equal(suffixed(long, "(copy)").length, RULES.max_name);
   assert.equal(nameInText('{"id": "r1", "roster": {"name": "Hill \\"9\\" guard", "units": [{'), 'Hill "9" guard');
   assert.equal(fileName("Knights of Ni!"), "knights-of-ni.sucs.json");
+  // a new roster's name is one no roster has yet
+  assert.equal(unusedName("New army", ["My first army"]), "New army");
+  assert.equal(unusedName("New army", ["New army", "New army 2", "New army 4"]), "New army 3");
+  assert.equal(unusedName(long, [long]).length, RULES.max_name);
 });
 
 test("a share link reads back the roster; a cut one is refused in words", async () => {

@@ -3,7 +3,7 @@
 // new, duplicated or deleted roster (Undo puts back a delete or a replace), a published
 // unit or a blank one added, export (one roster or all), share, print, and the kept
 // copies' Download and Delete. sucs_roster.js sends each click here.
-import { RULES, HASH_KEY, blankRoster, clone, canonical, encodeShare, download, fileName, QUESTIONS } from "./sucs_roster_lib.js";
+import { RULES, HASH_KEY, blankRoster, unusedName, clone, canonical, encodeShare, download, fileName, QUESTIONS } from "./sucs_roster_lib.js";
 import { KEPT_PREFIX } from "./sucs_roster_store.js";
 import { openEditor, closeEditor } from "./sucs_roster_editor.js";
 import { notice, renderStorage } from "./sucs_roster_messages.js";
@@ -17,7 +17,11 @@ const BATTLE = '.calc[data-calculator="sucs.roster_battle"]';
 
 /** @type {Record<string, (app: RosterApp, button: HTMLElement) => unknown>} */
 export const ACTIONS = {
-  new: (app) => { const entry = app.store.add(blankRoster()); notice(app, ""); app.switchTo(entry.id); },
+  new: (app) => {
+    const entry = app.store.add(blankRoster(unusedName("New army", app.store.rosters().map((r) => r.name))));
+    notice(app, "");
+    app.switchTo(entry.id);
+  },
   duplicate: (app) => {
     const entry = app.store.add({ ...clone(app.roster()), name: `${app.roster().name} (copy)`.slice(0, RULES.max_name) });
     notice(app, "Roster duplicated.");

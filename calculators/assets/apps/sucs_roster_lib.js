@@ -97,6 +97,16 @@ export function suffixed(name, suffix) {
   return `${String(name).slice(0, RULES.max_name - suffix.length - 1)} ${suffix}`;
 }
 
+/** ``base``, or ``base 2``, ``base 3``... : the first that no roster of ``taken`` has, so that
+ * two new rosters are told apart in the pickers.
+ * @param {string} base @param {Iterable<string>} taken */
+export function unusedName(base, taken) {
+  const names = new Set(taken);
+  let name = base;
+  for (let n = 2; names.has(name); n += 1) name = suffixed(base, String(n));
+  return name;
+}
+
 // ---- share links ----------------------------------------------------------------
 
 /** A roster as the text after "#roster=" (see sharelink.js). @param {object} roster */
