@@ -27,10 +27,11 @@ import http.server
 import os
 import posixpath
 import shutil
+import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 from urllib.parse import unquote, urlsplit
 
 from calculators.layout import immutable
@@ -229,13 +230,24 @@ class QuietSiteHandler(SiteHandler):
         pass
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A thread per connection; a visitor who hangs up mid-answer is not an error."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A browser drops a download it no longer needs (a page left, a cancelled fetch):
+        # nothing to report. Anything else is printed with its traceback, as before.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 def server(directory: str, port: int, quiet: bool = False,
-           handler: type[SiteHandler] | None = None) -> http.server.ThreadingHTTPServer:
+           handler: type[SiteHandler] | None = None) -> SiteServer:
     """A threaded server of ``directory`` on 127.0.0.1:``port`` (not started)."""
     cls = handler or (QuietSiteHandler if quiet else SiteHandler)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(cls, directory=directory))
-    httpd.daemon_threads = True
-    return httpd
+    return SiteServer(("127.0.0.1", port), functools.partial(cls, directory=directory))
 
 
 def main() -> None:

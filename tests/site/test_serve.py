@@ -9,6 +9,9 @@ import gzip
 import http.client
 import os
 import re
+import socket
+import struct
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -215,3 +218,25 @@ def test_the_built_site_is_served_compressed_and_cached_as_a_static_host_would(s
     assert headers["content-type"] == "application/wasm" and headers["content-encoding"] == "gzip"
     assert gzip.decompress(body) == wasm.read_bytes()
     assert get(port, "/sw.js", GZIP)[1]["cache-control"] == "no-cache"
+
+
+def test_a_visitor_who_hangs_up_mid_download_is_not_reported_as_an_error(tmp_path: Path, capfd) -> None:  # type: ignore[no-untyped-def]
+    """A browser drops downloads it no longer needs (a page left, a cancelled fetch): the
+    server goes on quietly, with no traceback in the output of `make serve` or a test run."""
+    (tmp_path / "big.gz").write_bytes(bytes(32 * 1024 * 1024))  # sent as it is (.gz)
+    httpd = serve.server(str(tmp_path), _free_port(), quiet=True)
+    httpd.daemon_threads = False  # so that closing the server waits for the handler
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        client = socket.create_connection(httpd.server_address, timeout=30)
+        client.sendall(b"GET /big.gz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert client.recv(65536).startswith(b"HTTP/1.1 200")
+        # hang up at once, resetting the connection (as a cancelled download does)
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.close()
+        assert get(httpd.server_address[1], "/big.gz", method="HEAD")[0] == 200  # still serving
+    finally:
+        httpd.shutdown()
+        httpd.server_close()  # waits for the dropped download's handler to end
+    assert "Traceback" not in capfd.readouterr().err
