@@ -230,11 +230,14 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     if result["rounds_to_empty"] > inputs["max_rounds"]:
         text += (f"The fire can last past the round cap of {inputs['max_rounds']}, and a "
                  f"fight still going then counts as *{solver.STILL_FIGHTING}*.")
+    duel = isinstance(fight, Duel)
+    shooter, target = ("the first shooter", "the second shooter") if duel else \
+        ("the shooter", "the target")
     text += ("\n\n" + fight_result.by_round_table(result)
-             + f"\n\nOn average the first shooter uses {result['expected_losses_a']:.1f} "
-               f"rounds and the target takes {result['expected_losses_b']:.2f} hits (counting "
+             + f"\n\nOn average {shooter} uses {result['expected_losses_a']:.1f} "
+               f"rounds and {target} takes {result['expected_losses_b']:.2f} hits (counting "
                f"no more than the {fire.hits_needed} that stop it).")
-    if isinstance(fight, Duel):
+    if duel:
         text += (f" The first shooter takes {result['expected_losses_c']:.2f} hits on "
                  "average.")
     return text

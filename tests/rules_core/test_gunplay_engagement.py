@@ -168,6 +168,10 @@ def test_result_shape_and_explanation() -> None:
     assert len(result["by_round_exact"]) == 20
     assert "/gunplay/bursts/#bursts-and-full-auto" in reply["explanation"]
     assert "/rulings/#sustained-fire-over-several-rounds" in reply["explanation"]
+    # one shooter, no duel: its averages name the shooter and the target
+    assert "On average the shooter uses 16.2 rounds and the target takes 2.89 hits" \
+        in reply["explanation"]
+    assert "first shooter" not in reply["explanation"]
     assert [c["key"] for c in reply["display"]["charts"]] == \
         ["outcomes", "end_round", "losses_a", "losses_b"]
 
@@ -494,3 +498,5 @@ def test_a_duel_needs_no_second_shooter_when_there_is_no_return_fire() -> None:
     assert [c["key"] for c in duel["display"]["charts"]] == \
         ["outcomes", "end_round", "losses_a", "losses_b", "losses_c"]
     assert "/rulings/#a-duel-of-two-shooters" in duel["explanation"]
+    assert "On average the first shooter uses" in duel["explanation"]
+    assert "rounds and the second shooter takes" in duel["explanation"]
