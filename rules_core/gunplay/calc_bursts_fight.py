@@ -180,14 +180,17 @@ def _about(fire: Fire, who: str) -> str:
         text += (f", after {count(fire.aim, 'action')} of careful aim that change the DC by "
                  f"{AIM_PER_ACTION * fire.aim:+d} for {aimed} "
                  f"({rule('taking aim', PAGE, 'taking-aim')})")
-    text += (f". From DC {fire.dc_for(True)} the bullets of a burst need {needs_text}; the "
-             f"roll lands every bullet whose number it reaches. ")
+    if fire.burst == 1:
+        text += f". From DC {fire.dc_for(True)} the roll must reach {needs_text} to hit. "
+    else:
+        text += (f". From DC {fire.dc_for(True)} the bullets of a burst need {needs_text}; "
+                 f"the roll lands every bullet whose number it reaches. ")
     if fire.magazine:
         text += (f"When the magazine cannot fire the next burst, the next firing action "
                  f"goes to swapping in a fresh one ({count(fire.reload_actions, 'action')}; "
                  f"{rule('reloading', HANDLING_PAGE, 'reloading')}). ")
     bursts, reloads, rounds = fire.plan()
-    text += (f"The load gives {count(bursts, 'burst')}"
+    text += (f"The load gives {count(bursts, 'shot' if fire.burst == 1 else 'burst')}"
              + (f" and {count(reloads, 'reload')}" if reloads else "")
              + f", so the weapon is empty after {count(rounds, 'combat round')} at the "
                "latest. ")

@@ -500,3 +500,7 @@ def test_a_duel_needs_no_second_shooter_when_there_is_no_return_fire() -> None:
     assert "/rulings/#a-duel-of-two-shooters" in duel["explanation"]
     assert "On average the first shooter uses" in duel["explanation"]
     assert "rounds and the second shooter takes" in duel["explanation"]
+    # the second shooter's single shots are shots, not bursts of one
+    assert "each a single shot settled by one roll of 1d10 + 5. From DC 12 the roll must " \
+        "reach 12 to hit. The load gives 15 shots, so" in duel["explanation"]
+    assert "bursts of 3 settled" not in duel["explanation"]
