@@ -163,6 +163,11 @@ def _compute(inputs: dict[str, Any]) -> Result:
     return result
 
 
+def _fired(fire: Fire) -> str:
+    """What one firing action fires, in words: a shot, or a burst."""
+    return "shot" if fire.burst == 1 else "burst"
+
+
 def _about(fire: Fire, who: str) -> str:
     """One shooter's weapon and round in words."""
     needs = bullet_needs(fire.dc_for(True), min(fire.burst, 4), fire.recoil)
@@ -186,11 +191,11 @@ def _about(fire: Fire, who: str) -> str:
         text += (f". From DC {fire.dc_for(True)} the bullets of a burst need {needs_text}; "
                  f"the roll lands every bullet whose number it reaches. ")
     if fire.magazine:
-        text += (f"When the magazine cannot fire the next burst, the next firing action "
+        text += (f"When the magazine cannot fire the next {_fired(fire)}, the next firing action "
                  f"goes to swapping in a fresh one ({count(fire.reload_actions, 'action')}; "
                  f"{rule('reloading', HANDLING_PAGE, 'reloading')}). ")
     bursts, reloads, rounds = fire.plan()
-    text += (f"The load gives {count(bursts, 'shot' if fire.burst == 1 else 'burst')}"
+    text += (f"The load gives {count(bursts, _fired(fire))}"
              + (f" and {count(reloads, 'reload')}" if reloads else "")
              + f", so the weapon is empty after {count(rounds, 'combat round')} at the "
                "latest. ")
@@ -225,7 +230,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         text += _about(fire, "The shooter") + (
             f"The fight stops at **{TARGET_DOWN.lower()}** once the target has taken "
             f"{count(fire.hits_needed, 'hit')}, or at **{OUT_OF_AMMO.lower()}** when the "
-            "weapon cannot fire another burst. ")
+            f"weapon cannot fire another {_fired(fire)}. ")
     if fire.ammo % fire.burst or (fire.magazine and fire.capacity % fire.burst):
         text += ("A magazine that holds less than a full burst "
                  + ("fires it as a short burst. " if fire.short_burst

@@ -504,3 +504,9 @@ def test_a_duel_needs_no_second_shooter_when_there_is_no_return_fire() -> None:
     assert "each a single shot settled by one roll of 1d10 + 5. From DC 12 the roll must " \
         "reach 12 to hit. The load gives 15 shots, so" in duel["explanation"]
     assert "bursts of 3 settled" not in duel["explanation"]
+    # and a lone shooter of single shots from magazines: shots, reloads, no bursts at all
+    single = api.run(NAME, {"burst": 1, "recoil": 0, "magazine": 10, "ammo": 30})["explanation"]
+    assert "When the magazine cannot fire the next shot, the next firing action" in single
+    assert "The load gives 30 shots and 2 reloads" in single
+    assert "when the weapon cannot fire another shot." in single
+    assert "burst of" not in single and "next burst" not in single
