@@ -226,9 +226,7 @@ def simulated(fight: Fight, rounds: int) -> solver.Simulated:
     work grows with the units that act times the enemies each weighs), come to
     :data:`SIM_WORK`: about a sixth of a second of CPython whatever the size."""
     units = len(fight.units["a"]) + len(fight.units["b"])
-    return solver.simulated(fight, max_rounds=rounds, trials=SIM_TRIALS,
-                            max_work=max(1, SIM_WORK // units ** 2),
-                            play_once=lambda rng: sucs_fight.play_quickly(fight, rounds, rng))
+    return sucs_fight.simulated(fight, rounds, SIM_TRIALS, max(1, SIM_WORK // units ** 2))
 
 
 def _compute(inputs: dict[str, Any]) -> Result:
@@ -248,7 +246,6 @@ def _compute(inputs: dict[str, Any]) -> Result:
     else:  # past the exact walk's limits: the pruned walk, a simulation, or a refusal
         answer, fit = sucs_fight.pruned(fight, rounds, sucs_fight.pruned_limit(rounds), found)
         if answer is None:
-            fight.max_work = sucs_fight.UNCOUNTED  # played with dice: the simulation's own budget
             answer = simulated(fight, rounds)
             if answer.trials < MIN_SIM_TRIALS:
                 raise refusal(fight, rounds, found, fit, answer.trials)

@@ -285,8 +285,7 @@ def trials_for(battle: Battle) -> int:
 
 def _simulated(battle: Battle, turns: int) -> Result:
     """Seeded battles with real dice, each outcome's chance with its 95% interval."""
-    answer = solver.simulated(battle, max_rounds=turns, trials=trials_for(battle),
-                              play_once=lambda rng: sucs_fight.play_quickly(battle, turns, rng))
+    answer = sucs_fight.simulated(battle, turns, trials_for(battle))
     result = fight_result.to_result(answer, SIDES)
     result["outcomes"] = _renamed(result["outcomes"])
     result["intervals"] = _renamed(result["intervals"])
@@ -299,8 +298,7 @@ def _compute(inputs: dict[str, Any]) -> Result:
     battle = battle_of(inputs, EXACT_TRY_WORK)
     found = sucs_fight.plan(battle, turns, max_work=sucs_fight.limits(turns)[1])
     result = _exact(battle, turns, found) or _pruned(battle, turns, found)
-    if result is None:
-        battle.max_work = sucs_fight.UNCOUNTED  # played with dice: SIM_BUDGET bounds it
+    if result is None:  # played with dice: SIM_BUDGET bounds it
         result = _simulated(battle, turns)
     result["names"] = battle.names
     result["points"] = {s: sum(battle.costs[s]) for s in "ab"}

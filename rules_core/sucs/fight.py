@@ -468,6 +468,17 @@ def event_sampler(rng: random.Random) -> Resolver:
     return draw
 
 
+def simulated(fight: Fight, max_rounds: int, trials: int, max_work: int | None = None
+              ) -> solver.Simulated:
+    """The fight played ``trials`` times with dice (:func:`play_quickly`, through
+    :func:`solver.simulated`, with its ``max_work``). The turn walk's budget is lifted
+    first (:data:`UNCOUNTED`): a walk tried before may have spent it, and the
+    simulation's own budget bounds the time."""
+    fight.max_work = UNCOUNTED
+    return solver.simulated(fight, max_rounds=max_rounds, trials=trials, max_work=max_work,
+                            play_once=lambda rng: play_quickly(fight, max_rounds, rng))
+
+
 def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[Round, int]:
     """One fight with real chances and no account of it: (the end state, turns played).
     Each turn's initiative and every attack are drawn from their exact chances."""
