@@ -130,6 +130,11 @@ def bound_row(result: Mapping[str, Any]) -> list[tuple[str, str]]:
 def pruned_note(result: Mapping[str, Any], floor: float, fight: str = "fight") -> str:
     """The explanation's paragraph for an answer from the pruned walk
     (:func:`rules_core.solver.solve_pruned`)."""
+    if not result["error_bound"]:
+        return (f"**Exact.** The {fight} was walked with any way less likely than "
+                f"{one_in(floor)} to be dropped, but no way was ever that unlikely: nothing was "
+                "dropped, so every chance shown is exact (worked out in floating point, whose "
+                "rounding is far smaller than any figure shown).")
     bound = one_in(result["error_bound"])
     return (f"**Exact to within {bound}.** The {fight} is too large to follow every way it "
             f"can go, so each round was worked out for every way the {fight} could stand at "

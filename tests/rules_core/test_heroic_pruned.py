@@ -222,3 +222,16 @@ def test_a_walk_dropping_more_than_an_answer_may_stops_and_is_simulated(monkeypa
     assert got["method"] == "simulation"
     assert (f"what is dropped passes the {one_in(1e-8)} an answer may leave out in round "
             f"{err.value.rounds + 1} of 20") in got["simulated_because"]
+
+
+def test_a_pruned_walk_that_dropped_nothing_is_answered_and_says_it_is_exact() -> None:
+    """Carried wounds past the exact walk's limit, but one side can never hurt the other:
+    the pruned walk drops nothing (a bound of 0), which is an exact answer, not a
+    division by zero (the fourth reliability probe's repro)."""
+    raw = {**api.spec("heroic.engagement")["initial"], "a_damage": "1d", "b_skill": 3,
+           "b_wounding": 10, "wounds": "carry"}
+    out = api.run("heroic.engagement", raw)
+    assert out["ok"], out
+    assert out["result"]["error_bound"] == 0
+    assert "**Exact.**" in out["explanation"] and "nothing was dropped" in out["explanation"]
+    assert "Each chance exact to within" not in str(out["display"])
