@@ -8,11 +8,13 @@ disabled. Links to rules are root-relative in the core and are pointed at ``root
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from rules_core import solver
 from rules_core.dice.distribution import chance, one_in, percent
 
 if TYPE_CHECKING:
@@ -99,8 +101,27 @@ def in_zone(outcome: str, zone: Any) -> bool:
     return bool(zone) and re.fullmatch(r"-?\d+", outcome) is not None and int(outcome) >= int(zone[0])
 
 
+def simulated_chance(p: Fraction | float, trials: int) -> str:
+    """A share of ``trials`` simulated fights as a chart shows it: a percentage, never
+    "1 in N" (a share cannot tell such odds); a share of none or of all says only what
+    the fights played can tell, "under 1.2%", "over 98.8%" (the 95% interval's bound)."""
+    k = round(float(p) * trials)
+    if k == 0:
+        return f"under {percent(solver.wilson(0, trials).high)}"
+    if k == trials:
+        return f"over {percent(solver.wilson(trials, trials).low)}"
+    return percent(p)
+
+
+def simulated_interval(p: Fraction | float, trials: int) -> str:
+    """The 95% interval of a share of ``trials`` simulated fights, "4.6% to 5.3%"."""
+    got = solver.wilson(round(float(p) * trials), trials)
+    return f"{percent(got.low)} to {percent(got.high)}"
+
+
 def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
-          outcome_label: str, layout: str, zone: Any = None) -> str:
+          outcome_label: str, layout: str, zone: Any = None,
+          say: Callable[[Fraction], str] = chance) -> str:
     """One view of a chart: a labelled bar per outcome, scaled to the largest chance.
 
     Plain HTML and CSS rather than SVG or a chart library: text stays at reading size at
@@ -112,11 +133,11 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
     words = _VIEW_WORDS[view]
     summary = f"{title}: bars for the chance of {words} each outcome ({outcome_label})"
     if best is not None and view == "exactly":
-        summary += f"; most likely {outcomes[best]} ({chance(values[best])})"
+        summary += f"; most likely {outcomes[best]} ({say(values[best])})"
     out = [f'<div class="calc-bars calc-view-{escape(view)} calc-bars-{escape(layout)}" role="img" '
            f'aria-label="{escape(summary)}. The table of odds has every figure.">']
     for outcome, p in zip(outcomes, values):
-        label, pct = escape(outcome), escape(chance(p))
+        label, pct = escape(outcome), escape(say(p))
         zero = (" calc-bar-zero" if p == 0 else "") + (" calc-bar-zone" if in_zone(outcome, zone) else "")
         # no title: the label and value are written out, and Material's tooltips would
         # mount a component for each titled bar (a long task on a page of charts)
@@ -171,6 +192,10 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
     outcomes = [str(k) for k in chances]
     exact = [Fraction(v) for v in chances.values()]
     views = chance_views(exact, chart_spec.get("ordered", True))
+    # a simulation's shares say what its fights can tell, each with its interval
+    trials = result.get("trials") if result.get("method") == "simulation" else None
+    say: Callable[[Fraction], str] = (
+        chance if not trials else lambda p: simulated_chance(p, trials))
     start = default_view(len(views) > 1)
     layout = chart_layout(outcomes)
     name = f"{uid}-{key}-view"
@@ -188,7 +213,7 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
     out.append(f'<div class="calc-views" data-layout="{escape(layout)}">')
     for view, values in views.items():
         out.append(_bars(view, outcomes, values, chart_spec["title"],
-                         chart_spec["outcome_label"], layout, chart_spec.get("zone")))
+                         chart_spec["outcome_label"], layout, chart_spec.get("zone"), say))
     out.append("</div>")
     if chart_spec.get("zone"):
         low, meaning = chart_spec["zone"]
@@ -206,10 +231,14 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
                f'<table class="calc-odds{" calc-long-exact" if long else ""}">'
                f'<caption class="calc-sr">{title}</caption><thead><tr>'
                + "".join(f"<th scope=\"col\">{h}</th>" for h in heads)
-               + ('<th scope="col">Exact</th>' if exact_map else "") + '</tr></thead><tbody>')
+               + ('<th scope="col">Exact</th>' if exact_map else "")
+               + ('<th scope="col">95% interval</th>' if trials else "")
+               + '</tr></thead><tbody>')
     for i, outcome in enumerate(outcomes):
-        cells = "".join(f"<td>{escape(chance(views[v][i]))}</td>"
+        cells = "".join(f"<td>{escape(say(views[v][i]))}</td>"
                         for v, _ in CHART_VIEWS if v in views)
+        if trials:
+            cells += f"<td>{escape(simulated_interval(exact[i], trials))}</td>"
         if exact_map:
             cells += exact_cell(outcome, exact[i])
         row = ' class="calc-row-zone"' if in_zone(outcome, chart_spec.get("zone")) else ""
@@ -233,8 +262,8 @@ def rounded_note(result: dict[str, Any]) -> str:
         return ("Worked out with the least likely ways left out: each chance is at most "
                 f"{one_in(bound)} below the exact one, never above it.")
     if result.get("method") == "simulation":
-        return ("A simulation: each chance is the share of the fights played; the "
-                "explanation gives its 95% interval.")
+        return (f"A simulation of {result.get('trials', 0):,} fights: each chance is the share "
+                "of the fights played, with its 95% interval.")
     return ("The exact fractions are too long to show (thousands of digits): these chances "
             "are rounded.")
 

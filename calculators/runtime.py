@@ -85,7 +85,13 @@ def _compare(name: str, inputs: Any, uid: str) -> dict[str, Any]:
     response = api.run(name, inputs["setup"])
     if not response["ok"]:
         return response
-    pinned = api.run(name, inputs["pinned"])
+    return _compared(name, inputs, response, api.run(name, inputs["pinned"]), uid)
+
+
+def _compared(name: str, inputs: dict[str, Any], response: dict[str, Any],
+              pinned: dict[str, Any], uid: str) -> dict[str, Any]:
+    """The current setup's response with setup A's figures beside it."""
+    response = dict(response)
     if pinned["ok"]:
         head = compare_html(api.spec(name), inputs["pinned"], pinned, inputs["setup"], response)
     else:
@@ -93,6 +99,114 @@ def _compare(name: str, inputs: Any, uid: str) -> dict[str, Any]:
                 f'{escape(pinned["error"]["message"])} Unpin it to compare again.</p>')
     response["html"] = head + response_html(response, _root, uid)
     return response
+
+
+class Comparing:
+    """Setup A pinned beside the current setup, both whole fights refined at once: a
+    reply as soon as both have a first answer, sharpening with them."""
+
+    def __init__(self, name: str, setup: api.Sharpening, pinned: api.Sharpening,
+                 inputs: dict[str, Any], uid: str) -> None:
+        self.name, self.inputs, self.uid = name, inputs, uid
+        self.sides = {"setup": setup, "pinned": pinned}
+        self.last: dict[str, dict[str, Any] | None] = {"setup": None, "pinned": None}
+
+    @property
+    def done(self) -> bool:
+        return all(side.done for side in self.sides.values())
+
+    def step(self, seconds: float) -> dict[str, Any] | None:
+        going = [key for key, side in self.sides.items() if not side.done]
+        new = False
+        for key in going:
+            reply = self.sides[key].step(seconds / len(going))
+            if reply is not None:
+                self.last[key], new = reply, True
+        setup, pinned = self.last["setup"], self.last["pinned"]
+        if not new or setup is None or pinned is None:
+            return None
+        if not setup["ok"]:
+            return setup
+        return _compared(self.name, self.inputs, setup, pinned, self.uid)
+
+
+#: whole fights being refined, by the widget's id: one at a time per widget
+_sessions: dict[str, api.Sharpening | Comparing] = {}
+
+
+def begin(request_json: str) -> str:
+    """Start a "run" request as answers that sharpen: the reply at once for anything but a
+    whole fight (as :func:`handle`); for a whole fight ``{"refining": true}``, its answers
+    then come from :func:`advance`. A widget's earlier refinement is dropped."""
+    try:
+        request: Any = parse_json(request_json, "request", MAX_DEPTH + _ENVELOPE)
+        if not isinstance(request, dict) or request.get("op") not in ("run", "compare"):
+            return handle(request_json)
+        uid = str(request.get("uid", "calc"))
+        _sessions.pop(uid, None)
+        _paused.pop(uid, None)
+        name, inputs = str(request.get("name")), request.get("inputs", {})
+        if request["op"] == "compare":
+            if not isinstance(inputs, dict) or set(inputs) != {"setup", "pinned"}:
+                return handle(request_json)
+            setup, pinned = api.begin(name, inputs["setup"]), api.begin(name, inputs["pinned"])
+            if isinstance(setup, dict) or isinstance(pinned, dict):
+                return handle(request_json)  # not a whole fight, or refused: answered at once
+            _sessions[uid] = Comparing(name, setup, pinned, inputs, uid)
+            return json.dumps({"refining": True})
+        started = api.begin(name, inputs)
+        if isinstance(started, dict):
+            if started["ok"]:
+                started["html"] = response_html(started, _root, uid)
+            return json.dumps(started)
+        _sessions[uid] = started
+        return json.dumps({"refining": True})
+    except Exception:  # noqa: BLE001 - the runtime must answer and stay alive
+        return handle(request_json)
+
+
+def advance(uid: str, seconds: float) -> str:
+    """Refine widget ``uid``'s whole fight for about ``seconds``: ``{"reply": the newest
+    response with its HTML, or null when none came of it, "done": bool}``. A widget with
+    nothing being refined is done, with no reply."""
+    session = _sessions.get(uid)
+    if session is None:
+        return json.dumps({"reply": None, "done": True})
+    reply = None
+    try:
+        reply = session.step(seconds)
+        if reply is not None and reply["ok"] and "html" not in reply:
+            reply["html"] = response_html(reply, _root, uid)
+    except Exception as err:  # noqa: BLE001 - the runtime must answer and stay alive
+        _sessions.pop(uid, None)
+        said = api.could_not(err, "The request", plural=False, smaller="nothing was changed.",
+                             other="nothing was changed.")
+        return json.dumps({"reply": _refused("request", said), "done": True})
+    done = session.done
+    if done:
+        _sessions.pop(uid, None)
+    return json.dumps({"reply": reply, "done": done})
+
+
+#: refinements stopped by their widget (Stop), which may go on (Keep refining)
+_paused: dict[str, api.Sharpening | Comparing] = {}
+
+
+def pause(uid: str) -> None:
+    """Stop refining widget ``uid``'s fight (Stop): it may go on later (:func:`resume`)."""
+    entry = _sessions.pop(uid, None)
+    if entry is not None:
+        _paused.clear()  # one kept at a time: the rest are given up
+        _paused[uid] = entry
+
+
+def resume(uid: str) -> bool:
+    """Go on refining widget ``uid``'s stopped fight (Keep refining); False when there is
+    none kept (the widget then asks again)."""
+    entry = _paused.pop(uid, None)
+    if entry is not None:
+        _sessions[uid] = entry
+    return entry is not None
 
 
 def handle(request_json: str) -> str:

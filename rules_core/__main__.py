@@ -21,6 +21,9 @@ USAGE = """usage:
   python -m rules_core list                 every calculator, one per line
   python -m rules_core spec NAME            its inputs as JSON
   python -m rules_core run NAME 'JSON'      compute (JSON object of inputs; '-' reads stdin)
+  python -m rules_core run NAME 'JSON' --precision P
+                                            a whole fight to precision P: "exact",
+                                            "0.2 points" or a time ("3 s"; default 0.5 points)
   python -m rules_core roll NAME 'JSON'     roll real dice for it
   python -m rules_core app NAME             an app's data from the core (sucs.roster...)"""
 
@@ -75,12 +78,16 @@ def main(argv: list[str]) -> int:
             _emit(_dump(api.error_reply([InputError(err.field, sentence(what, err.message))]), None))
             return 2
         return 0
+    wanted = None
+    if command == "run" and len(rest) >= 2 and rest[-2] == "--precision":
+        wanted, rest = rest[-1], rest[:-2]
     if command in {"run", "roll"} and len(rest) in {1, 2}:
         text = rest[1] if len(rest) == 2 else "{}"
         try:
             if text == "-":
                 text = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
-            response = (api.run if command == "run" else api.roll)(rest[0], _read(text))
+            response = (api.run(rest[0], _read(text), wanted) if command == "run"
+                        else api.roll(rest[0], _read(text)))
         except _CliError as err:
             response = err.response
         _emit(_dump(response))

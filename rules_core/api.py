@@ -11,10 +11,12 @@ too large) gives an error reply as well.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
 
+from rules_core import cascade
 from rules_core.calculator import Calculator
 from rules_core.catalog import apps, calculators, find
 from rules_core.errors import InputError
@@ -90,7 +92,9 @@ def _guarded(calc: Calculator, step: Callable[[], Any]) -> Any:
     try:
         return step()
     except InputError as err:
-        raise _Refused([in_words(calc.fields, err)]) from None
+        # the wanted precision is not a field of the form: its message names it already
+        said = err if err.field == cascade.PRECISION_FIELD else in_words(calc.fields, err)
+        raise _Refused([said]) from None
 
 
 def _display(calc: Calculator, result: dict[str, Any]) -> dict[str, Any]:
@@ -134,18 +138,85 @@ def _answer(work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         return _failure(err)
 
 
-def run(name: str, inputs: Any) -> dict[str, Any]:
-    """Compute calculator ``name`` for ``inputs`` (a JSON object)."""
+def _response(calc: Calculator, clean: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "ok": True,
+        "result": result,
+        "explanation": calc.explain(clean, result),
+        "display": _display(calc, result),
+    }
+
+
+def run(name: str, inputs: Any, precision: Any = None) -> dict[str, Any]:
+    """Compute calculator ``name`` for ``inputs`` (a JSON object). A whole fight is
+    given settled (:mod:`rules_core.cascade`): exact, within its walk's bound, or
+    simulated to ``precision`` ("exact", "0.2 points", "3 s"; half a point unless told)."""
     def work() -> dict[str, Any]:
         calc, clean = _prepare(name, inputs)
-        result = _guarded(calc, lambda: calc.compute(clean))
-        return {
-            "ok": True,
-            "result": result,
-            "explanation": calc.explain(clean, result),
-            "display": _display(calc, result),
-        }
+        sharpen = calc.sharpen
+        if sharpen is None:
+            if precision is not None:
+                raise _Refused([InputError(cascade.PRECISION_FIELD, (
+                    f"{cascade.PRECISION_LABEL}: {calc.title} is always exact; a precision "
+                    "is only taken by a whole fight."))])
+            return _response(calc, clean, _guarded(calc, lambda: calc.compute(clean)))
+        wanted = _guarded(calc, lambda: cascade.precision(precision))
+        return _response(calc, clean, _guarded(calc, lambda: sharpen.compute(clean, wanted)))
     return _answer(work)
+
+
+class Sharpening:
+    """A whole fight's answers as they sharpen (:func:`begin`): each :meth:`step` does a
+    piece of work and gives the newest response, or None when nothing new came of it."""
+
+    def __init__(self, calc: Calculator, clean: dict[str, Any],
+                 refinement: cascade.Refinement) -> None:
+        self.calc, self.clean, self.refinement = calc, clean, refinement
+
+    @property
+    def done(self) -> bool:
+        return self.refinement.done
+
+    def step(self, seconds: float = 0.05) -> dict[str, Any] | None:
+        """About ``seconds`` of work (pieces of it, until the time is up or the answer is
+        settled); the response for the newest answer, or None when none came of it."""
+        def work() -> dict[str, Any] | None:
+            refinement, clock = self.refinement, self.refinement.clock
+            start, new = clock(), False
+            while not refinement.done and clock() - start < seconds:
+                piece = max(0.01, seconds - (clock() - start))
+                new = _guarded(self.calc, functools.partial(refinement.step, piece)) or new
+            if not new:
+                return None
+            sharpen = self.calc.sharpen
+            assert sharpen is not None
+            result = _guarded(self.calc, lambda: sharpen.result(self.clean, self.refinement))
+            return _response(self.calc, self.clean, result)
+        try:
+            return work()
+        except _Refused as refused:
+            self.refinement.done = True
+            return error_reply(refused.errors)
+        except Exception as err:  # noqa: BLE001 - the contract: a reply, never an exception
+            self.refinement.done = True
+            return _failure(err)
+
+
+def begin(name: str, inputs: Any, first_after: float = 0.3) -> Sharpening | dict[str, Any]:
+    """Start the answers of calculator ``name`` for ``inputs`` as they sharpen: a
+    :class:`Sharpening` for a whole fight, else the one response (as :func:`run`)."""
+    def work() -> Sharpening | dict[str, Any]:
+        calc, clean = _prepare(name, inputs)
+        sharpen = calc.sharpen
+        if sharpen is None:
+            return _response(calc, clean, _guarded(calc, lambda: calc.compute(clean)))
+        return Sharpening(calc, clean, _guarded(calc, lambda: sharpen.begin(clean, first_after)))
+    try:
+        return work()
+    except _Refused as refused:
+        return error_reply(refused.errors)
+    except Exception as err:  # noqa: BLE001 - the contract: a reply, never an exception
+        return _failure(err)
 
 
 def roll(name: str, inputs: Any, rng: random.Random | None = None) -> dict[str, Any]:

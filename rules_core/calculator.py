@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rules_core.cascade import Sharpened
 from rules_core.fields import Field, initial_inputs
 
 Result = dict[str, Any]
@@ -59,6 +60,9 @@ class Calculator:
     roll_label: str = "Roll"
     #: page (site-relative, e.g. "gunplay/difficulty/") where the rule is explained
     page: str = ""
+    #: a whole fight: its answers from the one cascade, which sharpen
+    #: (:class:`rules_core.cascade.Sharpened`; ``compute`` is its settled answer)
+    sharpen: Sharpened | None = None
 
     def spec(self) -> dict[str, Any]:
         """The calculator's public description: title, summary and its form fields."""

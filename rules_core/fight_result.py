@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core.calculator import Chart
+from rules_core.cascade import Refinement
 from rules_core.dice.distribution import one_in, percent
 from rules_core.explain import table
 from rules_core.fields import IntField
@@ -101,28 +102,62 @@ def charts(sides: Sequence[tuple[str, str]] = (), loss_label: str = "Lost") -> t
     )
 
 
+def refined_result(refined: Refinement, sides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+    """:func:`to_result` of a refinement's latest answer, with how it was found: its
+    ``method`` ("exact"; "pruned", a walk with its least likely ways dropped, whose
+    ``error_bound`` is what was dropped; "simulation"), whether it is ``settled``, why
+    refining ``stopped`` and its ``precision`` in words. A pruned walk that dropped
+    nothing is exact."""
+    assert refined.answer is not None
+    result = to_result(refined.answer, sides)
+    method = refined.method
+    if method == "pruned" and not result.get("error_bound"):
+        method = "exact"
+    result.update(method=method, settled=refined.done, stopped=refined.stopped)
+    result["precision"] = precision_text(result)
+    return result
+
+
+def precision_text(result: Mapping[str, Any]) -> str:
+    """How precise a whole fight's answer is, in words: "exact", "exact to within 1 in 61
+    million" or "within 0.4 points either way, 38,000 fights played"."""
+    if result.get("method") == "simulation":
+        widest = max(high - low for low, high in result["intervals"].values()) / 2
+        said = (f"within {100 * widest:.1f} points either way (95% interval), "
+                f"{result['trials']:,} fights played")
+        if result.get("stopped") == "cap":
+            return said + "; stopped at the work cap, the most a simulation plays"
+        return said + ("" if result.get("settled", True) else "; still refining")
+    bound = result.get("error_bound")
+    return f"exact to within {one_in(bound)}" if bound else "exact"
+
+
 def headline(result: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The figures shown large: each outcome's chance (a simulation's with its 95%
-    interval), then the expected rounds (and the error bound of a pruned walk)."""
+    interval), then the expected rounds, then the answer's precision."""
     rows = outcome_rows(result)
-    rows.append(("Expected rounds", f"{result['expected_rounds']:.2f}"))
+    rows.append(("Expected rounds" + (" (average)" if result.get("method") == "simulation"
+                                      else ""), f"{result['expected_rounds']:.2f}"))
     return rows + bound_row(result)
 
 
 def outcome_rows(result: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Each outcome's chance as the headline shows it; a simulated share is followed by
-    its 95% interval, "40.1% (37.0%-43.2%)"."""
+    its 95% interval, "40.1% (37.0% to 43.2%)"."""
     intervals = result.get("intervals", {})
     rows = []
     for name, p in result["outcomes"].items():
         low_high = intervals.get(name)
-        rows.append((name, percent(p) + (f" ({percent(low_high[0])}-{percent(low_high[1])})"
+        rows.append((name, percent(p) + (f" ({percent(low_high[0])} to {percent(low_high[1])})"
                                          if low_high else "")))
     return rows
 
 
 def bound_row(result: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The headline's row for a pruned walk's error bound (none for an exact answer)."""
+    """The headline's row saying how precise the answer is (for a result of the
+    cascade; a pruned walk's bound for any other)."""
+    if "precision" in result:
+        return [("Precision", str(result["precision"]))]
     bound = result.get("error_bound")
     return [("Each chance exact to within", one_in(bound))] if bound else []
 

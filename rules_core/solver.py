@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
@@ -156,9 +156,36 @@ class Odds(Answer[Fraction]):
     """The exact answer for one fight (its chances sum to exactly 1)."""
 
 
+AnswerT = TypeVar("AnswerT", bound=Answer[Any])
+#: what a piece-by-piece walk ends with
+Ended = TypeVar("Ended")
+
+
+#: a walk run in pieces: it yields (nothing) between rounds, so that its caller can stop
+#: it or do other work in between, and returns its answer (:func:`finish` runs it whole)
+Walk = Generator[None, None, AnswerT]
+
+
+def finish(walk: Generator[None, None, Ended]) -> Ended:
+    """Run a walk (:func:`walk_exact`, :func:`walk_pruned`) to its end: its answer."""
+    while True:
+        try:
+            next(walk)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+
 def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
           max_work: int = MAX_WORK, max_cost: int | None = None) -> Odds:
-    """Walk the fight's Markov chain round by round, exactly.
+    """The exact answer, in one go (:func:`walk_exact`, run to its end)."""
+    return finish(walk_exact(fight, max_rounds=max_rounds, max_states=max_states,
+                             max_work=max_work, max_cost=max_cost))
+
+
+def walk_exact(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
+               max_work: int = MAX_WORK, max_cost: int | None = None
+               ) -> Generator[None, None, Odds]:
+    """Walk the fight's Markov chain round by round, exactly (yielding between rounds).
 
     Every outcome of ``fight.outcome_order`` is reported, at probability 0 if it cannot
     happen; any other outcome follows in order of appearance, and :data:`STILL_FIGHTING`
@@ -203,6 +230,7 @@ def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
         if not live:
             by_round.append(dict(totals))
             continue
+        yield
         # The work of this round and of the rounds left is partly certain already: every
         # live state's moves are followed this round, and a state that can stay as it is
         # (a move to itself) is live, and followed, in every later round too. Past the
@@ -213,6 +241,7 @@ def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
         for state in live:
             split = transitions.get(state)
             if split is None:
+                yield  # building a state's moves is the walk's costly piece
                 split = transitions[state] = _split(fight.step(state), outcome, losses)
                 stays[state] = any(target == state for target, _ in split[1])
             moves = len(split[1]) + len(split[2])
@@ -225,7 +254,9 @@ def solve(fight: Fight, *, max_rounds: int, max_states: int = MAX_STATES,
         nxt: dict[Any, int] = {}
         by_outcome: dict[str, int] = {}
         by_loss: dict[tuple[str, int], int] = {}
-        for state, m in live.items():
+        for n, (state, m) in enumerate(live.items()):
+            if n % 256 == 255:
+                yield
             own, going_on, ending, loss_ways = transitions[state]
             moves = len(going_on) + len(ending)
             work += moves
@@ -328,6 +359,12 @@ class DroppedTooMuch(TooLarge):
 
 def solve_pruned(fight: Spreads, *, max_rounds: int, floor: float,
                  max_pruned: float = math.inf) -> Pruned:
+    """The pruned answer, in one go (:func:`walk_pruned`, run to its end)."""
+    return finish(walk_pruned(fight, max_rounds=max_rounds, floor=floor, max_pruned=max_pruned))
+
+
+def walk_pruned(fight: Spreads, *, max_rounds: int, floor: float,
+                max_pruned: float = math.inf) -> Generator[None, None, Pruned]:
     """The round-by-round walk of :func:`solve`, in floating point and pruned: each round
     the fight's :meth:`Spreads.spread` drops every way it can stand that is less likely
     than ``floor``, and the chance dropped is added up and reported (never folded into an
@@ -359,6 +396,7 @@ def solve_pruned(fight: Spreads, *, max_rounds: int, floor: float,
         ended(start, 1.0, 0)
     for round_no in range(1, max_rounds + 1):
         if live:
+            yield
             try:
                 after, dropped = fight.spread(live, floor)
             except TooLarge as err:
@@ -509,41 +547,67 @@ def simulated(fight: Fight, *, max_rounds: int, trials: int,
               max_work: int | None = None) -> Simulated:
     """``trials`` fights, each played by ``play_once`` with a generator seeded with
     :data:`SIM_SEED` to (the state it stopped in, the rounds played; at most
-    ``max_rounds``), summed into the figures of an answer: the
-    share of each outcome (:data:`STILL_FIGHTING` for a fight still going at the cap), by
-    round, of each round's ending, of each side's losses, and the rounds on average.
-    With ``max_work``, no fight is begun once the rounds played come to that many (so
-    long fights are fewer, and at least ``max_work / max_rounds``)."""
-    order = list(fight.outcome_order)
-    ended = {name: 0 for name in order}
-    ends_in: dict[int, int] = {}
-    by_round = [{name: 0 for name in order} for _ in range(max_rounds)]
-    lost: dict[tuple[str, int], int] = {}
-    rounds_sum = played = 0
+    ``max_rounds``), summed into the figures of an answer (:class:`Tally`). With
+    ``max_work``, no fight is begun once the rounds played come to that many (so long
+    fights are fewer, and at least ``max_work / max_rounds``)."""
+    tally = Tally(fight, max_rounds)
     rng = random.Random(SIM_SEED)
-    while played < trials and (max_work is None or rounds_sum < max_work):
-        played += 1
-        state, rounds = play_once(rng)
-        name = fight.outcome(state)
-        rounds_sum += rounds
+    while tally.played < trials and (max_work is None or tally.rounds_sum < max_work):
+        tally.add(*play_once(rng))
+    return tally.answer()
+
+
+class Tally:
+    """Fights played with real dice, summed as they come into the figures of an answer:
+    the share of each outcome (:data:`STILL_FIGHTING` for a fight still going at the cap),
+    by round, of each round's ending, of each side's losses, and the rounds on average,
+    each outcome with its 95% interval (:func:`wilson`)."""
+
+    def __init__(self, fight: Fight, max_rounds: int) -> None:
+        self.fight, self.max_rounds = fight, max_rounds
+        # a fight still going at the cap is an outcome like any other, given with its
+        # interval even when no fight played has reached the cap (it may: "under 1.2%")
+        self.ended: dict[str, int] = {name: 0 for name in (*fight.outcome_order, STILL_FIGHTING)}
+        self.ends_in: dict[int, int] = {}
+        self.by_end: dict[tuple[int, str], int] = {}  # (round ended, outcome) -> fights
+        self.lost: dict[tuple[str, int], int] = {}
+        self.rounds_sum = self.played = 0
+
+    def add(self, state: Any, rounds: int) -> None:
+        """One fight, ended in ``state`` after ``rounds`` rounds."""
+        self.played += 1
+        self.rounds_sum += rounds
+        name = self.fight.outcome(state)
         if name is None:
-            ended[STILL_FIGHTING] = ended.get(STILL_FIGHTING, 0) + 1
+            self.ended[STILL_FIGHTING] = self.ended.get(STILL_FIGHTING, 0) + 1
         else:
-            ended[name] = ended.get(name, 0) + 1
-            ends_in[rounds] = ends_in.get(rounds, 0) + 1
-            for row in by_round[max(rounds, 1) - 1:]:
-                row[name] = row.get(name, 0) + 1
-        for key in fight.losses(state).items():
-            lost[key] = lost.get(key, 0) + 1
-    dists: dict[str, dict[int, float]] = {}
-    for (side, n), k in sorted(lost.items()):
-        dists.setdefault(side, {})[n] = k / played
-    return Simulated({name: k / played for name, k in ended.items()},
-                     [{name: k / played for name, k in row.items()} for row in by_round],
-                     {r: k / played for r, k in sorted(ends_in.items())},
-                     rounds_sum / played, dists, 0, max_rounds, played,
-                     {name: (e.low, e.high) for name, e in
-                      ((name, wilson(k, played)) for name, k in ended.items())})
+            self.ended[name] = self.ended.get(name, 0) + 1
+            self.ends_in[rounds] = self.ends_in.get(rounds, 0) + 1
+            end = (max(rounds, 1), name)
+            self.by_end[end] = self.by_end.get(end, 0) + 1
+        for lost in self.fight.losses(state).items():
+            self.lost[lost] = self.lost.get(lost, 0) + 1
+
+    def answer(self) -> Simulated:
+        """The figures so far (at least one fight played)."""
+        played = self.played
+        order = list(self.fight.outcome_order)
+        by_round: list[dict[str, float]] = []
+        running = {name: 0 for name in order}
+        for r in range(1, self.max_rounds + 1):
+            for name in list(running) + [n for n in self.ended if n not in running]:
+                k = self.by_end.get((r, name))
+                if k:
+                    running[name] = running.get(name, 0) + k
+            by_round.append({name: k / played for name, k in running.items()})
+        dists: dict[str, dict[int, float]] = {}
+        for (side, n), k in sorted(self.lost.items()):
+            dists.setdefault(side, {})[n] = k / played
+        return Simulated({name: k / played for name, k in self.ended.items()}, by_round,
+                         {r: k / played for r, k in sorted(self.ends_in.items())},
+                         self.rounds_sum / played, dists, 0, self.max_rounds, played,
+                         {name: (e.low, e.high) for name, e in
+                          ((name, wilson(k, played)) for name, k in self.ended.items())})
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> Estimate:

@@ -16,6 +16,11 @@ export const bridge = {
   /** api.run in the worker: resolves to {ok, result, explanation, display, html} or {ok:false, error}. */
   run: (/** @type {HTMLElement} */ root, /** @type {string} */ name, /** @type {unknown} */ inputs) =>
     call("run", name, inputs, root.dataset.uid || root.id),
+  /** A whole fight's answers as they sharpen: ``partial`` gets each newer one; resolves to
+   * the settled one (for any other calculator, the one answer, as run). */
+  refine: (/** @type {HTMLElement} */ root, /** @type {string} */ name, /** @type {unknown} */ inputs,
+    /** @type {(reply: import("./protocol.js").Reply) => void} */ partial) =>
+    call("run", name, inputs, root.dataset.uid || root.id, partial),
   /** api.roll in the worker. */
   roll: async (/** @type {HTMLElement} */ root, /** @type {string} */ name, /** @type {unknown} */ inputs) => {
     const reply = await call("roll", name, inputs, root.dataset.uid || root.id);

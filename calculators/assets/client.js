@@ -89,7 +89,8 @@ let worker = null;
 /** @type {Promise<StartedReply> | null} */
 let ready = null;
 let seq = 0;
-/** @typedef {{resolve: (m: any) => void, reject: (e: Error) => void, timed: boolean, timer?: number}} Pending */
+/** @typedef {{resolve: (m: any) => void, reject: (e: Error) => void, timed: boolean, timer?: number,
+ *   partial?: (reply: Reply) => void}} Pending */
 /** @type {Map<number, Pending>} */
 const pending = new Map();
 
@@ -259,13 +260,16 @@ function receive(w, message) {
   }
   const entry = pending.get(message.id);
   if (!entry) return;
-  if (message.kind === "begun") {
-    // a calculation that runs past the hang limit (every calculator is bounded) means the
-    // worker is stuck: it is replaced
+  if (message.kind === "begun" || message.kind === "partial") {
+    // a calculation that runs past the hang limit (every calculator is bounded; a whole
+    // fight being refined sends an answer every few slices) means the worker is stuck:
+    // it is replaced
     if (entry.timed) {
+      clearTimeout(entry.timer);
       entry.timer = window.setTimeout(
         () => replace(w, new RuntimeFailure("hung", "a calculation did not finish")), limits().hang);
     }
+    if (message.kind === "partial") entry.partial?.(message.reply);
     return;
   }
   pending.delete(message.id);
@@ -285,12 +289,13 @@ function receive(w, message) {
  * replaces the worker when it runs longer than the hang limit (timed from the moment the
  * worker begins it: waiting behind other calculations on a slow device never counts).
  * @param {Worker} w @param {ToWorker} message @param {boolean} timed
+ * @param {((reply: Reply) => void) | undefined} [partial]  each newer answer of a whole fight
  */
-function request(w, message, timed) {
+function request(w, message, timed, partial = undefined) {
   const id = ++seq;
   return new Promise((resolve, reject) => {
     /** @type {Pending} */
-    const entry = { resolve, reject, timed };
+    const entry = { resolve, reject, timed, partial };
     pending.set(id, entry);
     w.postMessage({ ...message, id });
   });
@@ -335,13 +340,31 @@ window.addEventListener("online", () => { if (runtime.status === "failed") retry
 /**
  * ``api.run`` / ``api.roll`` in the worker, starting it if needed.
  * @param {"run" | "roll" | "compare"} op @param {string} name @param {unknown} inputs @param {string} uid
+ * @param {((reply: Reply) => void) | undefined} [partial]  run: a whole fight's answers as
+ *   they sharpen, each given here; the promise resolves with the settled (or stopped) one
  * @returns {Promise<Reply>}
  */
-export async function call(op, name, inputs, uid) {
+export async function call(op, name, inputs, uid, partial = undefined) {
   lastCall = performance.now();
   await start();
   const w = /** @type {Worker} */ (worker);
-  const message = await request(w, { op, id: 0, name, inputs, uid }, true);
+  const message = await request(w, { op, id: 0, name, inputs, uid, refine: Boolean(partial) }, true, partial);
+  lastCall = performance.now();
+  return message.reply;
+}
+
+/** Stop refining widget ``uid``'s whole fight: its call answers at once with the last
+ * answer, marked ``stopped`` (nothing happens when none is being refined). */
+export function stopRefining(/** @type {string} */ uid) {
+  if (worker && runtime.status === "ready") worker.postMessage({ op: "stop", id: 0, uid });
+}
+
+/** Go on refining widget ``uid``'s stopped fight; resolves like {@link call} (null when
+ * the worker kept none: ask again). */
+export async function keepRefining(/** @type {string} */ uid, /** @type {(reply: Reply) => void} */ partial) {
+  lastCall = performance.now();
+  await start();
+  const message = await request(/** @type {Worker} */ (worker), { op: "resume", id: 0, uid }, true, partial);
   lastCall = performance.now();
   return message.reply;
 }

@@ -10,6 +10,7 @@ import { replaceAddress } from "./site.js";
  *   _overrides: Record<string, unknown>, _bound?: boolean, _path?: string, _busy?: boolean,
  *   _running?: boolean, _dirty?: boolean, _timer?: number, _lastReply?: unknown, _computed?: string,
  *   _pinned?: Record<string, unknown> | null, _result?: any, _shown?: string | null, _shownReply?: any, _live?: boolean, _rollWaiting?: boolean,
+ *   _asked?: number,
  * }} Widget
  */
 

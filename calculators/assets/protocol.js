@@ -34,13 +34,25 @@
  * @property {string} name     calculator name, e.g. "gunplay.difficulty"
  * @property {unknown} inputs  the form's values (Python validates them)
  * @property {string} uid      the widget's id (chart element ids)
+ * @property {boolean} [refine]  run: a whole fight's answers as they sharpen, each sent as a
+ *   {@link PartialReply} until the settled one answers the request (a widget refines one
+ *   fight at a time: a new one gives up its last)
+ */
+/**
+ * Stop a widget's refinement (its run request is answered at once with the last answer,
+ * marked ``stopped``), or go on with the one stopped (answered as a run request is; a
+ * null reply when none is kept).
+ * @typedef {object} SteerRequest
+ * @property {"stop" | "resume"} op
+ * @property {number} id
+ * @property {string} uid
  */
 /**
  * Keep the memory snapshot the start made in Cache Storage (the page sends it once its
  * calculators are quiet after the first result); answered by a {@link SavedReply}.
  * @typedef {{op: "save-snapshot", id: number}} SaveSnapshotRequest
  */
-/** @typedef {InitRequest | CallRequest | SaveSnapshotRequest} ToWorker */
+/** @typedef {InitRequest | CallRequest | SteerRequest | SaveSnapshotRequest} ToWorker */
 
 // ---- worker -> page -----------------------------------------------------------
 // Every message says what it is in ``kind``; all but progress answer the request ``id``.
@@ -66,6 +78,13 @@
 /**
  * @typedef {object} ResultReply
  * @property {"result"} kind
+ * @property {number} id
+ * @property {Reply | null} reply  null: a stop or resume with nothing to answer
+ */
+/**
+ * A whole fight's newer answer while it is being refined (the request stays open).
+ * @typedef {object} PartialReply
+ * @property {"partial"} kind
  * @property {number} id
  * @property {Reply} reply
  */
@@ -98,7 +117,7 @@
  * @property {"begun"} kind
  * @property {number} id
  */
-/** @typedef {ProgressEvent | BegunEvent | StartedReply | ResultReply | SavedReply | FailedReply} FromWorker */
+/** @typedef {ProgressEvent | BegunEvent | StartedReply | ResultReply | PartialReply | SavedReply | FailedReply} FromWorker */
 
 /**
  * What Python answers (calculators/runtime.py): the api response plus its HTML.
@@ -110,6 +129,7 @@
  * @property {string} [html]
  * @property {{field: string, message: string}} [error]
  * @property {any} [log]  a roll's session-log entry (calculators/render.py roll_record)
+ * @property {boolean} [stopped]  a whole fight whose refining was stopped (Stop)
  */
 
 export {};

@@ -1,6 +1,7 @@
 // @ts-check
 // Widget binding: a calculator's form, status line, result and rolls, wired to the worker.
-import { Cancelled, RuntimeFailure, call, cancel, configure, onRuntime, retry, runtime, start } from "./client.js";
+import { Cancelled, RuntimeFailure, call, cancel, configure, keepRefining, onRuntime, retry, runtime, start,
+  stopRefining } from "./client.js";
 import { MAX_LINK_LENGTH, applyValues, atStart, collect, editInProgress, urlValues, writeUrl } from "./form.js";
 import { scopedKey } from "./site.js";
 import { pinnedFromUrl, showPin, togglePin } from "./compare.js";
@@ -155,6 +156,26 @@ function markStale(/** @type {Widget} */ root) {
   root.querySelector(".calc-result")?.classList.add("calc-stale");
 }
 
+/** What a result being worked out says in place of the last setup's figures. */
+const WORKING = "Working out this setup: the figures of the last one are set aside";
+
+/** Hide (or show again) the last setup's figures while a new setup is worked out. */
+function showWorking(/** @type {Widget} */ root, /** @type {boolean} */ working) {
+  const result = /** @type {HTMLElement | null} */ (root.querySelector(".calc-result"));
+  if (!result) return;
+  result.classList.toggle("calc-working", working);
+  if (working) result.dataset.working = WORKING;
+  else delete result.dataset.working;
+}
+
+/** Show the Stop or Keep refining button of a whole fight (or neither). */
+function refineButtons(/** @type {Widget} */ root, /** @type {"stop" | "keep" | null} */ which) {
+  for (const [action, shown] of [["stop-refining", which === "stop"], ["keep-refining", which === "keep"]]) {
+    const button = /** @type {HTMLElement | null} */ (root.querySelector(`[data-action="${action}"]`));
+    if (button) button.hidden = !shown;
+  }
+}
+
 function showBusy(/** @type {Widget} */ root, /** @type {boolean} */ busy) {
   const button = /** @type {HTMLElement | null} */ (root.querySelector('[data-action="cancel"]'));
   if (busy && root.dataset.status !== "loading") {
@@ -163,8 +184,9 @@ function showBusy(/** @type {Widget} */ root, /** @type {boolean} */ busy) {
     if (button) button.hidden = false;
     // an error shown for earlier inputs is not about the ones being worked out
     clearErrors(root);
-    setStatus(root, /** @type {string} */ (root.dataset.status), "Working it out…");
-    showSummary(root, "Working it out…");
+    showWorking(root, true);
+    setStatus(root, /** @type {string} */ (root.dataset.status), "Working out this setup…");
+    showSummary(root, "Working out this setup…");
   } else if (!busy) {
     delete root.dataset.busy;
     root.removeAttribute("aria-busy");
@@ -192,6 +214,15 @@ function clearPending(/** @type {Widget} */ root) {
 async function compute(/** @type {Widget} */ root) {
   if (root._running) {
     root._dirty = true;
+    // a whole fight being worked out gives way at once (the worker answers its request
+    // with what it has, and works out these inputs next); figures on view that are being
+    // replaced leave the view now
+    stopRefining(/** @type {string} */ (root.dataset.uid));
+    if (root.dataset.refining || root.dataset.busy) {
+      delete root.dataset.refining;
+      showWorking(root, true);
+      refineButtons(root, null);
+    }
     return;
   }
   root._running = root._busy = true;
@@ -220,8 +251,15 @@ async function compute(/** @type {Widget} */ root) {
       if (root._computed === root._shown && !root._pinned) break;
       busyTimer = window.setTimeout(() => showBusy(root, true), BUSY_AFTER_MS);
       const pinned = root._pinned; // setup A: the worker renders both side by side
+      const ticket = root._asked = (root._asked || 0) + 1;
       reply = await call(pinned ? "compare" : "run", /** @type {string} */ (root.dataset.calculator),
-        pinned ? { setup: inputs, pinned } : inputs, /** @type {string} */ (root.dataset.uid));
+        pinned ? { setup: inputs, pinned } : inputs, /** @type {string} */ (root.dataset.uid),
+        (partial) => {
+          // a whole fight's newer answer, for these inputs only (never a setup left behind)
+          if (root._asked !== ticket || root._dirty) return;
+          clearTimeout(busyTimer);
+          showPartial(root, partial);
+        });
       clearTimeout(busyTimer);
     } while (root._dirty);
   } catch (err) {
@@ -246,9 +284,19 @@ async function compute(/** @type {Widget} */ root) {
   root._running = false;
   root._busy = Boolean(root._timer);
   showBusy(root, false);
+  showWorking(root, false);
+  delete root.dataset.refining;
   clearErrors(root);
   clearPending(root);
   root.classList.remove("calc-offline");
+  if (reply === null) {
+    // stopped before its first answer: nothing of this setup to show
+    refineButtons(root, null);
+    showWorking(root, true);
+    setStatus(root, "ready", "Stopped before a first answer. Change an input to work it out again.");
+    showSummary(root, "Stopped before a first answer");
+    return;
+  }
   if (!reply) {
     // the inputs are those of the result on screen: the build's, or one worked out here
     const shown = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
@@ -279,10 +327,69 @@ async function compute(/** @type {Widget} */ root) {
     result.classList.remove("calc-stale");
     root._result = reply.result;
     showSummary(root);
-    setStatus(root, "ready", "Worked out live in your browser.");
+    const precision = reply.result && reply.result.precision;
+    refineButtons(root, reply.stopped ? "keep" : null);
+    setStatus(root, "ready", reply.stopped ? `Stopped: ${precision}. Keep refining to sharpen it.`
+      : precision && precision !== "exact" ? `Worked out live in your browser: ${precision}.`
+        : "Worked out live in your browser.");
   }
   root._live = true;
   root.dispatchEvent(new CustomEvent("calc:result", { detail: reply }));
+}
+
+/** A whole fight's newer answer, in place, while it is refined: its precision said, and
+ * Stop offered. */
+function showPartial(/** @type {Widget} */ root, /** @type {Reply} */ partial) {
+  if (!partial.ok) return; // a refusal is the settled answer's to show
+  showBusy(root, false);
+  showWorking(root, false);
+  root.dataset.refining = "true";
+  const result = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
+  const chosen = readerChoices(result);
+  result.innerHTML = /** @type {string} */ (partial.html); // built by calculators/render.py, which escapes every value
+  keepReaderChoices(result, chosen);
+  result.classList.remove("calc-stale");
+  root._result = partial.result;
+  showSummary(root);
+  refineButtons(root, "stop");
+  setStatus(root, "ready", `Sharpening: ${partial.result.precision}…`);
+}
+
+/** Keep refining a whole fight stopped with Stop (from where it stopped). */
+async function keepGoing(/** @type {Widget} */ root) {
+  if (root._running) return;
+  refineButtons(root, null);
+  root._running = true;
+  const asked = root._asked = (root._asked || 0) + 1;
+  let reply;
+  try {
+    reply = await keepRefining(/** @type {string} */ (root.dataset.uid), (partial) => {
+      if (root._asked === asked && !root._dirty) showPartial(root, partial);
+    });
+  } catch (err) {
+    root._running = false;
+    runtimeFailed(root, err);
+    return;
+  }
+  root._running = false;
+  delete root.dataset.refining;
+  if (root._dirty || reply === null) {
+    // changed meanwhile, or nothing kept to go on with: work the inputs out afresh
+    root._shown = null;
+    compute(root);
+    return;
+  }
+  if (reply.ok) {
+    const result = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
+    result.innerHTML = /** @type {string} */ (reply.html);
+    root._result = reply.result;
+    root._shownReply = reply;
+    showSummary(root);
+    refineButtons(root, reply.stopped ? "keep" : null);
+    setStatus(root, "ready", reply.stopped ? `Stopped: ${reply.result.precision}. Keep refining to sharpen it.`
+      : `Worked out live in your browser: ${reply.result.precision}.`);
+    root.dispatchEvent(new CustomEvent("calc:result", { detail: reply }));
+  }
 }
 
 // ---- what the reader chose inside a result -----------------------------------------
@@ -467,6 +574,7 @@ export function bind(/** @type {Widget} */ root) {
   root._bound = true;
   root._path = location.pathname;
   root._overrides = {};
+  root._asked = 0;
   configure(root);
   widgets.add(root);
   const initial = JSON.parse(/** @type {string} */ (root.dataset.initial));
@@ -501,6 +609,8 @@ export function bind(/** @type {Widget} */ root) {
     const action = button.dataset.action;
     if (action === "roll") roll(root);
     if (action === "cancel") cancel();
+    if (action === "stop-refining") stopRefining(/** @type {string} */ (root.dataset.uid));
+    if (action === "keep-refining") keepGoing(root);
     if (action === "reset") {
       applyValues(root, initial);
       writeUrl(root);

@@ -348,6 +348,9 @@ function precompile(/** @type {string} */ url) {
 let py = null;
 /** @type {((request: string) => string) | null} */
 let handle = null;
+/** The runtime's functions for answers that sharpen (calculators/runtime.py). */
+/** @type {any} */
+let refiner = null;
 
 /** @param {StartConfig} config */
 async function start(config) {
@@ -431,6 +434,7 @@ async function start(config) {
   if (path !== "cold") runtime.restored();
   runtime.configure(config.root);
   handle = runtime.handle;
+  refiner = { begin: runtime.begin, advance: runtime.advance, pause: runtime.pause, resume: runtime.resume };
   mark("rules");
   snapshotDue = path === "cold" && Boolean(place);
   const snapshotReady = snapshotDue || (path === "shipped" && Boolean(place));
@@ -486,11 +490,32 @@ scope.onmessage = async (/** @type {MessageEvent<ToWorker>} */ event) => {
     post({ kind: "failed", id: message.id, failed: kindOf(err), detail: String(err) });
     return;
   }
+  if (message.op === "stop" || message.op === "resume") {
+    steer(/** @type {import("./protocol.js").SteerRequest} */ (message));
+    return;
+  }
+  const call = /** @type {import("./protocol.js").CallRequest} */ (message);
   let out;
   post({ kind: "begun", id: message.id });
   try {
-    const request = { op: message.op, name: message.name, inputs: message.inputs, uid: message.uid };
-    out = /** @type {(r: string) => string} */ (handle)(JSON.stringify(request));
+    const request = { op: message.op, name: call.name, inputs: call.inputs, uid: call.uid };
+    if (call.refine && (call.op === "run" || call.op === "compare")) {
+      // a new setup: the widget's earlier fight is given up, its request answered
+      const earlier = refining.get(call.uid);
+      if (earlier) {
+        refining.delete(call.uid);
+        post({ kind: "result", id: earlier.id, reply: earlier.last && { ...earlier.last, stopped: true } });
+      }
+      const started = JSON.parse(refiner.begin(JSON.stringify(request)));
+      if (started.refining) {
+        refining.set(call.uid, { id: message.id, last: null });
+        pump();
+        return;
+      }
+      out = JSON.stringify(started);
+    } else {
+      out = /** @type {(r: string) => string} */ (handle)(JSON.stringify(request));
+    }
   } catch (err) {
     // handle() answers every request, bad ones included: an exception here means Python
     // itself failed (a fatal error); this worker cannot be trusted any more.
@@ -499,3 +524,73 @@ scope.onmessage = async (/** @type {MessageEvent<ToWorker>} */ event) => {
   }
   post({ kind: "result", id: message.id, reply: JSON.parse(out) });
 };
+
+// ---- answers that sharpen ---------------------------------------------------------
+// A whole fight is refined in slices of Python (SLICE_S each), one widget's after
+// another's; between slices the worker returns to its event loop, so that a new setup,
+// Stop or another widget's request is taken within one slice.
+
+/** Seconds of Python per slice. */
+const SLICE_S = 0.15;
+/** The fights being refined, by widget id: the request they answer and the last reply. */
+/** @type {Map<string, {id: number, last: any}>} */
+const refining = new Map();
+let pumping = false;
+
+/** Let queued messages in (a zero-delay task that is not clamped as timers are). */
+function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve(undefined);
+    channel.port2.postMessage(null);
+  });
+}
+
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  try {
+    while (refining.size) {
+      for (const [uid, entry] of [...refining]) {
+        if (refining.get(uid) !== entry) continue;
+        let out;
+        try {
+          out = JSON.parse(refiner.advance(uid, SLICE_S));
+        } catch (err) {
+          refining.delete(uid);
+          post({ kind: "failed", id: entry.id, failed: "crashed", detail: String(err) });
+          continue;
+        }
+        if (out.reply) entry.last = out.reply;
+        if (out.done) {
+          refining.delete(uid);
+          post({ kind: "result", id: entry.id, reply: entry.last });
+        } else if (out.reply) {
+          post({ kind: "partial", id: entry.id, reply: out.reply });
+        }
+        await nextTask();
+      }
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+/** Stop a widget's refinement (its request is answered with the last reply, marked
+ * stopped), or go on with one stopped (answered as a new request). */
+function steer(/** @type {import("./protocol.js").SteerRequest} */ message) {
+  if (message.op === "stop") {
+    const entry = refining.get(message.uid);
+    if (!entry) return;
+    refining.delete(message.uid);
+    refiner.pause(message.uid);
+    post({ kind: "result", id: entry.id, reply: entry.last && { ...entry.last, stopped: true } });
+    return;
+  }
+  if (refiner.resume(message.uid)) {
+    refining.set(message.uid, { id: message.id, last: null });
+    pump();
+  } else {
+    post({ kind: "result", id: message.id, reply: null });
+  }
+}

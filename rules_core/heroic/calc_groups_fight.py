@@ -8,9 +8,8 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from rules_core import fight_result, solver
+from rules_core import cascade, fight_result, solver
 from rules_core.calculator import Calculator, Result
-from rules_core.dice.distribution import one_in
 from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, TextField, describe
@@ -22,31 +21,6 @@ from rules_core.heroic.tables import DEFAULT_SF, TACTIC_BY_KEY, TACTICS
 from rules_core.messages import count
 
 MAX_MEMBERS = 40
-#: pairs of HP totals the carried-wounds model may have to follow, and pairs of member
-#: counts the default model may: past these an exact answer takes more than about a
-#: second in CPython (the work grows with the square of the pairs)
-MAX_CARRY_STATES = 250
-#: past MAX_MEMBER_PAIRS the fight is simulated (:func:`simulated`) whatever the wounds:
-#: even the pruned walk would be refused
-MAX_MEMBER_PAIRS = 160
-#: past MAX_CARRY_STATES, carried wounds are followed pool by pool with the least likely
-#: pools dropped (:class:`rules_core.heroic.fight.Pruned`): the steps it may take (each
-#: pool struck and each read back, each end of a round worked out), about 0.7 s of
-#: CPython at a round cap of 20 (three times that at 100: :func:`pruned_budget`), so that
-#: a fight past it is still simulated within the second (five orcs against four knights
-#: need 830,000)
-MAX_PRUNED_WORK = 850_000
-#: a fight past the pruned walk's budget, or dropping too much, is simulated
-#: (:func:`simulated`): at most this many fights, none begun once the fights played come
-#: to this many rounds (about 0.2 s of CPython; three times as many at a cap of 100), so
-#: that at least 600 fights are played at a cap of 20 and 360 at 100; the same seed
-#: every time
-SIM_TRIALS = 10_000
-SIM_ROUNDS = 12_000
-#: the solver's work budget per round of the cap (moves x 64-bit words of the exact
-#: masses, which grow round by round): about 1 s of CPython at a cap of 20 and 3 s at
-#: 100 (the source's fight at a cap of 100 needs 41-45 million)
-COST_PER_ROUND = 500_000
 #: damage dice one attack may roll at most (hits x dice per hit) for an exact answer
 MAX_DAMAGE_DICE = 240
 ATTACK_TACTICS = tuple((t.key, t.name) for t in TACTICS if t.melee is not None)
@@ -198,81 +172,42 @@ def _check(inputs: dict[str, Any]) -> None:
 
 def carry_pairs(inputs: dict[str, Any]) -> int:
     """The pairs of HP totals carried wounds may have to follow."""
-    return inputs["a_members"] * inputs["a_hp"] * inputs["b_members"] * inputs["b_hp"]
+    return model.carry_pairs(build(inputs))
 
 
 def pruned_budget(max_rounds: int) -> int:
-    """:data:`MAX_PRUNED_WORK` up to 20 rounds, growing to three times it at 100."""
-    return solver.scaled_budget(MAX_PRUNED_WORK, max_rounds)
+    """:data:`model.MAX_PRUNED_WORK` up to 20 rounds, growing to three times it at 100."""
+    return solver.scaled_budget(model.MAX_PRUNED_WORK, max_rounds)
 
 
-def pruned(f: model.Fight, inputs: dict[str, Any]
-           ) -> tuple[solver.Pruned | solver.Simulated, str]:
-    """Carried wounds past the exact walk's limit: the pools followed with the least likely
-    dropped, answered when what was dropped is at most :data:`solver.MAX_ERROR`; past the
-    walk's budget, or dropping more, a labelled simulation (:func:`simulated`). With the
-    answer: why it is simulated ("" when it is not)."""
-    budget = pruned_budget(inputs["max_rounds"])
-    walk = model.Pruned(f, budget)
-    try:
-        odds = solver.solve_pruned(walk, max_rounds=inputs["max_rounds"],
-                                   floor=solver.PRUNE_FLOOR, max_pruned=solver.MAX_ERROR)
-    except solver.DroppedTooMuch as err:
-        what = (f"what is dropped passes the {one_in(solver.MAX_ERROR)} an answer may leave "
-                f"out in round {err.rounds + 1} of {inputs['max_rounds']}")
-    except solver.TooLarge as err:
-        what = (f"the walk passes its limit of {err.limit:,} steps in round {err.rounds + 1} "
-                f"of {inputs['max_rounds']}")
-    else:
-        return odds, ""
-    return simulated(f, inputs["max_rounds"]), (
-        f"Carrying every point means following up to {carry_pairs(inputs):,} pairs of HP "
-        f"totals, more than the {MAX_CARRY_STATES:,} followed exactly; with the least likely "
-        f"pairs dropped, {what}.")
+def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
+    return model.cascade(build(inputs), inputs["max_rounds"])
 
 
-def simulated(f: model.Fight, max_rounds: int) -> solver.Simulated:
-    """The fight played :data:`SIM_TRIALS` times (fewer when they come to more than
-    :data:`SIM_ROUNDS` rounds, scaled with the cap), with the same seed every time."""
-    return solver.simulated(f, max_rounds=max_rounds, trials=SIM_TRIALS,
-                            max_work=solver.scaled_budget(SIM_ROUNDS, max_rounds),
-                            play_once=lambda rng: model.play_quickly(f, max_rounds, rng))
+def _advice(inputs: dict[str, Any]) -> str:
+    """What to lower for exact odds."""
+    if inputs["a_members"] * inputs["b_members"] > model.MAX_MEMBER_PAIRS:
+        return ("For exact odds, lower either side's members (Side A: members x Side B: "
+                f"members at most {model.MAX_MEMBER_PAIRS}; 12 against 13 still fits).")
+    return ("For exact odds, lower the round cap, the members or the HP of either side, or "
+            "keep whole members only (Injury left over).")
 
 
-def solve(inputs: dict[str, Any]
-          ) -> tuple[model.Fight, solver.Odds | solver.Pruned | solver.Simulated, str]:
-    """The fight and its answer, and why it is simulated ("" when it is not)."""
-    f = build(inputs)
-    members = inputs["a_members"] * inputs["b_members"]
-    if members > MAX_MEMBER_PAIRS:
-        return f, simulated(f, inputs["max_rounds"]), (
-            f"Side A: members x Side B: members is {inputs['a_members']} x "
-            f"{inputs['b_members']} = {members}, more than the {MAX_MEMBER_PAIRS} an exact "
-            f"answer can follow in time; for exact odds, lower either side's members (12 "
-            f"against 13 still fits).")
-    if inputs["wounds"] == "carry" and carry_pairs(inputs) > MAX_CARRY_STATES:
-        answer, why = pruned(f, inputs)
-        return f, answer, why
-    try:
-        result = solver.solve(f, max_rounds=inputs["max_rounds"],
-                              max_cost=COST_PER_ROUND * inputs["max_rounds"])
-    except solver.TooLarge as err:
-        raise InputError("max_rounds", f"Round cap: {err}; lower the round cap or the members "
-                                       f"of either side.") from None
-    return f, result, ""
+def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
+    f = refined.cascade.fight
+    assert isinstance(f, model.Fight)
+    out = fight_result.refined_result(refined, _sides(f))
+    out["sides"] = {"a": f.a.name, "b": f.b.name}
+    if out["method"] == "simulation":
+        out["simulated_because"] = f"{refined.why_not_exact} {_advice(inputs)}"
+    return out
+
+
+ANSWERS = cascade.Sharpened(_cascade, _result)
 
 
 def _sides(f: model.Fight) -> tuple[tuple[str, str], ...]:
     return (("a", f"{f.a.name} lost"), ("b", f"{f.b.name} lost"))
-
-
-def _compute(inputs: dict[str, Any]) -> Result:
-    f, answer, why = solve(inputs)
-    out = fight_result.to_result(answer, _sides(f))
-    out["sides"] = {"a": f.a.name, "b": f.b.name}
-    if why:
-        out["simulated_because"] = why
-    return out
 
 
 DEFENCE_WORDS = {"skill": "combat skill", "block": "Shield or Cloak skill", "dodge": "Dodge"}
@@ -390,7 +325,8 @@ ENGAGEMENT = Calculator(
     summary="Exact odds of how a group fight ends and when: numbers, pooled HP, morale.",
     fields=FIELDS,
     check=_check,
-    compute=_compute,
+    compute=ANSWERS.compute,
+    sharpen=ANSWERS,
     explain=_explain,
     headline=fight_result.headline,
     charts=fight_result.charts((("a", "Side A's losses"), ("b", "Side B's losses")), "Members lost"),

@@ -21,6 +21,7 @@ Every chance comes from the same resolution functions the other calculators use:
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import math
 import random
@@ -31,6 +32,7 @@ from functools import lru_cache, wraps
 from typing import Any, TypeVar
 
 from rules_core import solver
+from rules_core.cascade import Cascade
 from rules_core.heroic import contest, morale
 from rules_core.heroic.damage import Damage, hit_damage, pooled_injury_counts
 from rules_core.heroic.groups import hit_multiplier, injury_from, skill_bonus, standing
@@ -752,3 +754,63 @@ class Pruned:
             foe_shown = self._shown(foe, foe_pool)
             known = self._morale[k] = break_ways(self.fight, key, before, own, foe_shown)
         return known
+
+
+# ---- how a fight is answered (rules_core.cascade) ------------------------------------
+
+#: pairs of HP totals the carried-wounds model may follow exactly, and pairs of member
+#: counts the default model may: past these an exact answer takes more than about a
+#: second in CPython (the work grows with the square of the pairs)
+MAX_CARRY_STATES = 250
+#: past MAX_MEMBER_PAIRS no walk is tried, whatever the wounds: even the pruned walk
+#: would be refused; the fight is simulated
+MAX_MEMBER_PAIRS = 160
+#: carried wounds past MAX_CARRY_STATES are followed pool by pool with the least likely
+#: pools dropped (:class:`Pruned`): the steps it may take, about 0.7 s of CPython at a
+#: round cap of 20 (three times that at 100: :func:`solver.scaled_budget`); five orcs
+#: against four knights need 830,000
+MAX_PRUNED_WORK = 850_000
+#: the exact walk's budget per round of the cap (moves x 64-bit words of the exact
+#: masses, which grow round by round): about 1 s of CPython at a cap of 20 and 3 s at 100
+COST_PER_ROUND = 500_000
+#: fights one simulation step plays (a few hundredths of a second of CPython for the
+#: largest groups), the most a simulation plays, and the most rounds (its work cap:
+#: about 20 s of CPython)
+SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 40, 250_000, 100_000
+
+
+def carry_pairs(fight: Fight) -> int:
+    """The pairs of HP totals carried wounds may have to follow."""
+    return fight.a.members * fight.a.hp * fight.b.members * fight.b.hp
+
+
+def cascade(fight: Fight, max_rounds: int) -> Cascade:
+    """How this fight is answered: the exact walk within :data:`COST_PER_ROUND`, or for
+    carried wounds past :data:`MAX_CARRY_STATES` the pruned walk within
+    :data:`MAX_PRUNED_WORK`; past :data:`MAX_MEMBER_PAIRS` no walk; a simulation after."""
+    members = fight.a.members * fight.b.members
+    play = functools.partial(play_quickly, fight, max_rounds)
+    if members > MAX_MEMBER_PAIRS:
+        return Cascade(fight, max_rounds, (), play, SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS,
+                       untried=f"{fight.a.members} x {fight.b.members} = {members} pairs of "
+                               f"member counts, more than the {MAX_MEMBER_PAIRS} an exact "
+                               "answer can follow in time")
+
+    def pruned() -> solver.Walk[solver.Pruned]:
+        budget = solver.scaled_budget(MAX_PRUNED_WORK, max_rounds)
+        return solver.walk_pruned(Pruned(fight, budget), max_rounds=max_rounds,
+                                  floor=solver.PRUNE_FLOOR, max_pruned=solver.MAX_ERROR)
+
+    def exact() -> solver.Walk[solver.Odds]:
+        return solver.walk_exact(fight, max_rounds=max_rounds,
+                                 max_cost=COST_PER_ROUND * max_rounds)
+
+    if fight.rules.carry_wounds and carry_pairs(fight) > MAX_CARRY_STATES:
+        return Cascade(fight, max_rounds, (("pruned", pruned),), play, SIM_BATCH,
+                       SIM_MAX_FIGHTS, SIM_MAX_ROUNDS,
+                       untried=f"Carrying every point means following up to "
+                               f"{carry_pairs(fight):,} pairs of HP totals, more than the "
+                               f"{MAX_CARRY_STATES:,} followed exactly")
+    walks = (("exact", exact), ("pruned", pruned)) if fight.rules.carry_wounds else \
+        (("exact", exact),)
+    return Cascade(fight, max_rounds, walks, play, SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS)

@@ -8,9 +8,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from rules_core import fight_result, solver
+from rules_core import cascade, fight_result, solver
 from rules_core.calculator import Calculator, Result
-from rules_core.dice.distribution import one_in, percent
+from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField, describe
@@ -21,13 +21,6 @@ from rules_core.sucs.turn import Fighter, Rules
 
 PAGE = "sucs/actions"
 MAX_UNITS = 6
-#: a fight too large for both walks is simulated (:func:`simulated`): at most
-#: SIM_TRIALS fights, none begun past SIM_WORK turns x (units on the field)^2, and refused
-#: as before when fewer than MIN_SIM_TRIALS fit (their 95% intervals would be wider than
-#: about 3 points either way)
-SIM_TRIALS = 5_000
-SIM_WORK = 100_000
-MIN_SIM_TRIALS = 1_000
 #: suppression markers a side's units may start with
 MAX_START_MARKERS = 5
 SIDES = (("a", "Side A units lost"), ("b", "Side B units lost"))
@@ -157,7 +150,7 @@ FIELDS: tuple[Field, ...] = (
 )
 
 
-def fight_of(inputs: dict[str, Any]) -> Fight:
+def fight_of(inputs: dict[str, Any], max_work: int | None = None) -> Fight:
     rules = Rules(armor_modifies_roll=inputs["armor_modifies_roll"],
                   bonus_from_target_number=inputs["bonus_over"] == "target_number",
                   suppression=inputs["suppression"], two_roll_rule=inputs["two_roll_rule"],
@@ -172,92 +165,52 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
                            armor_support=inputs[f"{s}_support"] == "armor") for u in units)
              for s, units in zip("ab", sides)]
     return Fight(sides[0], sides[1], rules,
-                 max_work=sucs_fight.limits(inputs["max_rounds"])[0],
+                 max_work=(sucs_fight.limits(inputs["max_rounds"])[0] if max_work is None
+                           else max_work),
                  markers=(inputs["a_markers"], inputs["b_markers"]))
 
 
-def past_limits(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0,
-                played: int | None = None) -> tuple[str, str, str, str]:
-    """Why a fight is past the exact walk's limit (and too large for the pruned walk too,
-    which could give its first ``fit`` turns, and, when ``played`` is given, for a
-    simulation, which could play only that many fights), and what to lower: the round cap
+def past_limits(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0) -> str:
+    """What to lower for exact odds, for a fight past the exact walk's limit (and too
+    large for the pruned walk, which could give its first ``fit`` turns): the round cap
     when at least the first two turns fit either walk, else the units (the side with more
-    kinds of unit). (field to name, the reason, what to lower to have it answered, what to
-    lower for exact odds.)"""
-    what = found.message
-    # the pruned walk is named only when it was tried (not when no first turn fits)
-    pruned = (f", nor does it fit with its least likely ways dropped (to within "
-              f"{one_in(sucs_fight.MAX_ERROR)})" if sucs_fight.prunable(found) else "")
-    if played is not None:
-        pruned += (f", nor can enough fights be played to simulate it ({played:,} of the "
-                   f"{MIN_SIM_TRIALS:,} needed)")
+    kinds of unit)."""
     turns = max(found.rounds, fit)
     if turns >= 2:
-        units = "put fewer or less varied units in Side A units or Side B units"
-        return ("max_rounds", f"{what} at a cap of {rounds}{pruned}",
-                f"The first {turns} turns fit: lower the Round cap to {turns} or less, or "
-                f"{units}.",
-                f"For exact odds, lower the Round cap to {turns} or less (the first {turns} "
-                f"turns fit), or {units}.")
+        return (f"For exact odds, lower the Round cap to {turns} or less (the first {turns} "
+                "turns fit), or put fewer or less varied units in Side A units or Side B units.")
     kinds = {s: len({u.stats for u in fight.units[s]}) for s in ("a", "b")}
     sizes = {s: len(fight.units[s]) for s in ("a", "b")}
     side = max(("a", "b"), key=lambda s: (kinds[s], sizes[s], s == "a"))
-    name = f"side_{side}"
     melee = (" or make it an exchange of fire (Kind of fight)" if fight.rules.melee else "")
-    units = f"put fewer or less varied units in {LABELS[name]} (or in the other side){melee}"
-    return (name, f"{what} (limit hit in turn {found.rounds + 1}){pruned}",
-            f"{units[0].upper()}{units[1:]}; the Round cap alone cannot bring it under the "
-            "limit.",
-            f"For exact odds, {units}.")
+    return (f"For exact odds, put fewer or less varied units in {LABELS[f'side_{side}']} (or "
+            f"in the other side){melee}.")
 
 
-def refusal(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0,
-            played: int | None = None) -> InputError:
-    """The message for a fight past every limit (:func:`past_limits`), under the field to
-    lower."""
-    field, reason, advice, _ = past_limits(fight, rounds, found, fit, played)
-    label = "Round cap" if field == "max_rounds" else LABELS[field]
-    return InputError(field, f"{label}: {reason}. {advice}")
-
-
-def simulated(fight: Fight, rounds: int) -> solver.Simulated:
-    """The fight played up to :data:`SIM_TRIALS` times with the same seed, and no fight
-    begun once the turns played, each weighted by the units on the field squared (a turn's
-    work grows with the units that act times the enemies each weighs), come to
-    :data:`SIM_WORK`: about a sixth of a second of CPython whatever the size."""
-    units = len(fight.units["a"]) + len(fight.units["b"])
-    return sucs_fight.simulated(fight, rounds, SIM_TRIALS, max(1, SIM_WORK // units ** 2))
-
-
-def _compute(inputs: dict[str, Any]) -> Result:
-    fight = fight_of(inputs)
+def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
     rounds = inputs["max_rounds"]
-    solver_work = sucs_fight.limits(rounds)[1]
-    found = sucs_fight.plan(fight, rounds, max_work=solver_work)
-    answer: solver.Odds | solver.Pruned | solver.Simulated | None
-    why = ""  # why the answer is simulated
-    if found.limit is None:
-        try:
-            answer = solver.solve(fight, max_rounds=rounds)
-        except solver.TooLarge as err:  # pragma: no cover - the plan refuses first
-            raise InputError("max_rounds", f"{err}. Lower the Round cap, or put fewer or "
-                                           "less varied units in Side A units or Side B "
-                                           "units.") from None
-    else:  # past the exact walk's limits: the pruned walk, a simulation, or a refusal
-        answer, fit = sucs_fight.pruned(fight, rounds, sucs_fight.pruned_limit(rounds), found)
-        if answer is None:
-            answer = simulated(fight, rounds)
-            if answer.trials < MIN_SIM_TRIALS:
-                raise refusal(fight, rounds, found, fit, answer.trials)
-            _, reason, _, exact = past_limits(fight, rounds, found, fit)
-            why = f"{reason}. {exact}"
-    result = fight_result.to_result(answer, SIDES)
-    if why:
-        result["simulated_because"] = why
+    turn_work, solver_work = sucs_fight.limits(rounds)
+    return sucs_fight.cascade(fight_of(inputs), fight_of(inputs), rounds, turn_work,
+                              solver_work, sucs_fight.pruned_limit(rounds))
+
+
+def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
+    fight = refined.cascade.fight
+    assert isinstance(fight, Fight)
+    result = fight_result.refined_result(refined, SIDES)
+    if result["method"] == "simulation":
+        walks = refined.cascade.walker
+        assert isinstance(walks, sucs_fight.Walks)
+        advice = (past_limits(fight, inputs["max_rounds"], walks.found, walks.fit)
+                  if walks.found is not None else "")
+        result["simulated_because"] = f"{refined.why_not_exact} {advice}".strip()
     result["units"] = {"a": [describe_unit(u) for u in fight.units["a"]],
                        "b": [describe_unit(u) for u in fight.units["b"]]}
     result["attack_odds"] = attack_odds(fight)
     return result
+
+
+ANSWERS = cascade.Sharpened(_cascade, _result)
 
 
 def attack_odds(fight: Fight) -> list[dict[str, Any]]:
@@ -376,7 +329,8 @@ ENGAGEMENT = Calculator(
     summary="Exact odds of how a fight between two groups of units ends, turn by turn, with "
             "suppression, reorganizing and close combat.",
     fields=FIELDS,
-    compute=_compute,
+    compute=ANSWERS.compute,
+    sharpen=ANSWERS,
     explain=_explain,
     headline=fight_result.headline,
     charts=fight_result.charts(SIDES, "Units lost"),

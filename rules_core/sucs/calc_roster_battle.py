@@ -25,7 +25,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from rules_core import fight_result, solver
+from rules_core import cascade, fight_result, solver
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
@@ -46,19 +46,10 @@ PAGE = "sucs/roster"
 MIN_TURNS, MAX_TURNS = 4, 10
 MAX_BATTLE_UNITS = roster.MAX_BATTLE_UNITS
 #: paths the exact turn walk may build while trying a battle (a tenth of a second of
-#: CPython): a battle past it, or past the exact walk's other limits, is simulated
-EXACT_TRY_WORK = 20_000
-#: the pruned walk's budget (:func:`sucs_fight.pruned`, tried next; in the units of
-#: :data:`sucs_fight.MAX_PRUNED_WORK`) before the battle is simulated instead: about a
-#: third of a second of CPython
-PRUNED_TRY_WORK = 300_000
-#: the simulation's budget: battles x (units on the field)^2 (a turn's work grows with the
-#: units that act times the enemies each weighs): 900 battles of 10 units a side, fewer
-#: (never under MIN_TRIALS) for larger armies, so that any battle the form accepts is
-#: answered within a second of CPython (benchmarks/sucs_battle.py)
-SIM_BUDGET = 360_000
-MAX_TRIALS = 1_000
-MIN_TRIALS = 250
+#: CPython), and the pruned walk's budget after it (in the units of
+#: :data:`sucs_fight.MAX_PRUNED_WORK`: about a third of a second); past both, the battle
+#: is simulated
+EXACT_TRY_WORK, PRUNED_TRY_WORK = 20_000, 300_000
 MAX_COVER = 6
 SIDES = (("a", "Side A points lost"), ("b", "Side B points lost"))
 HOLDS = {"a": "Side A holds the field", "b": "Side B holds the field"}
@@ -230,35 +221,6 @@ def battle_of(inputs: dict[str, Any], max_work: int = sucs_fight.UNCOUNTED) -> B
                   (str(sides[0]["name"]), str(sides[1]["name"])))
 
 
-def _exact(battle: Battle, turns: int, found: sucs_fight.Plan) -> Result | None:
-    """The exact answer, when the plan fits every limit (the battle's own turn budget,
-    :data:`EXACT_TRY_WORK`, and the solver's); else None."""
-    if found.limit is not None:
-        return None
-    odds = solver.solve(battle, max_rounds=turns)
-    result = fight_result.to_result(odds, SIDES)
-    result["outcomes"] = _renamed(result["outcomes"])
-    if "outcomes_exact" in result:
-        result["outcomes_exact"] = _renamed(result["outcomes_exact"])
-    result["survivors"] = _survivors(battle, {k: {n: float(p) for n, p in d.items()}
-                                              for k, d in odds.losses.items()})
-    result.update(method="exact", error_bound=0.0)
-    return result
-
-
-def _pruned(battle: Battle, turns: int, found: sucs_fight.Plan) -> Result | None:
-    """The answer with the least likely branches pruned, when it fits
-    :data:`PRUNED_TRY_WORK` and drops at most one in a million; else None."""
-    odds, _ = sucs_fight.pruned(battle, turns, PRUNED_TRY_WORK, found)
-    if odds is None:
-        return None
-    result = fight_result.to_result(odds, SIDES)
-    result["outcomes"] = _renamed(result["outcomes"])
-    result["survivors"] = _survivors(battle, odds.losses)
-    result["method"] = "pruned"
-    return result
-
-
 def _renamed(outcomes: dict[str, Any]) -> dict[str, Any]:
     return {(STANDING if k == solver.STILL_FIGHTING else k): v for k, v in outcomes.items()}
 
@@ -277,37 +239,33 @@ def _survivors(battle: Battle, losses: dict[str, dict[int, float]]) -> list[dict
     return rows
 
 
-def trials_for(battle: Battle) -> int:
-    """Battles the simulation plays for this battle's size (:data:`SIM_BUDGET`)."""
-    units = sum(len(u) for u in battle.units.values())
-    return max(MIN_TRIALS, min(MAX_TRIALS, SIM_BUDGET // units ** 2))
-
-
-def _simulated(battle: Battle, turns: int) -> Result:
-    """Seeded battles with real dice, each outcome's chance with its 95% interval."""
-    answer = sucs_fight.simulated(battle, turns, trials_for(battle))
-    result = fight_result.to_result(answer, SIDES)
-    result["outcomes"] = _renamed(result["outcomes"])
-    result["intervals"] = _renamed(result["intervals"])
-    result["survivors"] = _survivors(battle, answer.losses)
-    return result
-
-
-def _compute(inputs: dict[str, Any]) -> Result:
+def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
     turns = inputs["turns"]
-    battle = battle_of(inputs, EXACT_TRY_WORK)
-    found = sucs_fight.plan(battle, turns, max_work=sucs_fight.limits(turns)[1])
-    result = _exact(battle, turns, found) or _pruned(battle, turns, found)
-    if result is None:  # played with dice: SIM_BUDGET bounds it
-        result = _simulated(battle, turns)
+    return sucs_fight.cascade(battle_of(inputs, EXACT_TRY_WORK), battle_of(inputs), turns,
+                              EXACT_TRY_WORK, sucs_fight.limits(turns)[1], PRUNED_TRY_WORK)
+
+
+def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
+    battle = refined.cascade.fight
+    assert isinstance(battle, Battle) and refined.answer is not None
+    result = fight_result.refined_result(refined, SIDES)
+    for key in ("outcomes", "outcomes_exact", "intervals"):
+        if key in result:
+            result[key] = _renamed(result[key])
+    result["survivors"] = _survivors(battle, {k: {n: float(p) for n, p in d.items()}
+                                              for k, d in refined.answer.losses.items()})
     result["names"] = battle.names
     result["points"] = {s: sum(battle.costs[s]) for s in "ab"}
     return result
 
 
+ANSWERS = cascade.Sharpened(_cascade, _result)
+
+
 def _headline(result: Result) -> list[tuple[str, str]]:
     rows = fight_result.outcome_rows(result) + fight_result.bound_row(result)
-    rows += [(f"Side {s.upper()} points lost", f"{result[f'expected_losses_{s}']:.1f} of "
+    rows += [(f"{result['names'][s]}: points lost on average",
+              f"{result[f'expected_losses_{s}']:.1f} of "
                                                f"{result['points'][s]}") for s in "ab"]
     return rows
 
@@ -336,7 +294,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     if result["method"] == "exact":
         text += ("**Exact.** Every way the battle can go was followed with its exact chance "
                  f"(at most {result['peak_states']} states at once).\n\n")
-    elif result["method"] == "pruned":
+    elif result.get("error_bound"):
         text += fight_result.pruned_note(result, sucs_fight.PRUNE_FLOOR, "battle") + "\n\n"
     else:
         text += fight_result.simulation_note(
@@ -391,7 +349,8 @@ BATTLE = Calculator(
             "points each side loses and the units left; exact for small armies, exact to "
             "within one in a million for middling ones, a labelled simulation past that.",
     fields=FIELDS,
-    compute=_compute,
+    compute=ANSWERS.compute,
+    sharpen=ANSWERS,
     explain=_explain,
     headline=_headline,
     charts=(Chart("outcomes", "How the battle ends", "Outcome", ordered=False),

@@ -16,8 +16,10 @@ units' stats and states only), so the exact walk merges them (:meth:`Fight.canon
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+from collections.abc import Generator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -26,6 +28,7 @@ from typing import Any
 import icepool
 
 from rules_core import solver
+from rules_core.cascade import Cascade
 from rules_core.sucs.attack import AttackSpec, can_damage, resolve
 from rules_core.sucs.turn import (
     A_WINS,
@@ -340,6 +343,12 @@ class Plan:
 
 def plan(fight: Fight, max_rounds: int, max_states: int = MAX_STATES,
          max_work: int = MAX_SOLVER_WORK) -> Plan:
+    """What the exact answer would cost (:func:`planning`, run to its end)."""
+    return solver.finish(planning(fight, max_rounds, max_states, max_work))
+
+
+def planning(fight: Fight, max_rounds: int, max_states: int = MAX_STATES,
+             max_work: int = MAX_SOLVER_WORK) -> Generator[None, None, Plan]:
     """Walk the rounds the solver would walk, building each new state's moves (under the
     fight's own budget) but only following which states can be reached, not their chances.
     The solver's cost of a round is its transitions times the size of the numbers, which
@@ -355,6 +364,7 @@ def plan(fight: Fight, max_rounds: int, max_states: int = MAX_STATES,
         transitions = 0
         try:
             for state in live:
+                yield  # building a state's turn is the costly piece
                 denominator, moves = fight.step(state)
                 bits = max(bits, denominator.bit_length())
                 transitions += len(moves)
@@ -493,3 +503,64 @@ def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[Rou
         ((after, _),) = turn(fight, state, first, charge, draw).items()
         rnd = (2, after)
     return rnd, played
+
+
+# ---- how a fight is answered (rules_core.cascade) ------------------------------------
+
+#: a simulation step plays this many fights divided by the units on the field squared (a
+#: turn's work grows with the units that act times the enemies each weighs): a few
+#: hundredths of a second of CPython whatever the size; the most fights it plays, and the
+#: most turns x units squared (its work cap: about 20 s of CPython)
+SIM_STEP_WORK, SIM_MAX_FIGHTS, SIM_MAX_WORK = 20_000, 250_000, 12_000_000
+
+
+class Walks:
+    """The exact walk and the pruned walk of one fight as the cascade starts them, each
+    under its own budget; the exact walk's :class:`Plan` (``found``) and the turns the
+    pruned walk fitted (``fit``) are kept, to say what would have to be lowered."""
+
+    def __init__(self, fight: Fight, max_rounds: int, turn_work: int, solver_work: int,
+                 pruned_work: int) -> None:
+        self.fight, self.max_rounds = fight, max_rounds
+        self.turn_work, self.solver_work, self.pruned_work = turn_work, solver_work, pruned_work
+        self.found: Plan | None = None
+        self.fit = 0
+
+    def exact(self) -> solver.Walk[solver.Odds]:
+        self.fight.work, self.fight.max_work = 0, self.turn_work
+        self.found = yield from planning(self.fight, self.max_rounds, max_work=self.solver_work)
+        if self.found.limit is not None:
+            raise _too_large(f"{self.found.message} (the first {self.found.rounds} turns fit)")
+        return (yield from solver.walk_exact(self.fight, max_rounds=self.max_rounds))
+
+    def pruned(self) -> solver.Walk[solver.Pruned]:
+        if self.found is None or not prunable(self.found):
+            raise _too_large("not tried, as not even the first turn fits the exact walk")
+        self.fight.work, self.fight.max_work = 0, self.pruned_work
+        try:
+            return (yield from solver.walk_pruned(self.fight, max_rounds=self.max_rounds,
+                                                  floor=PRUNE_FLOOR, max_pruned=MAX_ERROR))
+        except solver.TooLarge as err:
+            self.fit = err.rounds
+            raise _too_large(f"{err} (the first {err.rounds} turns fit)") from None
+
+
+def _too_large(message: str) -> solver.TooLarge:
+    err = solver.TooLarge("", 0)
+    err.args = (message,)
+    return err
+
+
+def cascade(walked: Fight, played: Fight, max_rounds: int, turn_work: int, solver_work: int,
+            pruned_work: int) -> Cascade:
+    """How a fight is answered: the exact walk of ``walked`` (its turns within
+    ``turn_work``, the solver's within ``solver_work``), then its pruned walk within
+    ``pruned_work``, then a simulation of ``played`` (the same fight, whose turn walk is
+    never budgeted: :data:`UNCOUNTED`)."""
+    walks = Walks(walked, max_rounds, turn_work, solver_work, pruned_work)
+    played.max_work = UNCOUNTED
+    units = len(played.units["a"]) + len(played.units["b"])
+    return Cascade(played, max_rounds, (("exact", walks.exact), ("pruned", walks.pruned)),
+                   functools.partial(play_quickly, played, max_rounds),
+                   max(1, SIM_STEP_WORK // units ** 2), SIM_MAX_FIGHTS, SIM_MAX_WORK,
+                   units ** 2, walker=walks)

@@ -310,7 +310,7 @@ def simulation_shown(page: Page, root: Locator, got: dict, expected: dict, outco
     wait_settled(page, root)
     shown = root.locator(".calc-headline").first
     low, high = expected["intervals"][outcome]
-    assert f"({percent(low)}-{percent(high)})" in shown.inner_text()
+    assert f"({percent(low)} to {percent(high)})" in shown.inner_text()
     shown.scroll_into_view_if_needed()
     box = shown.bounding_box()
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height

@@ -299,12 +299,23 @@ def test_dice_played_with_the_new_inputs_agree_with_the_exact_odds(over):
     ({"a_defense": "block", "a_block_skill": 41}, "a_block_skill", "Side A: Shield or Cloak"),
     ({"a_defense_bonus": -1}, "a_defense_bonus", "Side A: defence bonuses"),
     ({"b_cowardice": 31}, "b_cowardice", "Side B: Cowardice"),
-    ({"a_skill": 14, "b_skill": 14, "a_dr": 3, "b_dr": 3, "a_damage": "1d+1",
-      "b_damage": "1d+1", "a_hp": 10, "b_hp": 10, "a_members": 12, "b_members": 13,
-      "ties": "simultaneous", "max_rounds": 100}, "max_rounds", "Round cap"),
 ])
 def test_bad_new_inputs_name_the_field(over, field, words):
     refused("heroic.engagement", inputs(**over), field, words)
+
+
+def test_a_fight_past_the_exact_walks_work_is_simulated_not_refused() -> None:
+    """Twelve against thirteen at a round cap of 100 was refused at the Round cap (the
+    exact walk's work): the one cascade answers it with a labelled simulation that says
+    which walk did not fit and what to lower."""
+    got = api.run("heroic.engagement", inputs(**{
+        "a_skill": 14, "b_skill": 14, "a_dr": 3, "b_dr": 3, "a_damage": "1d+1",
+        "b_damage": "1d+1", "a_hp": 10, "b_hp": 10, "a_members": 12, "b_members": 13,
+        "ties": "simultaneous", "max_rounds": 100}), precision="2 points")
+    assert got["ok"] and got["result"]["method"] == "simulation"
+    why = got["result"]["simulated_because"]
+    assert "The exact walk: The work this fight needs is past the limit" in why
+    assert "For exact odds, lower the round cap" in why
 
 
 def test_more_members_than_an_exact_answer_follows_are_simulated() -> None:

@@ -1,0 +1,272 @@
+"""Answers that sharpen: the one cascade every whole fight is answered by.
+
+A fight is answered by the first of its walks that fits its budget (the exact walk, then
+the walk with its least likely branches pruned: :mod:`rules_core.solver`), else by a
+simulation of seeded fights with real dice. Each system's ``fight.py`` says which walks a
+fight may try, with their budgets, and how to play it quickly (:class:`Cascade`).
+
+:class:`Refinement` runs the cascade as a sequence of ever better answers, each complete
+and honest (its method, the fights played, each chance's 95% interval or the walk's
+bound), one piece of work per :meth:`Refinement.step`. In the browser the first answer
+comes fast (a short simulation while a walk is still going) and sharpens until it is
+exact, within its bound, within the wanted precision, or at the work cap; the API and
+the command line run it to that end (:meth:`Refinement.settle`). The simulation's figures
+depend only on the fights played (one seeded generator, fixed batches), so the same
+inputs give the same figures at every step.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_core import solver
+from rules_core.errors import InputError
+
+#: a simulated answer settles when every outcome's 95% interval is at most this wide on
+#: either side (half a percentage point)
+HALF_WIDTH = 0.005
+#: the field name and label a wanted precision is refused under
+PRECISION_FIELD, PRECISION_LABEL = "precision", "Precision"
+#: the finest half-width and the longest time a precision may ask for
+FINEST_POINTS, LONGEST_SECONDS = 0.05, 600.0
+
+
+@dataclass(frozen=True)
+class Precision:
+    """When an answer is good enough: exact or within the walk's bound always is; a
+    simulation once each chance's 95% half-width is at most ``half_width`` (None: never,
+    for "exact"), or after ``seconds`` of work."""
+
+    half_width: float | None = HALF_WIDTH
+    seconds: float | None = None
+
+    @property
+    def exact_only(self) -> bool:
+        return self.half_width is None and self.seconds is None
+
+
+DEFAULT = Precision()
+_POINTS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:points?|pp|%)")
+_TIME = re.compile(r"(\d+(?:\.\d+)?)\s*(s|seconds?|ms)")
+
+
+def precision(raw: Any) -> Precision:
+    """A wanted precision as the API and the command line take it: None (the default,
+    half a point), "exact", "0.2 points" (or "0.2 pp", "0.2%") or a time ("3 s",
+    "500 ms"); anything else is refused, saying what is allowed."""
+    if raw is None:
+        return DEFAULT
+    allowed = (f'"exact", a number of points from {FINEST_POINTS} to 50 ("0.5 points"), or a '
+               f'time up to {LONGEST_SECONDS:g} s ("3 s", "500 ms")')
+    if not isinstance(raw, str):
+        raise InputError(PRECISION_FIELD, f"{PRECISION_LABEL}: expected {allowed}; received "
+                                          f"{raw!r}.")
+    text = raw.strip().lower()
+    if text == "exact":
+        return Precision(None)
+    points, took = _POINTS.fullmatch(text), _TIME.fullmatch(text)
+    if points and FINEST_POINTS <= float(points.group(1)) <= 50:
+        return Precision(float(points.group(1)) / 100)
+    if took:
+        seconds = float(took.group(1)) / (1000 if took.group(2) == "ms" else 1)
+        if 0 < seconds <= LONGEST_SECONDS:
+            return Precision(None, seconds)
+    raise InputError(PRECISION_FIELD, f"{PRECISION_LABEL}: expected {allowed}; received "
+                                      f"{raw[:40]!r}.")
+
+
+#: a walk as the cascade starts it: a generator that yields between pieces of work,
+#: returns its answer, or raises :class:`solver.TooLarge` past its budget
+WalkStart = Callable[[], Generator[None, None, "solver.Odds | solver.Pruned"]]
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """How one fight may be answered (built by each system's ``fight.py``)."""
+
+    #: the fight the simulation plays (its outcomes and losses are tallied)
+    fight: solver.Fight
+    max_rounds: int
+    #: the walks to try, in order: (name, start), name "exact" or "pruned"
+    walks: tuple[tuple[str, WalkStart], ...] = ()
+    #: one fight with real dice: (the state it ended in, rounds played); None: the fight
+    #: is never simulated (a walk too large is refused)
+    play_once: Callable[[random.Random], tuple[Any, int]] | None = None
+    #: fights a simulation step plays (the step's work: a few hundredths of a second)
+    batch: int = 100
+    #: the most fights a simulation plays, and the most work: rounds played x
+    #: ``round_work`` (the work of one round, in the system's units): its hard caps
+    max_fights: int = 250_000
+    max_work: int = 10 ** 9
+    round_work: int = 1
+    #: why no walk is tried at all ("" when they are)
+    untried: str = ""
+    #: the system's own record of its walks (what fitted), for its explanation
+    walker: Any = None
+
+
+@dataclass
+class Refinement:
+    """The cascade run as ever better answers (see the module's text)."""
+
+    cascade: Cascade
+    wanted: Precision = DEFAULT
+    #: with a walk still going, simulate once this many seconds have passed without an
+    #: answer, and then between its pieces (None: walks first, the settled answer)
+    first_after: float | None = None
+    seed: int = solver.SIM_SEED
+    clock: Callable[[], float] = time.perf_counter
+    #: the latest answer (None until the first)
+    answer: solver.Odds | solver.Pruned | solver.Simulated | None = None
+    #: "exact", "pruned" or "simulation"
+    method: str = ""
+    done: bool = False
+    #: why refining stopped: "exact", "bound", "precision", "cap", "time", or "" while going on
+    stopped: str = ""
+    #: each walk that did not fit: (its name, why)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    steps: int = 0
+
+    def __post_init__(self) -> None:
+        self._walks = list(self.cascade.walks)
+        self._walk: Generator[None, None, Any] | None = None
+        self._walk_name = ""
+        self._tally = solver.Tally(self.cascade.fight, self.cascade.max_rounds)
+        self._rng = random.Random(self.seed)
+        self._began = self.clock()
+
+    # ---- what the answer is -------------------------------------------------------
+
+    @property
+    def walking(self) -> bool:
+        return self._walk is not None or bool(self._walks)
+
+    @property
+    def why_not_exact(self) -> str:
+        """Why the answer is simulated, in words ("" when no walk failed)."""
+        said = [self.cascade.untried] if self.cascade.untried else []
+        said += [f"{'The exact walk' if name == 'exact' else 'The walk with its least likely ways dropped'}"
+                 f": {why}" for name, why in self.failures]
+        return " ".join(s if s.endswith(".") else s + "." for s in said)
+
+    @property
+    def played(self) -> int:
+        return self._tally.played
+
+    # ---- the work -------------------------------------------------------------------
+
+    def step(self, seconds: float = 0.05) -> bool:
+        """One piece of work, about ``seconds`` long (a simulation batch is whole); True
+        when it gave a new answer."""
+        if self.done:
+            return False
+        self.steps += 1
+        start = self.clock()
+        if self._walk is None and self._walks:
+            self._walk_name, begin = self._walks.pop(0)
+            self._walk = begin()
+        if self._walk is not None:
+            if self._walk_on(start, seconds):
+                return True
+            sim_due = (self.first_after is not None and self.cascade.play_once is not None
+                       and (self.answer is not None
+                            or self.clock() - self._began >= self.first_after))
+            if self.walking and not sim_due:
+                return False
+        if self.walking and (self.cascade.play_once is None or self.first_after is None):
+            return False
+        if self.cascade.play_once is None:
+            self.done, self.stopped = True, "refused"
+            return False
+        return self._simulate()
+
+    def _walk_on(self, start: float, seconds: float) -> bool:
+        """Go on with the walk for ``seconds``: True when it answered."""
+        assert self._walk is not None
+        while self.clock() - start < seconds:
+            try:
+                next(self._walk)
+            except StopIteration as ended:
+                self._walk, self._walks = None, []
+                self.answer = ended.value
+                bound = getattr(self.answer, "pruned", 0.0)
+                self.method = "pruned" if isinstance(self.answer, solver.Pruned) else "exact"
+                self.done, self.stopped = True, "bound" if bound else "exact"
+                return True
+            except solver.TooLarge as err:
+                self.failures.append((self._walk_name, str(err)))
+                self._walk = None
+                if not self._walks:
+                    return False
+                self._walk_name, begin = self._walks.pop(0)
+                self._walk = begin()
+        return False
+
+    def _simulate(self) -> bool:
+        play, tally = self.cascade.play_once, self._tally
+        assert play is not None
+        for _ in range(min(self.cascade.batch, self.cascade.max_fights - tally.played)):
+            tally.add(*play(self._rng))
+        answer = tally.answer()
+        self.answer, self.method = answer, "simulation"
+        if self.walking:
+            return True
+        widest = max(half_width(low, high) for low, high in answer.intervals.values())
+        wanted = self.wanted
+        if wanted.half_width is not None and widest <= wanted.half_width:
+            self.done, self.stopped = True, "precision"
+        elif (tally.played >= self.cascade.max_fights
+              or tally.rounds_sum * self.cascade.round_work >= self.cascade.max_work):
+            self.done, self.stopped = True, "cap"
+        elif wanted.seconds is not None and self.clock() - self._began >= wanted.seconds:
+            self.done, self.stopped = True, "time"
+        return True
+
+    def settle(self) -> Refinement:
+        """Refine until done (the API's answer): walks first, then the simulation."""
+        while not self.done:
+            if self.wanted.exact_only and not self.walking and self.answer is None:
+                self.done, self.stopped = True, "refused"
+                break
+            self.step(1.0)
+        return self
+
+
+def half_width(low: float, high: float) -> float:
+    """Half an interval's width."""
+    return (high - low) / 2
+
+
+def settled(cascade: Cascade, wanted: Precision = DEFAULT) -> Refinement:
+    """The cascade run to its settled answer; refused (InputError under the precision
+    field) when only an exact answer was wanted and no walk fits."""
+    done = Refinement(cascade, wanted).settle()
+    if done.answer is None:
+        reason = done.why_not_exact or "no walk fits this fight."
+        raise InputError(PRECISION_FIELD, f"{PRECISION_LABEL}: an exact answer was asked for, "
+                                          f"but {reason[0].lower()}{reason[1:]} Ask for a "
+                                          "precision in points instead.")
+    return done
+
+
+
+@dataclass(frozen=True)
+class Sharpened:
+    """A whole-fight calculator's answers: its cascade for the inputs, and its result
+    for a refinement's latest answer. ``compute`` is the settled result (the API's)."""
+
+    cascade: Callable[[dict[str, Any]], Cascade]
+    result: Callable[[dict[str, Any], Refinement], dict[str, Any]]
+
+    def compute(self, inputs: dict[str, Any], wanted: Precision = DEFAULT) -> dict[str, Any]:
+        return self.result(inputs, settled(self.cascade(inputs), wanted))
+
+    def begin(self, inputs: dict[str, Any], first_after: float = 0.3) -> Refinement:
+        """The refinement the browser runs: a first answer after ``first_after`` seconds
+        of walking at the latest."""
+        return Refinement(self.cascade(inputs), first_after=first_after)

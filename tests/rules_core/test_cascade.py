@@ -1,0 +1,235 @@
+"""The one answer cascade (rules_core.cascade): every step of a refinement is honest
+against the exact walk of the same fight, a simulation's 95% intervals are true 95%
+intervals, the same seed gives the same figures at every step, and the API and the
+command line take a wanted precision."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from rules_core import api, cascade, solver
+from rules_core.fields import initial_inputs, validate
+from rules_core.heroic import calc_groups_fight as heroic_calc
+from rules_core.heroic import fight as heroic
+from rules_core.sucs import calc_actions_fight as sucs_calc
+from rules_core.sucs import calc_roster_battle as battle_calc
+
+
+def heroic_inputs(**over: Any) -> dict[str, Any]:
+    """Three raiders against two guards, carried wounds: small enough for every walk."""
+    raw = {**initial_inputs(heroic_calc.FIELDS),
+           **{"a_name": "Raiders", "a_members": 3, "a_skill": 12, "a_hp": 4, "a_dr": 0,
+              "a_damage": "1d", "a_wounding": 1, "b_name": "Guards", "b_members": 2,
+              "b_skill": 13, "b_hp": 5, "b_dr": 1, "b_damage": "1d+1", "b_wounding": 1.5,
+              "wounds": "carry", "max_rounds": 6}, **over}
+    return validate(heroic_calc.FIELDS, raw)
+
+
+def sucs_inputs(**over: Any) -> dict[str, Any]:
+    raw = {**initial_inputs(sucs_calc.FIELDS), "side_a": "3/1/0", "side_b": "3/1/0, 4/1/0",
+           "max_rounds": 5, **over}
+    return validate(sucs_calc.FIELDS, raw)
+
+
+def simulated_only(answers: cascade.Cascade, batch: int = 50) -> cascade.Cascade:
+    """The same fight with no walk: answered by its simulation alone."""
+    return replace(answers, walks=(), batch=batch)
+
+
+def exact_of(answers: cascade.Cascade) -> solver.Odds:
+    return solver.solve(answers.fight, max_rounds=answers.max_rounds)
+
+
+FIGHTS = {
+    "heroic": lambda: heroic.cascade(heroic_calc.build(heroic_inputs()), 6),
+    "sucs": lambda: sucs_calc._cascade(sucs_inputs()),
+}
+
+
+@pytest.mark.parametrize("name", FIGHTS)
+def test_a_small_fight_is_answered_exactly_by_its_first_walk(name: str) -> None:
+    answers = FIGHTS[name]()
+    done = cascade.Refinement(answers, first_after=0.0).settle()
+    assert done.method == "exact" and done.stopped == "exact" and done.done
+    assert done.answer == exact_of(FIGHTS[name]())
+
+
+@pytest.mark.parametrize("name", FIGHTS)
+def test_every_simulated_step_is_honest_and_the_same_for_the_same_seed(name: str) -> None:
+    """Each step is a whole answer (shares summing to 1, intervals around them); the
+    intervals narrow as fights are added; the settled one covers the exact chance; and
+    two refinements of the same fight give the same figures at every step, however
+    long their steps are."""
+    exact = exact_of(FIGHTS[name]())
+    first = cascade.Refinement(simulated_only(FIGHTS[name]()), cascade.Precision(0.02))
+    second = cascade.Refinement(simulated_only(FIGHTS[name]()), cascade.Precision(0.02))
+    steps: list[solver.Simulated] = []
+    while not first.done:
+        assert first.step(0.001)
+        assert second.step(5.0)
+        assert isinstance(first.answer, solver.Simulated)
+        assert first.answer == second.answer
+        steps.append(first.answer)
+    for answer in steps:
+        assert sum(answer.outcomes.values()) == pytest.approx(1.0)
+        for outcome, (low, high) in answer.intervals.items():
+            assert low <= answer.outcomes[outcome] <= high
+    widths = [max(h - lo for lo, h in a.intervals.values()) for a in steps]
+    assert widths[-1] < widths[0] / 3
+    assert first.stopped == "precision" and widths[-1] / 2 <= 0.02
+    for outcome, p in exact.outcomes.items():
+        low, high = steps[-1].intervals.get(outcome, (0.0, 0.0))
+        assert low <= float(p) <= high, outcome
+
+
+def test_a_pruned_step_is_below_the_exact_answer_by_at_most_its_bound() -> None:
+    raw = heroic_inputs(a_members=4, b_members=3, max_rounds=8)
+    fight = heroic_calc.build(raw)
+    exact = solver.solve(fight, max_rounds=8)
+    answers = heroic.cascade(fight, 8)
+    pruned_only = replace(answers, walks=tuple(w for w in answers.walks if w[0] == "pruned"))
+    done = cascade.Refinement(pruned_only).settle()
+    assert done.method == "pruned" and isinstance(done.answer, solver.Pruned)
+    for outcome, p in exact.outcomes.items():
+        got = done.answer.outcomes.get(outcome, 0.0)
+        assert float(p) - done.answer.pruned - 1e-12 <= got <= float(p) + 1e-12
+
+
+def test_a_first_answer_comes_from_the_simulation_while_a_walk_goes_on() -> None:
+    """In the browser (``first_after``) a walk that takes long gives way to a first
+    simulated answer, and its exact answer replaces it when the walk ends."""
+    answers = FIGHTS["heroic"]()
+    ticks = iter(range(10 ** 9))
+    slow = cascade.Refinement(answers, first_after=3.0, clock=lambda: float(next(ticks)))
+    seen = []
+    while not slow.done:
+        if slow.step(2.0):
+            seen.append(slow.method)
+    assert seen[0] == "simulation" and seen[-1] == "exact"
+    assert slow.answer == exact_of(FIGHTS["heroic"]())
+
+
+def _coverage(answers: cascade.Cascade, exact: solver.Odds, fights: int) -> dict[str, float]:
+    covered = {outcome: 0 for outcome in exact.outcomes}
+    runs = 200
+    for seed in range(runs):
+        one = cascade.Refinement(simulated_only(answers, fights), cascade.Precision(1.0),
+                                 seed=seed)
+        one.step()
+        assert isinstance(one.answer, solver.Simulated) and one.played == fights
+        for outcome, p in exact.outcomes.items():
+            low, high = one.answer.intervals.get(outcome, (0.0, 0.0))
+            covered[outcome] += low <= float(p) <= high
+    return {outcome: n / runs for outcome, n in covered.items()}
+
+
+@pytest.mark.parametrize("name", FIGHTS)
+def test_the_95_percent_intervals_hold_the_exact_chance_in_at_least_90_percent_of_runs(
+        name: str) -> None:
+    """200 seeded simulations of 300 fights each: every outcome's exact chance is inside
+    its interval in at least 90% of them (a true 95% interval fails that in under 0.1%
+    of such tests)."""
+    answers = FIGHTS[name]()
+    exact = exact_of(FIGHTS[name]())
+    for outcome, share in _coverage(answers, exact, 300).items():
+        assert share >= 0.9, (outcome, share)
+
+
+@pytest.mark.parametrize("raw, wanted", [
+    (None, cascade.DEFAULT), ("exact", cascade.Precision(None)),
+    ("0.2 points", cascade.Precision(0.002)), ("1 pp", cascade.Precision(0.01)),
+    ("2%", cascade.Precision(0.02)), ("3 s", cascade.Precision(None, 3.0)),
+    ("500 ms", cascade.Precision(None, 0.5)),
+])
+def test_a_wanted_precision_is_read(raw: Any, wanted: cascade.Precision) -> None:
+    assert cascade.precision(raw) == wanted
+
+
+@pytest.mark.parametrize("raw", ["fast", "0 points", "0.01 points", "90 points", "0 s",
+                                 "1 hour", 3, ["exact"]])
+def test_a_bad_precision_is_refused_saying_what_is_allowed(raw: Any) -> None:
+    out = api.run("sucs.engagement", api.spec("sucs.engagement")["initial"], precision=raw)
+    assert not out["ok"] and out["error"]["field"] == "precision"
+    assert out["error"]["message"].startswith("Precision: expected \"exact\", a number of points")
+
+
+def test_an_exact_answer_asked_of_a_fight_no_walk_fits_is_refused_saying_why() -> None:
+    raw = {**api.spec("heroic.engagement")["initial"], "a_members": 20, "b_members": 9}
+    out = api.run("heroic.engagement", raw, precision="exact")
+    assert not out["ok"] and out["error"]["field"] == "precision"
+    assert "20 x 9 = 180 pairs of member counts" in out["error"]["message"]
+    coarse = api.run("heroic.engagement", raw, precision="3 points")
+    assert coarse["ok"] and coarse["result"]["method"] == "simulation"
+    widest = max(h - lo for lo, h in coarse["result"]["intervals"].values()) / 2
+    assert widest <= 0.03 and coarse["result"]["settled"]
+    assert coarse["result"]["precision"].startswith("within ")
+
+
+def test_a_calculator_that_is_always_exact_takes_no_precision() -> None:
+    out = api.run("gunplay.hit_odds", api.spec("gunplay.hit_odds")["initial"], precision="exact")
+    assert not out["ok"] and out["error"]["field"] == "precision"
+
+
+def test_the_command_line_takes_a_precision() -> None:
+    raw = json.dumps({**api.spec("heroic.engagement")["initial"], "a_members": 20,
+                      "b_members": 9})
+    done = subprocess.run([sys.executable, "-m", "rules_core", "run", "heroic.engagement", raw,
+                           "--precision", "4 points"], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stdout
+    out = json.loads(done.stdout)
+    assert out["result"]["method"] == "simulation"
+    bad = subprocess.run([sys.executable, "-m", "rules_core", "run", "heroic.engagement", raw,
+                          "--precision", "soon"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and json.loads(bad.stdout)["error"]["field"] == "precision"
+
+
+def _pruned_only(answers: cascade.Cascade) -> cascade.Cascade:
+    return replace(answers, walks=tuple(w for w in answers.walks if w[0] == "pruned"))
+
+
+WHOLE_FIGHTS = {
+    "heroic.engagement": (heroic_calc, {**initial_inputs(heroic_calc.FIELDS),
+                                        "a_members": 1, "b_members": 1, "wounds": "carry",
+                                        "max_rounds": 2}),
+    "sucs.engagement": (sucs_calc, {**initial_inputs(sucs_calc.FIELDS), "side_a": "3/1/0",
+                                    "side_b": "3/1/0", "max_rounds": 2}),
+    "sucs.roster_battle": (battle_calc, {**initial_inputs(battle_calc.FIELDS), "turns": 4}),
+}
+
+
+@pytest.mark.parametrize("name", WHOLE_FIGHTS)
+def test_a_pruned_walk_that_drops_nothing_is_an_exact_answer(name: str) -> None:
+    """Every whole-fight calculator whose pruned walk drops nothing says its answer is
+    exact, and no explanation divides by the bound of 0."""
+    module, raw = WHOLE_FIGHTS[name]
+    calc = api._find(name)
+    assert calc.sharpen is not None
+    clean = validate(calc.fields, raw)
+    if name == "sucs.roster_battle":
+        clean = {**clean, **{k: battle_calc._side(k, clean[k]) for k in ("roster_a", "roster_b")}}
+    answers = calc.sharpen.cascade(clean)
+    walker = getattr(answers, "walker", None)
+    if walker is not None:  # SUCS: the pruned walk is tried after the exact walk's plan
+        walker.found = module.sucs_fight.plan(walker.fight, answers.max_rounds)
+    done = cascade.Refinement(_pruned_only(answers), cascade.Precision(0.5)).settle()
+    assert done.method == "pruned" and isinstance(done.answer, solver.Pruned)
+    assert done.answer.pruned == 0
+    result = calc.sharpen.result(clean, done)
+    assert result["method"] == "exact" and result["precision"] == "exact"
+    text = calc.explain(clean, result)
+    assert "exact" in text.lower()
+    assert all(row[0] != "Each chance exact to within" for row in calc.headline(result))
+    exact = exact_of(calc.sharpen.cascade(clean))
+    for outcome, p in exact.outcomes.items():
+        key = battle_calc.STANDING if (name == "sucs.roster_battle"
+                                       and outcome == solver.STILL_FIGHTING) else outcome
+        assert result["outcomes"][key] == pytest.approx(float(p), abs=1e-12)
+    assert sum(Fraction(p) for p in exact.outcomes.values()) == 1
