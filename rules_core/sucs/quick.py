@@ -113,10 +113,14 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             return -markers
         return -MELEE_PENALTY if in_melee and markers else 0
 
+    # an attack's odds read only the two units' numbers (:meth:`Fight.spec`): units with
+    # the same numbers share their aims and tables
+    kind = [[u.stats for u in units[s]] for s in (0, 1)]
     # per side, per unit: {2 * modifier + lost: its aim}; an aim is (the enemies in blocks
     # of equal standing, the table of its attack on each enemy)
-    aimed: list[list[dict[int, tuple[list[list[int]], list[Drawable]]]]] = [
-        [{} for _ in range(sizes[s])] for s in (0, 1)]
+    shared: dict[Any, dict[int, tuple[list[list[int]], list[Drawable]]]] = {}
+    aimed = [[shared.setdefault((s, k), {}) for k in kind[s]] for s in (0, 1)]
+    made: dict[Any, Drawable] = {}
 
     def aim(s: int, i: int, bonus: int, lost: bool) -> tuple[list[list[int]], list[Drawable]]:
         """Unit ``s`` i's targets in blocks (:func:`rules_core.sucs.turn.choose_targets`:
@@ -126,7 +130,13 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         known = aimed[s][i].get(key)
         if known is None:
             e = 1 - s
-            tabs = [drawable(fight, names[s], i, t, bonus, lost) for t in range(sizes[e])]
+            tabs = []
+            for t in range(sizes[e]):
+                k = (s, kind[s][i], kind[e][t], key)
+                tab = made.get(k)
+                if tab is None:
+                    tab = made[k] = drawable(fight, names[s], i, t, bonus, lost)
+                tabs.append(tab)
 
             def rank_of(t: int) -> tuple[Any, int]:
                 kill = fight.odds(names[s], i, t, bonus, lost)[1] if likeliest else 0
@@ -153,46 +163,55 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     # the later turns' opening, and the first turn's (a melee's charge)
     openings = (first_of(2), first_of(1))
 
+    # the fight being played: each unit's integer, units standing, commanders standing and
+    # whether the side has lost them all, per side (reset for each fight, not rebuilt)
+    st = [start[0][:], start[1][:]]
+    peek = [st[0].__getitem__, st[1].__getitem__]
+    alive = [0, 0]
+    chiefs = [0, 0]
+    lost_now = [False, False]
+
+    def hit(e: int, t: int, tab: Drawable, counts: bool, getrandbits: Callable[[int], int]
+            ) -> None:
+        """An attack (``counts``) or a return strike on unit ``e`` t, drawn."""
+        bits, total, cumulative, on_attack, on_strike, _ = tab
+        r = getrandbits(bits)
+        while r >= total:
+            r = getrandbits(bits)
+        effect = (on_attack if counts else on_strike)[bisect_right(cumulative, r)]
+        if effect == DESTROYED:
+            st[e][t] = -1
+            alive[e] -= 1
+            if is_leader[e][t]:
+                chiefs[e] -= 1
+                lost_now[e] = not chiefs[e]
+        else:  # a marker (+2), one roll towards the next (+1), or nothing
+            st[e][t] += effect
+
+    def in_contact(s: int, i: int, targets: list[int], charge: bool, spent: bool,
+                   getrandbits: Callable[[int], int]) -> None:
+        """A melee activation's attacks, each followed by the return strikes: from every
+        enemy in a charge, else from the one attacked; a strike that cannot hurt is not
+        made (:func:`rules_core.sucs.turn.return_strike`)."""
+        e = 1 - s
+        own, them = st[s], st[e]
+        for t in targets:
+            if not spent and own[i] >= 0 and them[t] >= 0:
+                hit(e, t, aim(s, i, bonus_of(own[i] >> 1, True), lost_now[s])[1][t], True,
+                    getrandbits)
+            for b in ([b for b in range(sizes[e]) if them[b] >= 0] if charge else (t,)):
+                if them[b] < 0 or own[i] < 0:
+                    continue
+                tab = aim(e, b, bonus_of(them[b] >> 1, True), lost_now[e])[1][i]
+                if tab[5]:
+                    hit(s, i, tab, False, getrandbits)
+                    them[b] += 2
+
     def play(max_rounds: int, rng: random.Random) -> tuple[Round, int]:
         getrandbits = rng.getrandbits
-        st = [start[0][:], start[1][:]]
-        alive = sizes[:]
-        chiefs = [len(leaders[0]), len(leaders[1])]
-        lost_now = never_led[:]
-
-        def hit(e: int, t: int, tab: Drawable, counts: bool) -> None:
-            """An attack (``counts``) or a return strike on unit ``e`` t, drawn."""
-            bits, total, cumulative, on_attack, on_strike, _ = tab
-            r = getrandbits(bits)
-            while r >= total:
-                r = getrandbits(bits)
-            effect = (on_attack if counts else on_strike)[bisect_right(cumulative, r)]
-            if effect == DESTROYED:
-                st[e][t] = -1
-                alive[e] -= 1
-                if is_leader[e][t]:
-                    chiefs[e] -= 1
-                    lost_now[e] = not chiefs[e]
-            else:  # a marker (+2), one roll towards the next (+1), or nothing
-                st[e][t] += effect
-
-        def in_contact(s: int, i: int, targets: list[int], charge: bool, spent: bool) -> None:
-            """A melee activation's attacks, each followed by the return strikes: from
-            every enemy in a charge, else from the one attacked; a strike that cannot
-            hurt is not made (:func:`rules_core.sucs.turn.return_strike`)."""
-            e = 1 - s
-            own, them = st[s], st[e]
-            for t in targets:
-                if not spent and own[i] >= 0 and them[t] >= 0:
-                    hit(e, t, aim(s, i, bonus_of(own[i] >> 1, True), lost_now[s])[1][t], True)
-                for b in ([b for b in range(sizes[e]) if them[b] >= 0] if charge else (t,)):
-                    if them[b] < 0 or own[i] < 0:
-                        continue
-                    tab = aim(e, b, bonus_of(them[b] >> 1, True), lost_now[e])[1][i]
-                    if tab[5]:
-                        hit(s, i, tab, False)
-                        them[b] += 2
-
+        for s in (0, 1):
+            st[s][:] = start[s]
+            alive[s], chiefs[s], lost_now[s] = sizes[s], len(leaders[s]), never_led[s]
         played = 0
         while played < max_rounds and alive[0] and alive[1]:
             played += 1
@@ -241,7 +260,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                 targets: list[int] = []
                 for block in blocks:
                     if want == 1:
-                        best = max(block, key=them.__getitem__) if len(block) > 1 else block[0]
+                        best = max(block, key=peek[1 - side]) if len(block) > 1 else block[0]
                         if them[best] >= 0:
                             targets.append(best)
                             break
@@ -255,11 +274,11 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                     own[i] -= 2  # no hope: reorganizes another marker instead
                 elif melee:
                     in_contact(side, i, targets[:1] if spent else targets,
-                               charge and side == 0, spent)
+                               charge and side == 0, spent, getrandbits)
                 else:
                     for t in targets:
                         if them[t] >= 0:
-                            hit(1 - side, t, tabs[t], True)
+                            hit(1 - side, t, tabs[t], True, getrandbits)
                 if not (alive[0] and alive[1]):
                     break
                 side = 1 - side
