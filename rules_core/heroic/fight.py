@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 
 from rules_core import solver
 from rules_core.cascade import Cascade
-from rules_core.heroic import contest, morale
+from rules_core.heroic import contest, morale, quick
 from rules_core.heroic.damage import Damage, hit_damage, pooled_injury_counts
 from rules_core.heroic.groups import hit_multiplier, injury_from, skill_bonus, standing
 from rules_core.heroic.tables import MAX_REACH_PER_DEFENDER, TACTIC_BY_KEY
@@ -402,13 +402,13 @@ def drawn_attack(fight: Fight, key: str, pools: dict[str, int], rng: random.Rand
     distribution (:func:`injury_kernel`), without the dice or the words, for a simulation
     of many fights."""
     foe = "b" if key == "a" else "a"
-    den, injuries, cumulative = _drawable(fight, key, up(fight, key, pools[key]),
-                                          up(fight, foe, pools[foe]), free_attack)
+    den, injuries, cumulative = drawable(fight, key, up(fight, key, pools[key]),
+                                         up(fight, foe, pools[foe]), free_attack)
     return injuries[bisect.bisect_right(cumulative, rng.randrange(den))], ""
 
 
 @per_fight
-def _drawable(fight: Fight, key: str, a_up: int, d_up: int, free_attack: bool
+def drawable(fight: Fight, key: str, a_up: int, d_up: int, free_attack: bool
               ) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     """(denominator, each injury, the ways of it and every smaller one) of an attack."""
     den, kernel = injury_kernel(fight, key, a_up, d_up, free_attack)
@@ -417,13 +417,10 @@ def _drawable(fight: Fight, key: str, a_up: int, d_up: int, free_attack: bool
 
 def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[State, int]:
     """One fight with real chances and no account of it: (the state it stopped in, the
-    rounds played). Every round is :func:`play_round`'s, each attack's injury drawn by
-    :func:`drawn_attack`."""
-    state, played = fight.start(), 0
-    while state[0] == "fight" and played < max_rounds:
-        played += 1
-        state, _ = play_round(fight, state, rng, drawn_attack)
-    return state, played
+    rounds played). Every round is :func:`play_round`'s, played by the fight's quick player
+    (:mod:`rules_core.heroic.quick`: the same round on the two pools, each attack's injury
+    drawn from :func:`drawable`'s table and each morale check from its exact chance)."""
+    return quick.player(fight)(max_rounds, rng)
 
 
 def play_round(fight: Fight, state: State, rng: Rng,

@@ -29,6 +29,7 @@ import icepool
 
 from rules_core import solver
 from rules_core.cascade import Cascade
+from rules_core.sucs import quick
 from rules_core.sucs.attack import AttackSpec, can_damage, resolve
 from rules_core.sucs.turn import (
     A_WINS,
@@ -463,21 +464,6 @@ def dice_resolver(dice: solver.Dice) -> Resolver:
     return roll
 
 
-def event_sampler(rng: random.Random) -> Resolver:
-    """One result per attack drawn from its exact events (the fight's cached odds), with
-    one random number: the same distribution as rolling the dice, without the words, for
-    a simulation of many fights."""
-    def draw(fight: Table, side: str, i: int, t: int, bonus: int, lost: bool) -> list[Resolved]:
-        evs = fight.odds(side, i, t, bonus, lost)[0]
-        r = rng.randrange(pow6(evs[0][2]))
-        for event, ways, _ in evs:
-            r -= ways
-            if r < 0:
-                return [(event, 1, 0, "")]
-        raise AssertionError("an attack's events add up to all of its faces")
-    return draw
-
-
 def simulated(fight: Fight, max_rounds: int, trials: int, max_work: int | None = None
               ) -> solver.Simulated:
     """The fight played ``trials`` times with dice (:func:`play_quickly`, through
@@ -491,18 +477,10 @@ def simulated(fight: Fight, max_rounds: int, trials: int, max_work: int | None =
 
 def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[Round, int]:
     """One fight with real chances and no account of it: (the end state, turns played).
-    Each turn's initiative and every attack are drawn from their exact chances."""
-    rnd = fight.start()
-    played = 0
-    draw = event_sampler(rng)
-    while fight.outcome(rnd) is None and played < max_rounds:
-        played += 1
-        n, state = rnd
-        charge, firsts = fight.openings(n)
-        first = firsts[0][0] if len(firsts) == 1 or rng.random() < firsts[0][1] else firsts[1][0]
-        ((after, _),) = turn(fight, state, first, charge, draw).items()
-        rnd = (2, after)
-    return rnd, played
+    Each turn's initiative and every attack are drawn from their exact chances, on the
+    fight's quick player (:mod:`rules_core.sucs.quick`: the same turn on small integers,
+    its tables kept on the fight)."""
+    return quick.player(fight)(max_rounds, rng)
 
 
 # ---- how a fight is answered (rules_core.cascade) ------------------------------------

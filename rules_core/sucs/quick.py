@@ -1,0 +1,290 @@
+"""Whole SUCS fights played quickly, for a simulation of thousands of them: the same turn
+as :func:`rules_core.sucs.turn.turn` walks (initiative, activations in turn, reorganizing,
+the choice of targets, attacks, the two-roll rule, return strikes in melee, a side's loss
+of its commanders), on plain lists of small integers that are reset, not rebuilt, for
+each fight.
+
+Each unit is one integer while the fight is played: -1 when destroyed, else
+``2 * markers + rolls survived towards the next marker`` (0 or 1), so a unit's place among
+identical units (the most markers first, then a roll towards the next) is the order of its
+integer, and a roll that might possibly have damaged it adds exactly 1 (the second of two
+turns into a marker).
+
+Every attack is drawn at its exact chance: its outcomes are the fight's own exact odds
+(:meth:`rules_core.sucs.fight.Fight.odds`, every face of the dice counted), merged into
+what they do to the unit hit and kept as a cumulative table of whole numbers, once per
+attacker, target, modifier and command for the fight; a uniform whole number below the
+table's total (random bits, redrawn when past it: no rounding) picks the outcome with one
+bisection. The initiative roll is drawn the same way from its exact chance.
+
+The tests check this against the exact turn walk (:meth:`Fight.step`) on small fights
+under every reading (tests/rules_core/test_sucs_quick.py).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rules_core.sucs.turn import MELEE_PENALTY, reorganized
+
+if TYPE_CHECKING:
+    from rules_core.sucs.fight import Fight, Round
+
+#: what an attack's outcome does to the unit hit, as the turn's ``apply_hit`` reads it
+NOTHING, NEAR, SUPPRESSED, DESTROYED = 0, 1, 2, 3
+
+#: one attack's table: (bits to draw, total, cumulative ways of each effect, the effect of
+#: an attack, the effect of a return strike (which never counts towards the two rolls),
+#: whether it can hurt at all)
+Drawable = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]
+
+#: one fight played: (max rounds, generator) -> (the end state, turns played)
+Player = Callable[[int, random.Random], "tuple[Round, int]"]
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniform whole number from 0 to n - 1, exactly (random bits, redrawn past n)."""
+    bits = n.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= n:
+        r = rng.getrandbits(bits)
+    return r
+
+
+def drawable(fight: Fight, side: str, i: int, t: int, bonus: int, lost: bool) -> Drawable:
+    """Unit ``side`` i's attack on enemy t as a table to draw from: the exact odds'
+    events merged by what they do to the target, over their common divisor."""
+    events, _kill, hurt, threat = fight.odds(side, i, t, bonus, lost)
+    counted = threat and fight.rules.two_roll_rule
+    ways: dict[int, int] = {}
+    for (outcome, rolled), w, _sixes in events:
+        effect = (DESTROYED if outcome == "destroyed" else SUPPRESSED if outcome == "suppressed"
+                  else NEAR if rolled and counted else NOTHING)
+        ways[effect] = ways.get(effect, 0) + w
+    total = sum(ways.values())
+    effects = sorted(ways)
+    cumulative, acc = [], 0
+    for e in effects:
+        acc += ways[e]
+        cumulative.append(acc)
+    return (total.bit_length(), total, tuple(cumulative), tuple(effects),
+            tuple(NOTHING if e == NEAR else e for e in effects), hurt)
+
+
+def player(fight: Fight) -> Player:
+    """The fight's quick player, made once and kept on the fight with its tables."""
+    known: Player | None = getattr(fight, "quick_player", None)
+    if known is None:
+        known = _make_player(fight)
+        fight.quick_player = known  # type: ignore[attr-defined]
+    return known
+
+
+def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one place for speed)
+    rules = fight.rules
+    melee = rules.melee
+    hopeless = rules.hopeless_reorganizes
+    likeliest = rules.targeting == "likeliest"
+    names = ("a", "b")
+    units = [fight.units["a"], fight.units["b"]]
+    sizes = [len(u) for u in units]
+    acts_once = [[u.one_action for u in units[s]] for s in (0, 1)]
+    aims = [[u.targets for u in units[s]] for s in (0, 1)]
+    leaders = [[i for i, u in enumerate(units[s]) if u.commander] for s in (0, 1)]
+    is_leader = [[u.commander for u in units[s]] for s in (0, 1)]
+    # a side with no commander to lose is leaderless from the start, or never
+    never_led = [not leaders[s] and rules.no_commander == "leaderless" for s in (0, 1)]
+    start = [[2 * fight.markers[s]] * sizes[s] for s in (0, 1)]
+    # a turn's queue: units standing sorted by (kind's rank, their integer, place), as
+    # whole numbers in that order with the place in the low bits
+    place_bits = max(sizes).bit_length()
+    place_mask = (1 << place_bits) - 1
+    rank_base = [[fight.group_rank(names[s], i) << (place_bits + 40) for i in range(sizes[s])]
+                 for s in (0, 1)]
+    # 2 * markers + acting once -> (markers reorganized away, attacks after)
+    reorganize: dict[int, tuple[int, bool]] = {}
+
+    def bonus_of(markers: int, in_melee: bool) -> int:
+        """:func:`rules_core.sucs.turn.penalty`."""
+        if rules.suppression == "penalty":
+            return -markers
+        return -MELEE_PENALTY if in_melee and markers else 0
+
+    # an attack's odds read only the two units' numbers (:meth:`Fight.spec`): units with
+    # the same numbers share their aims and tables
+    kind = [[u.stats for u in units[s]] for s in (0, 1)]
+    # per side, per unit: {2 * modifier + lost: its aim}; an aim is (the enemies in blocks
+    # of equal standing, the table of its attack on each enemy)
+    shared: dict[Any, dict[int, tuple[list[list[int]], list[Drawable]]]] = {}
+    aimed = [[shared.setdefault((s, k), {}) for k in kind[s]] for s in (0, 1)]
+    made: dict[Any, Drawable] = {}
+
+    def aim(s: int, i: int, bonus: int, lost: bool) -> tuple[list[list[int]], list[Drawable]]:
+        """Unit ``s`` i's targets in blocks (:func:`rules_core.sucs.turn.choose_targets`:
+        the likeliest to destroy, then the order of kinds; within a block the most markers,
+        then the lowest place) and its attack's table on each, at this modifier."""
+        key = 2 * bonus + lost
+        known = aimed[s][i].get(key)
+        if known is None:
+            e = 1 - s
+            tabs = []
+            for t in range(sizes[e]):
+                k = (s, kind[s][i], kind[e][t], key)
+                tab = made.get(k)
+                if tab is None:
+                    tab = made[k] = drawable(fight, names[s], i, t, bonus, lost)
+                tabs.append(tab)
+
+            def rank_of(t: int) -> tuple[Any, int]:
+                kill = fight.odds(names[s], i, t, bonus, lost)[1] if likeliest else 0
+                return (-kill, fight.group_rank(names[e], t))
+            blocks: list[list[int]] = []
+            last = None
+            for t in sorted(range(sizes[e]), key=lambda t: (rank_of(t), t)):
+                if rank_of(t) != last:
+                    blocks.append([])
+                    last = rank_of(t)
+                blocks[-1].append(t)
+            known = aimed[s][i][key] = (blocks, tabs)
+        return known
+
+    def first_of(n: int) -> tuple[bool, tuple[int, int, int]]:
+        """Turn ``n``'s charge, and who acts first: (the side always, or -1; side A's ways
+        out of the whole)."""
+        charge, firsts = fight.openings(n)
+        if len(firsts) == 1:
+            return charge, (names.index(firsts[0][0]), 0, 1)
+        chance = dict(firsts)["a"]
+        return charge, (-1, chance.numerator, chance.denominator)
+
+    # the later turns' opening, and the first turn's (a melee's charge)
+    openings = (first_of(2), first_of(1))
+
+    # the fight being played: each unit's integer, units standing, commanders standing and
+    # whether the side has lost them all, per side (reset for each fight, not rebuilt)
+    st = [start[0][:], start[1][:]]
+    peek = [st[0].__getitem__, st[1].__getitem__]
+    alive = [0, 0]
+    chiefs = [0, 0]
+    lost_now = [False, False]
+
+    def hit(e: int, t: int, tab: Drawable, counts: bool, getrandbits: Callable[[int], int]
+            ) -> None:
+        """An attack (``counts``) or a return strike on unit ``e`` t, drawn."""
+        bits, total, cumulative, on_attack, on_strike, _ = tab
+        r = getrandbits(bits)
+        while r >= total:
+            r = getrandbits(bits)
+        effect = (on_attack if counts else on_strike)[bisect_right(cumulative, r)]
+        if effect == DESTROYED:
+            st[e][t] = -1
+            alive[e] -= 1
+            if is_leader[e][t]:
+                chiefs[e] -= 1
+                lost_now[e] = not chiefs[e]
+        else:  # a marker (+2), one roll towards the next (+1), or nothing
+            st[e][t] += effect
+
+    def in_contact(s: int, i: int, targets: list[int], charge: bool, spent: bool,
+                   getrandbits: Callable[[int], int]) -> None:
+        """A melee activation's attacks, each followed by the return strikes: from every
+        enemy in a charge, else from the one attacked; a strike that cannot hurt is not
+        made (:func:`rules_core.sucs.turn.return_strike`)."""
+        e = 1 - s
+        own, them = st[s], st[e]
+        for t in targets:
+            if not spent and own[i] >= 0 and them[t] >= 0:
+                hit(e, t, aim(s, i, bonus_of(own[i] >> 1, True), lost_now[s])[1][t], True,
+                    getrandbits)
+            for b in ([b for b in range(sizes[e]) if them[b] >= 0] if charge else (t,)):
+                if them[b] < 0 or own[i] < 0:
+                    continue
+                tab = aim(e, b, bonus_of(them[b] >> 1, True), lost_now[e])[1][i]
+                if tab[5]:
+                    hit(s, i, tab, False, getrandbits)
+                    them[b] += 2
+
+    def play(max_rounds: int, rng: random.Random) -> tuple[Round, int]:
+        getrandbits = rng.getrandbits
+        for s in (0, 1):
+            st[s][:] = start[s]
+            alive[s], chiefs[s], lost_now[s] = sizes[s], len(leaders[s]), never_led[s]
+        played = 0
+        while played < max_rounds and alive[0] and alive[1]:
+            played += 1
+            charge, (fixed, a_ways, ways) = openings[played == 1]
+            side = fixed if fixed >= 0 else 0 if below(rng, ways) < a_ways else 1
+            queues = [[k & place_mask for k in sorted(
+                [base[i] + (c << place_bits) + i for i, c in enumerate(states) if c >= 0])]
+                for base, states in zip(rank_base, st)]
+            at = [0, 0]
+            ends = [len(queues[0]), len(queues[1])]
+            while True:  # the turn's activations, the sides in turn
+                # the next unit standing of the side to move; a side with none passes
+                q, own, k = queues[side], st[side], at[side]
+                while k < ends[side] and own[q[k]] < 0:
+                    k += 1
+                if k == ends[side]:
+                    at[side] = k
+                    side = 1 - side
+                    q, own, k = queues[side], st[side], at[side]
+                    while k < ends[side] and own[q[k]] < 0:
+                        k += 1
+                    if k == ends[side]:
+                        break
+                i = q[k]
+                at[side] = k + 1
+                # :func:`rules_core.sucs.turn.activate`, one result drawn
+                them = st[1 - side]
+                lost = lost_now[side]
+                one = acts_once[side][i] or lost
+                spent = charge and side == 0 and one
+                markers = own[i] >> 1
+                if not spent and (markers or one):
+                    how = reorganize.get(2 * markers + one)
+                    if how is None:
+                        how = reorganize[2 * markers + one] = reorganized(markers, rules, one)
+                    removed, attacks = how
+                    markers -= removed
+                    own[i] -= 2 * removed
+                    if not attacks:
+                        side = 1 - side
+                        continue
+                bonus = bonus_of(markers, melee) if markers else 0
+                known = aimed[side][i].get(2 * bonus + lost)
+                blocks, tabs = known if known is not None else aim(side, i, bonus, lost)
+                want = aims[side][i]
+                targets: list[int] = []
+                for block in blocks:
+                    if want == 1:
+                        best = max(block, key=peek[1 - side]) if len(block) > 1 else block[0]
+                        if them[best] >= 0:
+                            targets.append(best)
+                            break
+                    else:
+                        standing = sorted([t for t in block if them[t] >= 0],
+                                          key=lambda t: -them[t])
+                        targets += standing[:want - len(targets)]
+                        if len(targets) == want:
+                            break
+                if targets and markers and not spent and hopeless and not tabs[targets[0]][5]:
+                    own[i] -= 2  # no hope: reorganizes another marker instead
+                elif melee:
+                    in_contact(side, i, targets[:1] if spent else targets,
+                               charge and side == 0, spent, getrandbits)
+                else:
+                    for t in targets:
+                        if them[t] >= 0:
+                            hit(1 - side, t, tabs[t], True, getrandbits)
+                if not (alive[0] and alive[1]):
+                    break
+                side = 1 - side
+        if played == 0:
+            return fight.start(), 0
+        state = tuple(tuple(None if c < 0 else (c >> 1, c & 1) for c in st[s]) for s in (0, 1))
+        return (2, state), played  # type: ignore[return-value]
+
+    return play
