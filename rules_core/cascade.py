@@ -137,6 +137,8 @@ class Refinement:
         self._walk: Generator[None, None, Any] | None = None
         self._walk_name = ""
         self._tally = solver.Tally(self.cascade.fight, self.cascade.max_rounds)
+        #: the simulation's end, once reached: (its answer, why it stopped)
+        self._final: tuple[solver.Simulated, str] | None = None
         self._rng = random.Random(self.seed)
         self._began = self.clock()
 
@@ -186,9 +188,11 @@ class Refinement:
         return self._simulate()
 
     def _walk_on(self, start: float, seconds: float) -> bool:
-        """Go on with the walk for ``seconds``: True when it answered."""
+        """Go on with the walk for ``seconds`` (one piece at least): True when it answered."""
         assert self._walk is not None
-        while self.clock() - start < seconds:
+        first = True
+        while first or self.clock() - start < seconds:
+            first = False
             try:
                 next(self._walk)
             except StopIteration as ended:
@@ -208,24 +212,31 @@ class Refinement:
         return False
 
     def _simulate(self) -> bool:
-        play, tally = self.cascade.play_once, self._tally
+        """One batch of fights, unless the simulation has already reached its end (the
+        wanted precision, or its cap) while a walk was still being tried: its answer is
+        then the one at the first batch that reached it, whatever else was going on, so
+        that the settled figures are the same in the browser and in the API."""
+        play, tally, wanted = self.cascade.play_once, self._tally, self.wanted
         assert play is not None
-        for _ in range(min(self.cascade.batch, self.cascade.max_fights - tally.played)):
-            tally.add(*play(self._rng))
-        answer = tally.answer()
-        self.answer, self.method = answer, "simulation"
-        if self.walking:
+        new = False
+        if self._final is None:
+            for _ in range(min(self.cascade.batch, self.cascade.max_fights - tally.played)):
+                tally.add(*play(self._rng))
+            answer = tally.answer()
+            self.answer, self.method, new = answer, "simulation", True
+            widest = max(half_width(low, high) for low, high in answer.intervals.values())
+            if wanted.half_width is not None and widest <= wanted.half_width:
+                self._final = (answer, "precision")
+            elif (tally.played >= self.cascade.max_fights
+                  or tally.rounds_sum * self.cascade.round_work >= self.cascade.max_work):
+                self._final = (answer, "cap")
+            elif wanted.seconds is not None and self.clock() - self._began >= wanted.seconds:
+                self._final = (answer, "time")
+        if self._final is not None and not self.walking:
+            self.answer, self.stopped = self._final
+            self.method, self.done = "simulation", True
             return True
-        widest = max(half_width(low, high) for low, high in answer.intervals.values())
-        wanted = self.wanted
-        if wanted.half_width is not None and widest <= wanted.half_width:
-            self.done, self.stopped = True, "precision"
-        elif (tally.played >= self.cascade.max_fights
-              or tally.rounds_sum * self.cascade.round_work >= self.cascade.max_work):
-            self.done, self.stopped = True, "cap"
-        elif wanted.seconds is not None and self.clock() - self._began >= wanted.seconds:
-            self.done, self.stopped = True, "time"
-        return True
+        return new
 
     def settle(self) -> Refinement:
         """Refine until done (the API's answer): walks first, then the simulation."""

@@ -773,7 +773,7 @@ COST_PER_ROUND = 500_000
 #: fights one simulation step plays (a few hundredths of a second of CPython for the
 #: largest groups), the most a simulation plays, and the most rounds (its work cap:
 #: about 20 s of CPython)
-SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 40, 250_000, 100_000
+SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 100, 250_000, 500_000
 
 
 def carry_pairs(fight: Fight) -> int:

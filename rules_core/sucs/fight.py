@@ -488,8 +488,8 @@ def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[Rou
 #: a simulation step plays this many fights divided by the units on the field squared (a
 #: turn's work grows with the units that act times the enemies each weighs): a few
 #: hundredths of a second of CPython whatever the size; the most fights it plays, and the
-#: most turns x units squared (its work cap: about 20 s of CPython)
-SIM_STEP_WORK, SIM_MAX_FIGHTS, SIM_MAX_WORK = 20_000, 250_000, 12_000_000
+#: most turns x units squared (its work cap: about 30 s of CPython with the quick player)
+SIM_STEP_WORK, SIM_MAX_FIGHTS, SIM_MAX_WORK = 100_000, 250_000, 150_000_000
 
 
 class Walks:

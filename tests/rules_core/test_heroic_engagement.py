@@ -340,7 +340,7 @@ def test_a_simulated_whole_member_fight_holds_the_exact_odds(monkeypatch) -> Non
     inside its 95% interval."""
     raw = small(wounds="drop")
     exact = api.run("heroic.engagement", raw)["result"]
-    monkeypatch.setattr(calc, "MAX_MEMBER_PAIRS", 0)
+    monkeypatch.setattr(model, "MAX_MEMBER_PAIRS", 0)
     got = api.run("heroic.engagement", raw)["result"]
     assert got["method"] == "simulation" and got["trials"] > 2_000
     for name, p in exact["outcomes"].items():  # one never played: none in that many
@@ -354,9 +354,14 @@ def test_a_fight_worked_out_leaves_nothing_behind(over) -> None:
     """What the walk keeps while it works (each attack's injuries, each pool after an
     attack, each end of round) lives with the fight and goes with it: a browser tab works
     out one fight after another for as long as it is open, and kept them all before."""
-    f, answer, _ = calc.solve(validate(ENGAGEMENT.fields, inputs(**over)))
-    assert f.memo and answer.outcomes  # the walk did keep things while it worked
+    from rules_core import cascade
+
+    answers = calc._cascade(validate(ENGAGEMENT.fields, inputs(**over)))
+    done = cascade.Refinement(answers, cascade.Precision(0.05)).settle()
+    f = answers.fight
+    assert isinstance(f, model.Fight) and done.answer is not None
+    assert f.memo and done.answer.outcomes  # the walk did keep things while it worked
     gone = weakref.ref(f)
-    del f, answer
+    del f, answers, done
     gc.collect()
     assert gone() is None

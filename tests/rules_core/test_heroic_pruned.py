@@ -86,7 +86,7 @@ def test_carried_wounds_past_the_exact_limit_are_answered_within_a_millionth() -
     walk follows): answered with its bound, inside it against the exact walk with no
     limits."""
     raw = small(a_members=4, a_hp=6, b_members=3, b_hp=5, max_rounds=20)
-    assert calc.carry_pairs(raw) > calc.MAX_CARRY_STATES
+    assert calc.carry_pairs(raw) > model.MAX_CARRY_STATES
     reply = api.run("heroic.engagement", raw)
     assert reply["ok"], reply
     got = reply["result"]
@@ -95,7 +95,7 @@ def test_carried_wounds_past_the_exact_limit_are_answered_within_a_millionth() -
     exact = solver.solve(fight_of(raw), max_rounds=20, max_states=10 ** 6, max_cost=10 ** 12)
     for name, p in exact.outcomes.items():
         assert float(p) - bound - 1e-12 <= got["outcomes"].get(name, 0.0) <= float(p) + 1e-12
-    assert ["Each chance exact to within", one_in(bound)] in reply["display"]["headline"]
+    assert ["Precision", f"exact to within {one_in(bound)}"] in reply["display"]["headline"]
     assert f"**Exact to within {one_in(bound)}.**" in reply["explanation"]
 
 
@@ -110,7 +110,8 @@ def test_the_source_fight_with_carried_wounds_is_a_labelled_seeded_simulation() 
     got = reply["result"]
     assert got["method"] == "simulation" and "error_bound" not in got
     assert "outcomes_exact" not in got
-    assert 1_000 <= got["trials"] <= calc.SIM_TRIALS
+    assert got["settled"] and got["stopped"] == "precision"
+    assert max(h - lo for lo, h in got["intervals"].values()) / 2 <= 0.005
     assert sum(got["outcomes"].values()) == pytest.approx(1)
     for name, (low, high) in got["intervals"].items():
         assert low <= got["outcomes"][name] <= high
@@ -121,10 +122,11 @@ def test_the_source_fight_with_carried_wounds_is_a_labelled_seeded_simulation() 
         got["intervals"]["Orcs wiped out"][1]
     why = got["simulated_because"]
     assert "12,672 pairs of HP totals" in why
-    assert f"the walk passes its limit of {calc.MAX_PRUNED_WORK:,} steps in round 2 of 20" in why
+    assert ("The walk with its least likely ways dropped: The work of following the injuries "
+            f"pool by pool is past the limit of {model.MAX_PRUNED_WORK:,}") in why
     low, high = got["intervals"]["Orcs broken"]
     assert ["Orcs broken", f"{percent(got['outcomes']['Orcs broken'])} "
-                           f"({percent(low)}-{percent(high)})"] in reply["display"]["headline"]
+                           f"({percent(low)} to {percent(high)})"] in reply["display"]["headline"]
     assert "**A simulation, not exact odds.** " + why in reply["explanation"]
     assert api.run("heroic.engagement", raw)["result"] == got  # the same seed
     walk = model.Pruned(fight_of(raw), calc.pruned_budget(20))
@@ -139,10 +141,10 @@ def test_the_simulation_holds_the_pruned_answer_in_its_intervals(monkeypatch) ->
     simulation's 95% interval, and the losses agree."""
     raw = inputs(wounds="carry", a_members=5, b_members=3)
     walked = api.run("heroic.engagement", raw)["result"]
-    monkeypatch.setattr(calc, "MAX_PRUNED_WORK", 0)
+    monkeypatch.setattr(model, "MAX_PRUNED_WORK", 0)
     got = api.run("heroic.engagement", raw)["result"]
     assert got["method"] == "simulation" and got["trials"] > 2_000
-    assert "passes its limit of 0 steps in round 1" in got["simulated_because"]
+    assert "is past the limit of 0 for an exact answer" in got["simulated_because"]
     for name, p in walked["outcomes"].items():
         low, high = got["intervals"][name]
         assert low <= p <= high + walked["error_bound"], (name, p, low, high)
@@ -196,8 +198,8 @@ def test_five_orcs_against_four_knights_fit_the_walk_s_budget() -> None:
 
 
 def test_the_budget_grows_with_the_round_cap_to_three_times_at_100() -> None:
-    assert calc.pruned_budget(5) == calc.pruned_budget(20) == calc.MAX_PRUNED_WORK
-    assert calc.pruned_budget(100) == 3 * calc.MAX_PRUNED_WORK
+    assert calc.pruned_budget(5) == calc.pruned_budget(20) == model.MAX_PRUNED_WORK
+    assert calc.pruned_budget(100) == 3 * model.MAX_PRUNED_WORK
 
 
 def test_exact_fractions_are_kept_for_fights_the_exact_walk_follows() -> None:

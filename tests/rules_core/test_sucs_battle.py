@@ -152,7 +152,7 @@ def test_the_pruned_answer_says_so_with_the_rulings_figure() -> None:
     battle (ten turns) is the calculator's."""
     reply = api.run("sucs.roster_battle", {"roster_a": FOUR, "roster_b": FOUR, "turns": 10})
     bound = one_in(reply["result"]["error_bound"])
-    assert ["Each chance exact to within", bound] in [list(r) for r in reply["display"]["headline"]]
+    assert ["Precision", f"exact to within {bound}"] in [list(r) for r in reply["display"]["headline"]]
     assert f"**Exact to within {bound}.**" in reply["explanation"]
     rulings = " ".join((ROOT / "docs" / "rulings.md").read_text().split())
     assert f"for ten turns lose {bound} to the pruning" in rulings
@@ -165,9 +165,8 @@ def test_a_large_battle_is_a_labelled_seeded_simulation() -> None:
     cpu = time.process_time()
     got = battle(a, b, turns=10)
     print(f"\ntwo 10-unit armies: {time.process_time() - cpu:.2f} s CPU")
-    assert got["method"] == "simulation" and got["trials"] == battle_calc.trials_for(
-        battle_of({"roster_a": a, "roster_b": b, "a_cover": 0, "b_cover": 0, "turns": 10,
-                   "targeting": "likeliest", "no_commander": "organized"}))
+    assert got["method"] == "simulation" and got["settled"] and got["stopped"] == "precision"
+    assert max(h - lo for lo, h in got["intervals"].values()) / 2 <= 0.005
     assert sum(got["outcomes"].values()) == pytest.approx(1)
     for name, (low, high) in got["intervals"].items():
         assert low <= got["outcomes"][name] <= high
