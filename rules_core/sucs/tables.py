@@ -134,6 +134,20 @@ SUPPORT_BONUS = 1
 #: Added to the target number of a unit beyond its commanders' range, or whose
 #: commanders are lost (source: Special rules for commanders).
 OUT_OF_COMMAND = 1
+#: Taken off the roll of a suppressed unit that attacks or strikes back in close combat
+#: (source: Close Combat).
+MELEE_PENALTY = 1
+#: Attack rolls a unit survives that might possibly have damaged it, for one suppression
+#: marker (source: Suppressed Units: every second such roll).
+ROLLS_TO_SUPPRESS = 2
+#: A success by this much or more over the number needed adds 1 damage (source: the attack
+#: paragraph).
+SUCCESS_BY = 3
+#: Damage a success by :data:`SUCCESS_BY` or more adds (source: the attack paragraph).
+SUCCESS_DAMAGE = 1
+#: Damage equal to the armor: this d6 face or higher destroys, lower suppresses (source:
+#: the attack paragraph).
+EQUAL_ARMOR_DESTROYS = 4
 
 
 def target_number(quality: int) -> int:
