@@ -28,6 +28,8 @@ from rules_core.sucs.tables import ALTITUDES, QUALITY, QUALITY_NAMES
 
 MAX_INCHES = 240
 MAX_ALT_WEAPONS = 4
+#: most units one attack of a weapon may hit (automatic fire), as the form accepts
+MAX_TARGETS = 10
 
 
 class AltitudeField(ChoiceField):
@@ -68,7 +70,7 @@ UNIT_FIELDS: tuple[Field, ...] = (
     QUALITY_FIELD,
     IntField("attack", "Attack", default=0, minimum=0, maximum=20,
              help="Damage the main weapon does; 0 for an unarmed unit."),
-    IntField("targets", "Units hit per attack", default=1, minimum=1, maximum=10,
+    IntField("targets", "Units hit per attack", default=1, minimum=1, maximum=MAX_TARGETS,
              help="1 for a single weapon; 2 or more for automatic fire (written 1,1 in the lists)."),
     TextField("alt_weapons", "Alternative weapons", default="", parse=_parse_alt_weapons,
               placeholder="e.g. 1,1",
