@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from rules_core.cortex import tables as cortex
 from rules_core.gunplay import tables as gunplay
 from rules_core.gunplay.tables import RangeBand, Size
 from rules_core.heroic import calc_groups_fight
@@ -60,7 +61,9 @@ STATED: tuple[tuple[str, str, Callable[[], tuple[int, ...]]], ...] = (
      lambda: (sucs.ALTITUDE_CHANGE_INCHES,)),
     ("sucs/units.md", r'The altitude adds (\d+)"', lambda: (sucs.ALTITUDE_RANGE_INCHES,)),
     ("sucs/units.md", r'The level between them adds (\d+)"', lambda: (sucs.ALTITUDE_RANGE_INCHES,)),
-    # Heroic, Speed Factor
+    # Heroic, the round and the Speed Factor
+    ("quick-reference/heroic.md", r"\*\*A round \((\d+) seconds\)\*\*",
+     lambda: (heroic.ROUND_SECONDS,)),
     ("heroic/melee.md", r"SF is (\d+) by default\. Weapons so unwieldy that they must be readied "
                         r"again after every attack have SF (\d+)",
      lambda: (heroic.DEFAULT_SF, heroic.UNWIELDY_SF)),
@@ -82,6 +85,17 @@ STATED: tuple[tuple[str, str, Callable[[], tuple[int, ...]]], ...] = (
 )
 
 
+#: (page, what it says with each core number in words as a group, the core's numbers)
+STATED_IN_WORDS: tuple[tuple[str, str, Callable[[], tuple[int, ...]]], ...] = (
+    ("heroic/index.md", r"each round covers about (\w+) seconds", lambda: (heroic.ROUND_SECONDS,)),
+    ("cortex/enemies.md", r"Put ordinary enemies in groups of \*\*one to (\w+)\*\*",
+     lambda: (cortex.MAX_GROUP,)),
+    ("cortex/fireteams.md", r"A player group of (\w+) to (\w+) characters forms one fireteam",
+     lambda: (cortex.PC_TEAM_MIN, cortex.PC_TEAM_MAX)),
+)
+WORDS = {"three": 3, "five": 5, "six": 6, "twenty": 20}
+
+
 def _heroic_limit(name: str) -> int:
     value = getattr(calc_groups_fight, name)
     assert isinstance(value, int)
@@ -101,11 +115,20 @@ def test_a_page_states_the_cores_number(page: str, pattern: str,
     assert tuple(int(g) for g in found.groups()) == core(), (page, pattern)
 
 
+@pytest.mark.parametrize(("page", "pattern", "core"), STATED_IN_WORDS,
+                         ids=[p for p, _, _ in STATED_IN_WORDS])
+def test_a_page_states_the_cores_number_in_words(page: str, pattern: str,
+                                                 core: Callable[[], tuple[int, ...]]) -> None:
+    found = re.search(pattern, _page(page))
+    assert found, f"docs/{page} no longer says {pattern!r}: update this test with it"
+    assert tuple(WORDS[g] for g in found.groups()) == core(), (page, pattern)
+
+
 def test_the_heroic_examples_of_the_member_limit_sit_either_side_of_it() -> None:
     found = re.search(r"\((\w+) against (\w+) still fits; (\w+) against (\w+) does not\)",
                       _page("heroic/groups.md"))
     assert found
-    words = {"nine": 9, "twelve": 12, "thirteen": 13, "twenty": 20}
+    words = {**WORDS, "nine": 9, "twelve": 12, "thirteen": 13}
     fits, past = (words[found[1]] * words[found[2]], words[found[3]] * words[found[4]])
     assert fits <= _heroic_limit("MAX_MEMBER_PAIRS") < past
 

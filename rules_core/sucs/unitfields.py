@@ -107,7 +107,6 @@ UNIT_FIELDS: tuple[Field, ...] = (
               help="Needs the reorganize support action and a range of at least 6\"."),
 )
 
-FIELD_NAMES = tuple(f.name for f in UNIT_FIELDS)
 SUPPORT_FIELDS = {"support_reorganize": "reorganize", "support_armor": "armor",
                   "support_attack": "attack"}
 

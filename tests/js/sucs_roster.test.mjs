@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import {
   RULES, configure, limits, blankRoster, suffixed, unusedName, encodeShare, decodeShare, textProblem, shapeProblem,
-  nameInText, presetCost, fileName, quickCheck, weaponsText,
+  nameInText, fileName, quickCheck, weaponsText,
 } from "../../calculators/assets/apps/sucs_roster_lib.js";
 import { analyzeLegacy, migrateLegacy, LEGACY_KEY } from "../../calculators/assets/apps/sucs_roster_legacy.js";
 import { KeptCopies } from "../../calculators/assets/apps/storage_kit.js";
@@ -19,10 +19,6 @@ configure(DATA.rules);
 test("a new roster is in the core's format, and the starter is the core's", () => {
   assert.deepEqual(blankRoster("Reserves"), { ...DATA.first, name: "Reserves" });
   assert.equal(RULES.format, "sucs-roster");
-});
-
-test("a published unit's cost is the core's total, for every unit", () => {
-  for (const preset of DATA.presets) assert.equal(presetCost(preset), preset.total_cost);
 });
 
 test("a weapon's units hit are clamped to the core's form limit, not a retyped one", () => {

@@ -146,13 +146,6 @@ export function tn(quality) {
   return RULES.target_number[String(quality)] ?? "?";
 }
 
-/** A published unit's total cost per model (its quality base plus its extra cost, as
- *  the core prices it: the picker and the lines both show it).
- *  @param {{total_cost: number}} preset */
-export function presetCost(preset) {
-  return preset.total_cost;
-}
-
 /**
  * A roster's totals and legality before the rules engine has started, from what the core
  * worked out at build time for each published unit (its cost, whether it breaks a rule on
