@@ -13,7 +13,8 @@ from rules_core.calculator import Calculator, Result
 from rules_core.dice.distribution import one_in, percent
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
-from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField, describe
+from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField
+from rules_core.messages import describe
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.fight import Fight
 from rules_core.sucs.tables import OUT_OF_COMMAND, SUPPORT_BONUS

@@ -10,7 +10,8 @@ from typing import Any
 from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
-from rules_core.fields import BoolField, ChoiceField, IntField, TextField, describe
+from rules_core.fields import BoolField, ChoiceField, IntField, TextField
+from rules_core.messages import describe
 from rules_core.sucs.cost import points_text
 from rules_core.sucs.helpers import COST_THIRD_RATE, TERRAIN_BY_NAME, leg, move
 from rules_core.sucs.inputs import inches

@@ -19,9 +19,8 @@ from rules_core.fields import (
     IntField,
     ObjectField,
     TextField,
-    describe,
 )
-from rules_core.messages import sentence
+from rules_core.messages import describe, sentence
 from rules_core.sucs import notation
 from rules_core.sucs.cost import Unit, Weapon, altitude_text
 from rules_core.sucs.tables import ALTITUDES, QUALITY, QUALITY_NAMES
