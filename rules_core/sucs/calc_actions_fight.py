@@ -165,8 +165,7 @@ def fight_of(inputs: dict[str, Any]) -> Fight:
                   ties=inputs["ties"], melee=inputs["mode"] == "melee",
                   melee_suppressed=inputs["melee_suppressed"],
                   hopeless_reorganizes=inputs["hopeless_reorganizes"], first=inputs["first"])
-    sides = [inputs[k] if not isinstance(inputs[k], str) else parse_side(k, inputs[k])
-             for k in ("side_a", "side_b")]  # a default is not parsed by validate()
+    sides = [inputs["side_a"], inputs["side_b"]]
     sides = [tuple(replace(u, out_of_command=inputs[f"{s}_out_of_command"],
                            one_action=inputs[f"{s}_one_action"],
                            attack_support=inputs[f"{s}_support"] == "attack",

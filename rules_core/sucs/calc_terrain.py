@@ -41,11 +41,8 @@ ROUTE_DEFAULT = "road 4, clear 3, light forest 2"
 
 
 def _move_compute(inputs: dict[str, Any]) -> Result:
-    route = inputs["route"]
-    if isinstance(route, str):  # the default is not parsed by validate()
-        route = _parse_route("route", route)
     legs = [leg(t, h, inputs["kind"], inputs["amphibious"], inputs["light_forest"] == "cost")
-            for t, h in route]
+            for t, h in inputs["route"]]
     m = move(inputs["speed"], legs, inputs["withdraw"])
     return {
         "legs": [{"terrain": lg.terrain, "hexes": lg.hexes, "note": lg.note,

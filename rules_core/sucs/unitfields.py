@@ -112,12 +112,9 @@ SUPPORT_FIELDS = {"support_reorganize": "reorganize", "support_armor": "armor",
 
 def unit_from_clean(clean: dict[str, Any]) -> Unit:
     """A Unit from validated field values."""
-    alt = clean["alt_weapons"]
-    if isinstance(alt, str):  # the default "" is not parsed by validate()
-        alt = _parse_alt_weapons("alt_weapons", alt)
     return Unit(
         quality=clean["quality"], attack=clean["attack"], targets=clean["targets"],
-        alt_weapons=alt, special_weapons=clean["special_weapons"],
+        alt_weapons=clean["alt_weapons"], special_weapons=clean["special_weapons"],
         armor=clean["armor"], armor_limited=clean["armor_limited"], speed=clean["speed"],
         must_move=clean["must_move"], range=clean["range"], min_range=clean["min_range"],
         altitude=Fraction(clean["altitude"]), mobility=clean["mobility"],

@@ -10,13 +10,17 @@ import time
 import pytest
 
 from rules_core import api, solver
+from rules_core.fields import validate
 from rules_core.sucs import calc_actions_fight as calc
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.calc_actions_fight import FIELDS, fight_of
 from rules_core.sucs.turn import Fighter
 from tests.rules_core.sucs_worst import worst_inputs
 
-DEFAULTS = {f.name: f.default for f in FIELDS}
+
+def checked(inputs: dict) -> dict:
+    """The inputs as the calculator gets them: checked, defaults filled in and parsed."""
+    return validate(FIELDS, inputs)
 
 
 @pytest.mark.parametrize("label,inputs", worst_inputs(), ids=[c[0] for c in worst_inputs()])
@@ -32,7 +36,7 @@ def test_the_worst_inputs_are_answered_or_refused_within_the_budget(label, input
         assert "limit of" in error["message"] and "Lower" in error["message"] or \
             "fewer" in error["message"], error
     # the counters: the turn walk never goes past its budget, nor the solver's plan
-    full = {**DEFAULTS, **inputs}
+    full = checked(inputs)
     fight = fight_of(full)
     turn_limit, solver_limit = sucs_fight.limits(full["max_rounds"])
     found = sucs_fight.plan(fight, full["max_rounds"], max_work=solver_limit)
@@ -97,7 +101,7 @@ def test_a_turn_walk_past_its_budget_stops_while_the_turn_is_built() -> None:
 
 
 def test_the_plan_finds_the_rounds_that_fit_and_the_refusal_names_the_round_cap() -> None:
-    inputs = {**DEFAULTS, "max_rounds": 100}
+    inputs = checked({"max_rounds": 100})
     fight = fight_of(inputs)
     found = sucs_fight.plan(fight, 100, max_work=30_000)
     assert found.limit == "work" and 2 <= found.rounds < 100
@@ -118,12 +122,12 @@ def test_refusals_name_the_limit_and_the_input_to_lower(inputs, field, words) ->
     assert not reply["ok"] and reply["error"]["field"] == field, reply
     assert "past the limit of" in reply["error"]["message"]
     # the pruned walk is named as tried only when it was (the exact walk built a turn)
-    found = sucs_fight.plan(fight_of({**DEFAULTS, **inputs}), inputs.get("max_rounds", 20),
+    found = sucs_fight.plan(fight_of(checked(inputs)), inputs.get("max_rounds", 20),
                             max_work=sucs_fight.limits(inputs.get("max_rounds", 20))[1])
     assert found.rounds >= 1
     assert "nor does it fit with its least likely ways dropped" in reply["error"]["message"]
     # nor can a simulation play enough of its fights, and the message says how many it could
-    played = calc.simulated(fight_of({**DEFAULTS, **inputs}), inputs.get("max_rounds", 20))
+    played = calc.simulated(fight_of(checked(inputs)), inputs.get("max_rounds", 20))
     assert played.trials < calc.MIN_SIM_TRIALS
     assert (f", nor can enough fights be played to simulate it ({played.trials:,} of the "
             f"{calc.MIN_SIM_TRIALS:,} needed). ") in reply["error"]["message"]
@@ -137,7 +141,7 @@ def test_a_refusal_before_any_turn_fits_does_not_claim_the_pruned_walk_was_tried
     says only what was tried."""
     inputs = {"side_a": "3/1/1, 3/2/1, 4/1/0, 3/1/0, 4/2/1, 3/3/0",
               "side_b": "3/1x2/0, 3/1/1, 4/2/2, 3/1/0, 4/2/1, 3/3/0", "mode": "melee"}
-    fight = fight_of({**DEFAULTS, **inputs})
+    fight = fight_of(checked(inputs))
     found = sucs_fight.plan(fight, 20, max_work=sucs_fight.limits(20)[1])
     assert found.rounds == 0 and not sucs_fight.prunable(found)
     assert sucs_fight.pruned(fight, 20, sucs_fight.MAX_PRUNED_WORK, found) == (None, 0)
