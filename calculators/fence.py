@@ -124,6 +124,7 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any], title: str | None
     needed = ([HAND_ON[name][0]] if name in HAND_ON else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
     return _ENV.get_template("widget.html.j2").render(
         spec=api.spec(name),
+        hidden={f.name for f in calculators()[name].fields if not f.applies(start)},
         title=title or api.spec(name)["title"],
         uid=uid,
         values=start,

@@ -58,7 +58,7 @@ def _collect_object(fields: tuple[Field, ...], raw: Mapping[str, Any], prefix: s
             if other in failed:
                 failed.add(f.name)
                 continue
-            if clean.get(other) not in values:
+            if not f.applies(clean):
                 if value is not None:
                     control = known.get(other)
                     shown = " or ".join(

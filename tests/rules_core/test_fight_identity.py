@@ -192,7 +192,7 @@ def _variants(name: str) -> Iterator[tuple[str, Any, Any]]:
             inputs = initial_inputs(_calc(name).fields, {**start, field.name: value})
             for shown in _calc(name).fields:  # a field the new value shows, with no default
                 if isinstance(shown, IntField) and shown.name not in inputs and \
-                        shown.shown_if and inputs.get(shown.shown_if[0]) in shown.shown_if[1]:
+                        shown.shown_if and shown.applies(inputs):
                     inputs[shown.name] = shown.minimum
             yield field.name, value, build(_clean(name, inputs))
 
