@@ -50,6 +50,8 @@ STATED: tuple[tuple[str, str, Callable[[], tuple[int, ...]]], ...] = (
      lambda: (sucs.EQUAL_ARMOR_DESTROYS - 1, sucs.EQUAL_ARMOR_DESTROYS)),
     ("quick-reference/sucs.md", r"A suppressed unit has -(\d+) in melee",
      lambda: (sucs.MELEE_PENALTY,)),
+    ("sucs/actions.md", r"\(removing a suppression marker\), \+(\d+) armor, or \+(\d+) attack",
+     lambda: (sucs.SUPPORT_BONUS, sucs.SUPPORT_BONUS)),
     ("sucs/actions.md", r"from the next turn it has \*\*\+(\d+) armor\*\*",
      lambda: (sucs.DUG_IN_ARMOR,)),
     ("sucs/actions.md", r"A suppressed unit in melee has \*\*-(\d+)\*\* on its attacks",
@@ -142,6 +144,7 @@ CHANGES = (
     ("sucs/tables.py", "SUCCESS_BY = 3", "SUCCESS_BY = 4"),
     ("sucs/tables.py", "EQUAL_ARMOR_DESTROYS = 4", "EQUAL_ARMOR_DESTROYS = 5"),
     ("sucs/tables.py", "DUG_IN_ARMOR = 1", "DUG_IN_ARMOR = 2"),
+    ("sucs/tables.py", "SUPPORT_BONUS = 1", "SUPPORT_BONUS = 3"),
     ("sucs/tables.py", "ALTITUDE_RANGE_INCHES = 12", "ALTITUDE_RANGE_INCHES = 10"),
     ("heroic/tables.py", "UNWIELDY_SF = 6", "UNWIELDY_SF = 7"),
     ("sucs/unitfields.py", "MAX_TARGETS = 10", "MAX_TARGETS = 8"),
@@ -150,6 +153,7 @@ CHANGES = (
 SCRIPT = """
 import json
 from rules_core import api
+from rules_core.catalog import rules_tables
 def run(name, **inputs):
     reply = api.run(name, dict(api.spec(name)["initial"], **inputs))
     assert reply["ok"], reply
@@ -161,6 +165,8 @@ print(json.dumps({
     "equal": run("sucs.attack", quality=3, attack=1, armor=1, roll_2d6=12),
     "reach": run("sucs.reach", attacker_altitude="0", target_altitude="1", distance=3, range=24),
     "labels": labels,
+    "unit_labels": {f["name"]: f["label"] for f in api.spec("sucs.unit_cost")["fields"]},
+    "tables": {name: rules_tables()[name]()["rows"] for name in ("sucs.terrain", "sucs.costs")},
     "sf_help": [f["help"] for f in api.spec("heroic.melee")["fields"]
                 if f["name"] == "speed_factor"],
     "max_targets": api.app_data("sucs.roster")["rules"]["max_targets"],
@@ -204,6 +210,14 @@ def test_the_other_attack_numbers_follow_in_the_labels_and_the_explanation(
     labels = changed["labels"]
     assert "(-2 to the roll)" in labels["suppressed_melee"]
     assert "(+2 armor)" in labels["dug_in"]
+    assert "+3 armor" in labels["armor_support"] and "+3 attack" in labels["attack_support"]
+    units = changed["unit_labels"]
+    assert (units["support_armor"], units["support_attack"]) == ("Support: +3 armor",
+                                                                 "Support: +3 attack")
+    terrain = {row[0]: row[-1] for row in changed["tables"]["sucs.terrain"]}
+    assert terrain["Fortification"] == "units inside count as dug in (+2 armor)"
+    costs = dict(changed["tables"]["sucs.costs"])
+    assert costs["Support action"].endswith("(reorganize, +3 armor, +3 attack)")
     assert labels["bonus_over"] == "+1 damage for beating by 4"
     explanation = changed["out"]["explanation"]
     assert "when the dice show 14 or more" in explanation  # 10 needed, a success by 4

@@ -35,7 +35,8 @@ OUTCOME_LABELS = {"destroyed": "Destroyed", "suppressed": "Suppressed",
 
 
 def equal_armor_faces() -> str:
-    """The d6 when damage equals the armor, in words: "1-3 suppressed, 4-6 destroyed"."""
+    """The d6 when damage equals the armor, in words: the faces that suppress, then those
+    that destroy."""
     return (f"1-{EQUAL_ARMOR_DESTROYS - 1} suppressed, "
             f"{EQUAL_ARMOR_DESTROYS}-6 destroyed")
 

@@ -23,7 +23,7 @@ from rules_core.fields import (
 from rules_core.messages import describe, sentence
 from rules_core.sucs import notation
 from rules_core.sucs.cost import Unit, Weapon, altitude_text
-from rules_core.sucs.tables import ALTITUDES, QUALITY, QUALITY_NAMES
+from rules_core.sucs.tables import ALTITUDES, QUALITY, QUALITY_NAMES, SUPPORT_BONUS
 
 MAX_INCHES = 240
 MAX_ALT_WEAPONS = 4
@@ -99,8 +99,8 @@ UNIT_FIELDS: tuple[Field, ...] = (
     BoolField("transport_restricted", "Carrying is restricted", default=False,
               help="Written (3) in the lists, e.g. a riverboat that only carries on water."),
     BoolField("support_reorganize", "Support: reorganize", default=False),
-    BoolField("support_armor", "Support: +1 armor", default=False),
-    BoolField("support_attack", "Support: +1 attack", default=False),
+    BoolField("support_armor", f"Support: +{SUPPORT_BONUS} armor", default=False),
+    BoolField("support_attack", f"Support: +{SUPPORT_BONUS} attack", default=False),
     BoolField("disembark", "Can disembark from altitude (paratroops)", default=False),
     BoolField("commander", "Commander", default=False,
               help="Needs the reorganize support action and a range of at least 6\"."),
