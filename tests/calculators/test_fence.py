@@ -8,6 +8,7 @@ import pytest
 from calculators.fence import FenceError, parse_block
 from calculators.layout import ROOT_PLACEHOLDER
 from calculators.render import markdown as render_markdown
+from rules_core import api
 
 
 def md() -> markdown.Markdown:
@@ -87,3 +88,19 @@ def test_explanation_markdown_is_safe_and_links_point_at_the_root() -> None:
     assert 'href="../../gunplay/x/#y"' in html
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert 'href="javascript:' not in html
+
+
+def test_hand_on_and_roster_feeding_are_what_the_calculators_declare() -> None:
+    """The fence wires no calculator by name: what hands a value on, and what feeds the
+    army builder, is declared on each Calculator; every declared target is a calculator
+    with the field it fills, and the value is in the giver's result."""
+    from calculators.fence import ADDS_TO_ROSTER, HAND_ON
+    from rules_core.catalog import calculators
+
+    declared = {name: calc.hand_on for name, calc in calculators().items() if calc.hand_on}
+    assert HAND_ON == declared and declared
+    for name, given in declared.items():
+        assert given.key in api.run(name, api.spec(name)["initial"])["result"]
+        for target, field in given.targets:
+            assert field in [f["name"] for f in api.spec(target)["fields"]], (name, target)
+    assert ADDS_TO_ROSTER == {n for n, c in calculators().items() if c.adds_to_roster} != set()
