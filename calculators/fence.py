@@ -22,8 +22,14 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pymdownx.superfences import SuperFencesException
 
-from calculators import bundle
-from calculators.layout import ASSET_DIR, ASSETS_SOURCE, ROOT_PLACEHOLDER
+from calculators.layout import (
+    ASSET_DIR,
+    ASSETS_SOURCE,
+    BUNDLE_PLACEHOLDER,
+    PYODIDE_PLACEHOLDER,
+    ROOT_PLACEHOLDER,
+    RUNTIME_BYTES_PLACEHOLDER,
+)
 from calculators.render import response_html
 from rules_core import api
 from rules_core.calculator import HandOn
@@ -116,7 +122,6 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any], title: str | None
     if not response["ok"]:
         err = response["error"]
         raise FenceError(f"calculator {name}: starting input {err['field']}: {err['message']}")
-    bundle_name, _ = bundle.bundle()
     # what the page's actions read from the result shown (the value handed on, the unit
     # added to a roster): the result the page starts with is this one, not worked out again
     needed = ([HAND_ON[name].key] if name in HAND_ON else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
@@ -127,9 +132,9 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any], title: str | None
         uid=uid,
         values=start,
         result_html=response_html(response, ROOT_PLACEHOLDER, uid),
-        bundle=bundle_name,
-        pyodide=bundle.pyodide_version(),
-        runtime_bytes=bundle.runtime_bytes(),
+        bundle=BUNDLE_PLACEHOLDER,
+        pyodide=PYODIDE_PLACEHOLDER,
+        runtime_bytes=RUNTIME_BYTES_PLACEHOLDER,
         initial_json=json.dumps(start, separators=(",", ":")),
         result_json=json.dumps({key: response["result"][key] for key in needed}, separators=(",", ":")),
         hand_on=hand_on(name, api.spec),
@@ -203,16 +208,14 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
         raise FenceError(f"app {name!r} has no template {template}")
     if not (ASSETS_SOURCE / "apps" / f"{slug}.js").exists():
         raise FenceError(f"app {name!r} has no module assets/apps/{slug}.js")
-    bundle_name, _ = bundle.bundle()
     inner = _ENV.get_template(template).render(
         options=options_, api_run=api.run, app_data=api.app_data,
         response_html=lambda response, uid=slug: response_html(response, ROOT_PLACEHOLDER, uid),
     )
     return (f'<div class="calc-app" id="app-{uid or slug}" data-app="{slug}" '
             f'data-status="prerendered" data-module="{ASSET_DIR}/apps/{slug}.js" '
-            f'data-bundle="{bundle_name}" '
-            f'data-pyodide="{bundle.pyodide_version()}" '
-            f'data-runtime-bytes="{bundle.runtime_bytes()}">{inner}</div>')
+            f'data-bundle="{BUNDLE_PLACEHOLDER}" data-pyodide="{PYODIDE_PLACEHOLDER}" '
+            f'data-runtime-bytes="{RUNTIME_BYTES_PLACEHOLDER}">{inner}</div>')
 
 
 _DOCS = Path(__file__).resolve().parents[1] / "docs"

@@ -6,7 +6,12 @@ import markdown
 import pytest
 
 from calculators.fence import FenceError, parse_block
-from calculators.layout import ROOT_PLACEHOLDER
+from calculators.layout import (
+    BUNDLE_PLACEHOLDER,
+    PYODIDE_PLACEHOLDER,
+    ROOT_PLACEHOLDER,
+    RUNTIME_BYTES_PLACEHOLDER,
+)
 from calculators.render import markdown as render_markdown
 from rules_core import api
 
@@ -31,7 +36,25 @@ def test_block_renders_widget_with_prerendered_result() -> None:
     assert '<option value="small" selected>Small</option>' in html
     assert 'for="calc-difficulty-distance_m"' in html
     assert f'href="{ROOT_PLACEHOLDER}gunplay/difficulty/#size-and-range"' in html
-    assert 'data-bundle="python-' in html and 'data-pyodide="314.0.7"' in html
+    # the runtime is named by placeholders the post-build step fills
+    assert f'data-bundle="{BUNDLE_PLACEHOLDER}"' in html and f'data-pyodide="{PYODIDE_PLACEHOLDER}"' in html
+
+
+def test_a_page_renders_with_neither_node_nor_the_bundle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fences name the runtime by placeholders: rendering a widget and an app asks
+    nothing of the Python bundle (built by Node) nor of the installed Pyodide."""
+    from calculators import bundle
+
+    def refused() -> None:
+        raise AssertionError("rendering a page asked for the runtime")
+
+    for name in ("bundle", "pyodide_version", "runtime_bytes", "snapshot"):
+        monkeypatch.setattr(bundle, name, refused)
+    from calculators.fence import format_app
+
+    html = md().convert("```calculator\ngunplay.difficulty\n```\n")
+    html += format_app("phases.tracker", "app", "app", {}, None)
+    assert html.count(f'data-runtime-bytes="{RUNTIME_BYTES_PLACEHOLDER}"') == 2
 
 
 def test_block_options_set_starting_inputs_and_ids() -> None:
