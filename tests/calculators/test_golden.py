@@ -29,6 +29,19 @@ CASES = [
     ("app.html", "```app\nphases.tracker\n```"),
     ("calculator-list.html", "```calculator-list\nphases\n```"),
 ]
+#: (golden file, the block): one per option a calculator block or a calculator may have,
+#: beside the plain block above (which hands its DC on)
+OPTIONS = [
+    # starting inputs, a widget id and a title of the page's own
+    ("option-inputs-id-title.html",
+     "```calculator\ngunplay.hit_odds\nrounds: 5\nrecoil: 1\nid: burst\ntitle: A five-round burst\n```"),
+    # a field that applies only with another's value, hidden at the start
+    ("option-hidden-field.html", "```calculator\nheroic.morale\n```"),
+    # a result the army builder takes (Add to roster)
+    ("option-adds-to-roster.html", "```calculator\nsucs.unit_cost\n```"),
+    # a calculator with real dice (a roll button) and a chart
+    ("option-roll.html", "```calculator\ngunplay.hit_chance\n```"),
+]
 
 
 def _render(block: str) -> str:
@@ -38,7 +51,7 @@ def _render(block: str) -> str:
     return html.replace("><", ">\n<") + "\n"  # one tag a line: a readable diff
 
 
-@pytest.mark.parametrize(("name", "block"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("name", "block"), CASES + OPTIONS, ids=[c[0] for c in CASES + OPTIONS])
 def test_each_fence_kind_renders_its_golden_html(name: str, block: str) -> None:
     html = _render(block)
     path = GOLDEN / name
