@@ -31,7 +31,17 @@ import sys
 from pathlib import Path
 
 from calculators import bundle, hashed, installable, pages, service_worker, verify
-from calculators.layout import ASSET_DIR, ASSETS_SOURCE, PYODIDE_DIR, PYODIDE_FILES, BuildError, command
+from calculators.layout import (
+    ASSET_DIR,
+    ASSETS_SOURCE,
+    BUNDLE_PLACEHOLDER,
+    PYODIDE_DIR,
+    PYODIDE_FILES,
+    PYODIDE_PLACEHOLDER,
+    RUNTIME_BYTES_PLACEHOLDER,
+    BuildError,
+    command,
+)
 
 
 def write_runtime(site_dir: Path) -> str:
@@ -86,7 +96,9 @@ def finish(site_dir: Path, assets: Path = ASSETS_SOURCE) -> str:
     bundle_name = write_runtime(site_dir)
     build = build_id(names, bundle_name)
     names = {**names, **installable.write(site_dir)}  # after the build id: no widget needs them
-    pages.process(site_dir, names, build)
+    pages.process(site_dir, names, build, {
+        BUNDLE_PLACEHOLDER: bundle_name, PYODIDE_PLACEHOLDER: bundle.pyodide_version(),
+        RUNTIME_BYTES_PLACEHOLDER: str(bundle.runtime_bytes())})
     service_worker.write(site_dir, build)
     problems = verify.problems(site_dir)
     if problems:

@@ -22,10 +22,17 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pymdownx.superfences import SuperFencesException
 
-from calculators import bundle
-from calculators.layout import ASSET_DIR, ASSETS_SOURCE, ROOT_PLACEHOLDER
+from calculators.layout import (
+    ASSET_DIR,
+    ASSETS_SOURCE,
+    BUNDLE_PLACEHOLDER,
+    PYODIDE_PLACEHOLDER,
+    ROOT_PLACEHOLDER,
+    RUNTIME_BYTES_PLACEHOLDER,
+)
 from calculators.render import response_html
 from rules_core import api
+from rules_core.calculator import HandOn
 from rules_core.catalog import calculators, rules_tables
 from rules_core.fields import initial_inputs
 
@@ -63,13 +70,10 @@ def parse_block(source: str) -> tuple[str, str | None, dict[str, Any]]:
     return name, uid, inputs
 
 
-#: results that other calculators take as an input: (result key, button label, the
-#: calculators that receive it and the field it fills). The difficulty's DC goes to the
-#: hit calculators, on the same page or (by a link with the value) on theirs.
-HAND_ON = {
-    "gunplay.difficulty": ("dc", "Use this DC to hit",
-                           (("gunplay.hit_chance", "dc"), ("gunplay.hit_odds", "dc"))),
-}
+#: results that other calculators take as an input, as each calculator declares them
+#: (:attr:`rules_core.calculator.Calculator.hand_on`)
+HAND_ON: dict[str, HandOn] = {name: calc.hand_on for name, calc in calculators().items()
+                              if calc.hand_on is not None}
 
 
 def default_uid(name: str) -> str:
@@ -84,7 +88,7 @@ def hand_on(name: str, spec_of: Any) -> dict[str, Any] | None:
     ``api.spec``)."""
     if name not in HAND_ON:
         return None
-    key, label, targets = HAND_ON[name]
+    key, label, targets = HAND_ON[name].key, HAND_ON[name].label, HAND_ON[name].targets
     out = []
     for target, field in targets:
         spec = spec_of(target)
@@ -97,7 +101,7 @@ def hand_on(name: str, spec_of: Any) -> dict[str, Any] | None:
 #: roster": the unit's stats, the result key ``stats``); the published units' tables
 #: (rules tables with ``unit_ids``) link each row to it too
 ROSTER_APP = "sucs.roster"
-ADDS_TO_ROSTER = frozenset({"sucs.unit_cost"})
+ADDS_TO_ROSTER = frozenset(name for name, calc in calculators().items() if calc.adds_to_roster)
 
 
 def roster_adds() -> str:
@@ -118,19 +122,19 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any], title: str | None
     if not response["ok"]:
         err = response["error"]
         raise FenceError(f"calculator {name}: starting input {err['field']}: {err['message']}")
-    bundle_name, _ = bundle.bundle()
     # what the page's actions read from the result shown (the value handed on, the unit
     # added to a roster): the result the page starts with is this one, not worked out again
-    needed = ([HAND_ON[name][0]] if name in HAND_ON else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
+    needed = ([HAND_ON[name].key] if name in HAND_ON else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
     return _ENV.get_template("widget.html.j2").render(
         spec=api.spec(name),
+        hidden={f.name for f in calculators()[name].fields if not f.applies(start)},
         title=title or api.spec(name)["title"],
         uid=uid,
         values=start,
         result_html=response_html(response, ROOT_PLACEHOLDER, uid),
-        bundle=bundle_name,
-        pyodide=bundle.pyodide_version(),
-        runtime_bytes=bundle.runtime_bytes(),
+        bundle=BUNDLE_PLACEHOLDER,
+        pyodide=PYODIDE_PLACEHOLDER,
+        runtime_bytes=RUNTIME_BYTES_PLACEHOLDER,
         initial_json=json.dumps(start, separators=(",", ":")),
         result_json=json.dumps({key: response["result"][key] for key in needed}, separators=(",", ":")),
         hand_on=hand_on(name, api.spec),
@@ -204,16 +208,14 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
         raise FenceError(f"app {name!r} has no template {template}")
     if not (ASSETS_SOURCE / "apps" / f"{slug}.js").exists():
         raise FenceError(f"app {name!r} has no module assets/apps/{slug}.js")
-    bundle_name, _ = bundle.bundle()
     inner = _ENV.get_template(template).render(
         options=options_, api_run=api.run, app_data=api.app_data,
         response_html=lambda response, uid=slug: response_html(response, ROOT_PLACEHOLDER, uid),
     )
     return (f'<div class="calc-app" id="app-{uid or slug}" data-app="{slug}" '
             f'data-status="prerendered" data-module="{ASSET_DIR}/apps/{slug}.js" '
-            f'data-bundle="{bundle_name}" '
-            f'data-pyodide="{bundle.pyodide_version()}" '
-            f'data-runtime-bytes="{bundle.runtime_bytes()}">{inner}</div>')
+            f'data-bundle="{BUNDLE_PLACEHOLDER}" data-pyodide="{PYODIDE_PLACEHOLDER}" '
+            f'data-runtime-bytes="{RUNTIME_BYTES_PLACEHOLDER}">{inner}</div>')
 
 
 _DOCS = Path(__file__).resolve().parents[1] / "docs"

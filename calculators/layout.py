@@ -28,6 +28,13 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
 #: written by the fences before links to other pages; the post-build step replaces it in
 #: every built page with the relative path from that page to the site root
 ROOT_PLACEHOLDER = "@@calc-root@@/"
+#: written by the fences where a widget or an app names the runtime (the Python bundle's
+#: hashed name, the Pyodide version, the bytes of its downloads); the post-build step fills
+#: them in every built page, so that rendering a page needs neither Node nor the bundle
+BUNDLE_PLACEHOLDER = "@@calc-bundle@@"
+PYODIDE_PLACEHOLDER = "@@calc-pyodide@@"
+RUNTIME_BYTES_PLACEHOLDER = "@@calc-runtime-bytes@@"
+RUNTIME_PLACEHOLDERS = (BUNDLE_PLACEHOLDER, PYODIDE_PLACEHOLDER, RUNTIME_BYTES_PLACEHOLDER)
 #: the post-build step's tags in a page's head: the security policy and the build id
 CSP_TAG = re.compile(r"""<meta\s+http-equiv=["']?Content-Security-Policy["']?[^>]*>""", re.I)
 BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)

@@ -20,6 +20,7 @@ import base64
 import hashlib
 import html
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from calculators import hashed, installable
@@ -156,8 +157,11 @@ def runtime_head(text: str, rel: str) -> str:
     return RUNTIME_HEAD.format(root=relative_root(rel), script=RUNTIME_HEAD_SCRIPT)
 
 
-def process(site_dir: Path, names: dict[str, str], build: str) -> str:
-    """Rewrite every page of ``site_dir``; the policy they all carry.
+def process(site_dir: Path, names: dict[str, str], build: str,
+            runtime: Mapping[str, str]) -> str:
+    """Rewrite every page of ``site_dir``; the policy they all carry. ``runtime`` maps
+    each runtime placeholder the fences wrote (:data:`RUNTIME_PLACEHOLDERS`) to its value
+    (the bundle's name, the Pyodide version, the runtime's bytes).
 
     One policy everywhere (the union of all pages' inline-script hashes), because with
     instant navigation the first page's policy governs the whole visit."""
@@ -172,6 +176,8 @@ def process(site_dir: Path, names: dict[str, str], build: str) -> str:
     for page in pages:
         rel = page.relative_to(site_dir).as_posix()
         text = page.read_text(encoding="utf-8")
+        for placeholder, value in runtime.items():
+            text = text.replace(placeholder, value)
         text = _RUNTIME_HEAD_TAGS.sub("", _ROOT_LINK.sub(relative_root(rel), text))
         text = _INSTALL_TAGS.sub("", text)
         early = runtime_head(text, rel)

@@ -21,6 +21,7 @@ from calculators.layout import (
     PYODIDE_DIR,
     PYODIDE_FILES,
     ROOT_PLACEHOLDER,
+    RUNTIME_PLACEHOLDERS,
     snapshot_name,
 )
 
@@ -37,8 +38,9 @@ _MANIFEST_LINK = re.compile(r"""<link\s+rel=["']?manifest["']?\s""", re.I)
 def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
     rel = page.relative_to(site_dir).as_posix()
     out = []
-    if ROOT_PLACEHOLDER in text:
-        out.append(f"{rel}: the placeholder {ROOT_PLACEHOLDER} is left in the page")
+    for placeholder in (ROOT_PLACEHOLDER, *RUNTIME_PLACEHOLDERS):
+        if placeholder in text:
+            out.append(f"{rel}: the placeholder {placeholder} is left in the page")
     if _SWALLOWED_FENCE.search(text):
         out.append(f"{rel}: a calculator, app or rules-table block was left as code (its formatter failed)")
     policies = list(CSP_TAG.finditer(text))

@@ -37,6 +37,18 @@ class Chart:
 
 
 @dataclass(frozen=True)
+class HandOn:
+    """A result another calculator takes as an input: the page shows a button that puts
+    the value ``key`` of the result into each target's field, on the same page or (by a
+    link with the value) on the target's own page."""
+
+    key: str
+    label: str
+    #: (receiving calculator, the field it fills), each
+    targets: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class Calculator:
     """One calculator: the contract of ``api.run(name, inputs)``.
 
@@ -63,6 +75,10 @@ class Calculator:
     #: a whole fight: its answers from the one cascade, which sharpen
     #: (:class:`rules_core.cascade.Sharpened`; ``compute`` is its settled answer)
     sharpen: Sharpened | None = None
+    #: a result value other calculators take (the page's "hand on" button), if any
+    hand_on: HandOn | None = None
+    #: the result's ``stats`` are a unit the army builder takes ("Add to roster")
+    adds_to_roster: bool = False
 
     def spec(self) -> dict[str, Any]:
         """The calculator's public description: title, summary and its form fields."""

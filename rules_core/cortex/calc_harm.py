@@ -21,7 +21,8 @@ from rules_core.cortex.tables import PC_TEAM_MAX, PC_TEAM_MIN, allocation
 from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
-from rules_core.fields import ChoiceField, IntField, TextField, describe, list_items
+from rules_core.fields import ChoiceField, IntField, TextField
+from rules_core.messages import describe, list_items
 
 HARM = "cortex/harm"
 

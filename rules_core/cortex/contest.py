@@ -238,14 +238,6 @@ def _threshold(groups: list[tuple[int, int]], t2: int, s2: int, one_above: bool,
             add((2 * t2, kept, left), w)
 
 
-def total_weights(sizes: Sequence[int]) -> dict[int, int]:
-    """Exact counts of each total (best two non-hitch dice) over all rolls."""
-    out: dict[int, int] = {}
-    for (total, _, _), w in outcome_weights(sizes, 0, 0).items():
-        out[total] = out.get(total, 0) + w
-    return dict(sorted(out.items()))
-
-
 def ways(sizes: Sequence[int]) -> int:
     """How many equally likely rolls a pool has."""
     out = 1

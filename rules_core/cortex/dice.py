@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules_core.errors import InputError
-from rules_core.fields import ChoiceField, describe
+from rules_core.fields import ChoiceField
+from rules_core.messages import describe
 
 #: The Cortex die ladder, smallest first (source: Part I, Traits for Fireteams).
 SIZES: tuple[int, ...] = (4, 6, 8, 10, 12)

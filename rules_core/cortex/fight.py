@@ -88,15 +88,6 @@ class Fight:
         return (_attack_pool(self, side, my_lost, their_injury),
                 _defence_pool(self, other, their_lost, my_injury))
 
-    def largest_pools(self) -> int:
-        """The most dice any attack or defence of this fight can roll (at the start, with
-        an injury on each side, which is the largest the pools get)."""
-        sizes = []
-        for side in ("a", "b"):
-            attack, defence = self.pools(side, (0, 4, 0, 4, 0, 0))
-            sizes += [len(attack), len(defence)]
-        return max(sizes)
-
 
 @lru_cache(maxsize=1024)
 def _attack_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int, ...]:

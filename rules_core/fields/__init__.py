@@ -18,15 +18,13 @@ from rules_core.fields.base import (
     NameField,
     NumberField,
     TextField,
-    describe,
     initial_inputs,
     noun_of,
 )
 from rules_core.fields.nested import ListField, ObjectField, in_words, validate, validate_all, where
-from rules_core.messages import list_items
 
 __all__ = [
     "INVALID", "MAX_TEXT", "REQUIRED", "BoolField", "ChoiceField", "Field", "IntField",
-    "ListField", "NameField", "NumberField", "ObjectField", "TextField", "describe",
-    "in_words", "initial_inputs", "list_items", "noun_of", "validate", "validate_all", "where",
+    "ListField", "NameField", "NumberField", "ObjectField", "TextField",
+    "in_words", "initial_inputs", "noun_of", "validate", "validate_all", "where",
 ]

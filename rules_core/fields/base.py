@@ -111,6 +111,13 @@ class Field:
         """What the field accepts, in words ("a whole number from 0 to 10")."""
         return "a value"
 
+    def applies(self, values: Mapping[str, Any]) -> bool:
+        """Whether the field applies given the other fields' ``values`` (its ``shown_if``
+        condition; a field without one always applies). The one test of the condition:
+        the starting inputs, validation and the page's form as built all ask it (the
+        browser's live form, calculators/assets/form.js, makes the same test in JS)."""
+        return self.shown_if is None or values.get(self.shown_if[0]) in self.shown_if[1]
+
     def coerce(self, raw: Any) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
@@ -331,7 +338,7 @@ def initial_inputs(fields: tuple[Field, ...], overrides: Mapping[str, Any] | Non
     overrides = overrides or {}
     values: dict[str, Any] = {}
     for f in fields:
-        if f.shown_if is not None and values.get(f.shown_if[0]) not in f.shown_if[1]:
+        if not f.applies(values):
             if f.name in overrides:
                 values[f.name] = overrides[f.name]  # validation will say it does not apply
             continue

@@ -58,7 +58,7 @@ def _collect_object(fields: tuple[Field, ...], raw: Mapping[str, Any], prefix: s
             if other in failed:
                 failed.add(f.name)
                 continue
-            if clean.get(other) not in values:
+            if not f.applies(clean):
                 if value is not None:
                     control = known.get(other)
                     shown = " or ".join(
@@ -75,12 +75,12 @@ def _collect_object(fields: tuple[Field, ...], raw: Mapping[str, Any], prefix: s
         if value is None:
             if f.optional:
                 clean[f.name] = None
-            elif f.default is REQUIRED:
+                continue
+            if f.default is REQUIRED:
                 errors.append(InputError(path, f"is required: enter {f.allowed()}."))
                 failed.add(f.name)
-            else:
-                clean[f.name] = f.default
-            continue
+                continue
+            value = f.default  # checked and parsed as a value given would be
         result = f.collect(value, path, errors)
         if result is INVALID:
             failed.add(f.name)
@@ -187,7 +187,8 @@ def validate_all(fields: tuple[Field, ...], raw: Any) -> tuple[dict[str, Any] | 
 
     Unknown fields are errors. A field whose ``shown_if`` condition is not met must be
     absent or null; its value is then ``None``. Absent (or null) means: ``None`` for
-    an optional field, the default where there is one, else an error.
+    an optional field, the default where there is one (checked and parsed as a value
+    given: a text field's default reaches the calculator parsed), else an error.
     """
     if not isinstance(raw, Mapping):
         return None, [InputError("inputs", f"must be a JSON object of inputs; received "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules_core.calculator import Calculator, Chart, Result
+from rules_core.calculator import Calculator, Chart, HandOn, Result
 from rules_core.dice.distribution import percent, to_json
 from rules_core.explain import rule, signed, table
 from rules_core.fields import ChoiceField, IntField
@@ -107,6 +107,8 @@ DIFFICULTY = Calculator(
     headline=lambda r: [("Difficulty", str(r["dc"])), ("Range band", LABELS[RangeBand(r["band"])]),
                         *([("Chance to hit", percent(r["p_hit"]))] if "p_hit" in r else [])],
     page=PAGE,
+    # the DC goes to the hit calculators
+    hand_on=HandOn("dc", "Use this DC to hit", (("gunplay.hit_chance", "dc"), ("gunplay.hit_odds", "dc"))),
 )
 
 

@@ -45,10 +45,6 @@ def stance() -> Table:
             "rows": [[LABELS[s], signed(v), LABELS[STANCE_SIZE[s]]] for s, v in STANCE.items()]}
 
 
-def _fraction(f: Fraction) -> str:
-    return "0" if f == 0 else ("the effective range" if f == 1 else f"{f} of it")
-
-
 def range_bands() -> Table:
     starts = [Fraction(n, d) for n, d in BAND_START.values()]
     ends = starts[1:] + [Fraction(1)]

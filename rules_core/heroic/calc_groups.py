@@ -14,10 +14,11 @@ from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule, signed
-from rules_core.fields import ChoiceField, IntField, NumberField, TextField, describe
+from rules_core.fields import ChoiceField, IntField, NumberField, TextField
 from rules_core.heroic.damage import Damage, damage_parser, hit_damage, per_roll_injury, pooled_injury
 from rules_core.heroic.groups import group_injury, hit_multiplier, multiplier_band, skill_bonus, standing
 from rules_core.heroic.inputs import GROUPS_PAGE, check_reach, count_field, multiplier_fraction, reach_field
+from rules_core.messages import describe
 
 MAX_ROLLS = 500
 MAX_ROLL = 10_000

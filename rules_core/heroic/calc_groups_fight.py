@@ -12,13 +12,13 @@ from rules_core import cascade, fight_result, solver
 from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
-from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, TextField, describe
+from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, TextField
 from rules_core.heroic import contest
 from rules_core.heroic import fight as model
 from rules_core.heroic.damage import damage_parser
 from rules_core.heroic.inputs import GROUPS_PAGE, multiplier_fraction, reach_field
 from rules_core.heroic.tables import DEFAULT_SF, TACTIC_BY_KEY, TACTICS
-from rules_core.messages import count
+from rules_core.messages import count, describe
 
 MAX_MEMBERS = 40
 #: damage dice one attack may roll at most (hits x dice per hit) for an exact answer

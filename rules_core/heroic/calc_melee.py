@@ -20,6 +20,7 @@ from rules_core.heroic.groups import hit_multiplier, skill_bonus
 from rules_core.heroic.inputs import (
     GROUPS_PAGE,
     MELEE_PAGE,
+    SPEED_FACTOR_HELP,
     TACTICS_PAGE,
     check_reach,
     contest_sentence,
@@ -72,7 +73,7 @@ MELEE_FIELDS = (
              default=0, minimum=0, maximum=50, shown_if=("defender_tactic", ("retreat",)),
              help="A free attack on a retreating foe is at -1 per level, at worst -4."),
     IntField("speed_factor", "Speed Factor (SF)", default=DEFAULT_SF, minimum=1, maximum=20,
-             help="4 normally; 6 for unwieldy weapons that must be readied after each attack."),
+             help=SPEED_FACTOR_HELP),
     roll_field("attacker_roll", "Attacker's roll"),
     roll_field("defender_roll", "Defender's roll"),
     IntField("hits_assigned", "Hits already given to other targets", default=0, minimum=0,

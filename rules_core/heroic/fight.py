@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache, wraps
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from rules_core import solver
 from rules_core.cascade import Cascade
@@ -73,13 +73,19 @@ class Side:
         return self.members * self.hp
 
 
+#: the readings' words (mypy sees a misspelled one; the form's choices are these:
+#: tests/rules_core/test_fight_identity.py)
+Ties = Literal["reroll", "simultaneous"]
+OnBreak = Literal["flee", "surrender"]
+
+
 @dataclass(frozen=True)
 class Rules:
     """The readings the fight is played under (see the Rulings page)."""
 
     carry_wounds: bool = False
-    ties: str = "reroll"  # initiative ties: "reroll" or "simultaneous"
-    on_break: str = "flee"  # "flee": the winners get the free attack; "surrender": it ends
+    ties: Ties = "reroll"  # initiative ties: "reroll" or "simultaneous"
+    on_break: OnBreak = "flee"  # "flee": the winners get the free attack; "surrender": it ends
     reach: int = MAX_REACH_PER_DEFENDER  # most attackers around one defender
 
 

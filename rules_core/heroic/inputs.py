@@ -11,7 +11,13 @@ from typing import Any
 
 from rules_core.errors import InputError
 from rules_core.fields import ChoiceField, IntField
-from rules_core.heroic.tables import MAX_REACH_PER_DEFENDER, REACH_PER_DEFENDER_LIMIT, TACTICS
+from rules_core.heroic.tables import (
+    DEFAULT_SF,
+    MAX_REACH_PER_DEFENDER,
+    REACH_PER_DEFENDER_LIMIT,
+    TACTICS,
+    UNWIELDY_SF,
+)
 from rules_core.messages import count
 
 MAX_COMBATANTS = 100_000
@@ -26,6 +32,9 @@ RANGED_PAGE = "heroic/ranged"
 TACTICS_PAGE = "heroic/tactics"
 
 TACTIC_CHOICES = tuple((t.key, t.name) for t in TACTICS)
+#: the Speed Factor field's help (source: Speed Factor)
+SPEED_FACTOR_HELP = (f"{DEFAULT_SF} normally; {UNWIELDY_SF} for unwieldy weapons that must be "
+                     "readied after each attack.")
 
 
 def tactic_field(name: str, label: str, help_: str) -> ChoiceField:

@@ -12,8 +12,8 @@ from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent, to_json
 from rules_core.errors import InputError
 from rules_core.explain import rule, table
-from rules_core.fields import ChoiceField, TextField, describe
-from rules_core.messages import count
+from rules_core.fields import ChoiceField, TextField
+from rules_core.messages import count, describe
 from rules_core.phases.action import outcome_distribution, resolve
 from rules_core.phases.inputs import ACTIONS_PAGE, PHASE_CHOICES
 from rules_core.phases.tables import (

@@ -3,10 +3,11 @@
 
 Roll 2d6 (plus modifiers) against the attacker's target number raised by the target's
 defence: cover, altitude above the attacker and (by default, as the text reads) its
-armor. A success does the attack value in damage, +1 when the roll beats the number
-needed by 3 or more. Damage above the armor destroys; equal to it, a d6 decides (1-3
-suppressed, 4-6 destroyed); below it, no effect. A stealthy target must first be found
-with a plain target-number roll.
+armor. A success does the attack value in damage, more when the roll beats the number
+needed by :data:`~rules_core.sucs.tables.SUCCESS_BY` or more. Damage above the armor
+destroys; equal to it, a d6 decides (:func:`equal_armor_faces`); below it, no effect. A
+stealthy target must first be found with a plain target-number roll. Every number is
+in :mod:`rules_core.sucs.tables`.
 """
 
 from __future__ import annotations
@@ -17,12 +18,27 @@ from fractions import Fraction
 import icepool
 
 from rules_core.dice.distribution import from_icepool
-from rules_core.sucs.tables import DUG_IN_ARMOR, OUT_OF_COMMAND, SUPPORT_BONUS, target_number
+from rules_core.sucs.tables import (
+    DUG_IN_ARMOR,
+    EQUAL_ARMOR_DESTROYS,
+    MELEE_PENALTY,
+    OUT_OF_COMMAND,
+    SUCCESS_BY,
+    SUCCESS_DAMAGE,
+    SUPPORT_BONUS,
+    target_number,
+)
 
 OUTCOMES = ("destroyed", "suppressed", "no_effect")
 OUTCOME_LABELS = {"destroyed": "Destroyed", "suppressed": "Suppressed",
                   "no_effect": "No effect"}
-SUCCESS_BY = 3  # a success by this much or more adds 1 damage
+
+
+def equal_armor_faces() -> str:
+    """The d6 when damage equals the armor, in words: the faces that suppress, then those
+    that destroy."""
+    return (f"1-{EQUAL_ARMOR_DESTROYS - 1} suppressed, "
+            f"{EQUAL_ARMOR_DESTROYS}-6 destroyed")
 
 
 @dataclass(frozen=True)
@@ -34,23 +50,32 @@ class AttackSpec:
     attack: int = 1
     armor: int = 0
     cover: int = 0
-    dug_in: bool = False               # +1 armor
-    armor_support: bool = False        # +1 armor from a support action
-    attack_support: bool = False       # +1 attack from a support action
+    dug_in: bool = False               # +DUG_IN_ARMOR armor
+    armor_support: bool = False        # +SUPPORT_BONUS armor from a support action
+    attack_support: bool = False       # +SUPPORT_BONUS attack from a support action
     altitude_above: int = 0            # target's altitude levels above the attacker
-    out_of_command: bool = False       # +1 to the target number
-    suppressed_melee: bool = False     # -1 on the roll
+    out_of_command: bool = False       # +OUT_OF_COMMAND to the target number
+    suppressed_melee: bool = False     # -MELEE_PENALTY on the roll
     roll_modifier: int = 0
     stealthy: bool = False
     armor_modifies_roll: bool = True   # the literal reading; False: cover only
-    #: where "+3 over the target number" is counted from: False (default) the number
+    #: where the success by SUCCESS_BY is counted from: False (default) the number
     #: needed after the target's defence; True the attacker's own target number
     bonus_from_target_number: bool = False
 
     @property
+    def own_tn(self) -> int:
+        """The attacker's target number before command: the one given, or its quality's."""
+        return self.target_number if self.target_number is not None else target_number(self.quality)
+
+    @property
+    def command(self) -> int:
+        """What being out of command adds to the target number (0 when in command)."""
+        return OUT_OF_COMMAND if self.out_of_command else 0
+
+    @property
     def base_tn(self) -> int:
-        tn = self.target_number if self.target_number is not None else target_number(self.quality)
-        return tn + (OUT_OF_COMMAND if self.out_of_command else 0)
+        return self.own_tn + self.command
 
     @property
     def effective_armor(self) -> int:
@@ -69,7 +94,7 @@ class AttackSpec:
 
     @property
     def roll_bonus(self) -> int:
-        return self.roll_modifier - (1 if self.suppressed_melee else 0)
+        return self.roll_modifier - (MELEE_PENALTY if self.suppressed_melee else 0)
 
     @property
     def damage(self) -> int:
@@ -97,13 +122,14 @@ def resolve(spec: AttackSpec, roll_2d6: int, d6: int, spot_2d6: int | None = Non
         return Resolution("no_effect", "miss", 0, margin, False)
     over = margin if not spec.bonus_from_target_number else \
         roll_2d6 + spec.roll_bonus - spec.base_tn
-    damage = spec.damage + (1 if over >= SUCCESS_BY else 0)
+    damage = spec.damage + (SUCCESS_DAMAGE if over >= SUCCESS_BY else 0)
     armor = spec.effective_armor
     if damage > armor:
         return Resolution("destroyed", "over_armor", damage, margin, False)
     if damage < armor:
         return Resolution("no_effect", "under_armor", damage, margin, False)
-    return Resolution("destroyed" if d6 >= 4 else "suppressed", "equal_armor", damage, margin,
+    return Resolution("destroyed" if d6 >= EQUAL_ARMOR_DESTROYS else "suppressed", "equal_armor",
+                      damage, margin,
                       True)
 
 
@@ -134,7 +160,7 @@ def can_damage(spec: AttackSpec) -> bool:
     test of an attack roll that "might possibly cause damage" (source: Suppressed Units).
     The search for a stealthy target is not part of it."""
     plain = replace(spec, stealthy=False)
-    return any(resolve(plain, total, 4).stage in ("equal_armor", "over_armor")
+    return any(resolve(plain, total, EQUAL_ARMOR_DESTROYS).stage in ("equal_armor", "over_armor")
                for total in range(2, 13))
 
 

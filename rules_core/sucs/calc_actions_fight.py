@@ -13,7 +13,8 @@ from rules_core.calculator import Calculator, Result
 from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
-from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField, describe
+from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField
+from rules_core.messages import describe
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.fight import Fight
 from rules_core.sucs.tables import OUT_OF_COMMAND, SUPPORT_BONUS
@@ -157,8 +158,7 @@ def fight_of(inputs: dict[str, Any], max_work: int | None = None) -> Fight:
                   ties=inputs["ties"], melee=inputs["mode"] == "melee",
                   melee_suppressed=inputs["melee_suppressed"],
                   hopeless_reorganizes=inputs["hopeless_reorganizes"], first=inputs["first"])
-    sides = [inputs[k] if not isinstance(inputs[k], str) else parse_side(k, inputs[k])
-             for k in ("side_a", "side_b")]  # a default is not parsed by validate()
+    sides = [inputs["side_a"], inputs["side_b"]]
     sides = [tuple(replace(u, out_of_command=inputs[f"{s}_out_of_command"],
                            one_action=inputs[f"{s}_one_action"],
                            attack_support=inputs[f"{s}_support"] == "attack",

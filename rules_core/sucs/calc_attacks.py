@@ -14,18 +14,39 @@ from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField
 from rules_core.sucs.attack import (
     OUTCOME_LABELS,
-    SUCCESS_BY,
     AttackSpec,
     Resolution,
+    equal_armor_faces,
     outcome_distribution,
     resolve,
     stage_distribution,
     two_d6_at_least,
 )
-from rules_core.sucs.tables import TERRAIN
+from rules_core.sucs.tables import (
+    DUG_IN_ARMOR,
+    MELEE_PENALTY,
+    OUT_OF_COMMAND,
+    SUCCESS_BY,
+    SUCCESS_DAMAGE,
+    SUPPORT_BONUS,
+    TERRAIN,
+)
 from rules_core.sucs.unitfields import QUALITY_FIELD
 
 PAGE = "sucs/attacks"
+HILL = "hill"
+TERRAIN_COVER = {t.name.lower(): t.cover for t in TERRAIN if t.cover}
+
+
+def _terrain_cover() -> str:
+    """The terrain table's cover in words, the hill left out (its +1 is altitude): "+1
+    light forest, broken, buildings, marsh; +2 heavy forest, urban"."""
+    by_cover: dict[int, list[str]] = {}
+    for t in TERRAIN:
+        if t.cover and t.name.lower() != HILL:
+            by_cover.setdefault(t.cover, []).append(t.name.lower())
+    return "; ".join(f"+{c} {', '.join(names)}" for c, names in sorted(by_cover.items()))
+
 
 FIELDS = (
     QUALITY_FIELD,
@@ -34,25 +55,30 @@ FIELDS = (
     IntField("attack", "Attack value", default=1, minimum=0, maximum=20),
     IntField("armor", "Target's armor", default=0, minimum=0, maximum=20),
     IntField("cover", "Target's cover", default=0, minimum=0, maximum=6,
-             help="From terrain: +1 light forest, broken, buildings, marsh; +2 heavy forest, urban."),
+             help=f"From terrain: {_terrain_cover()}."),
     IntField("altitude_above", "Target's altitude above the attacker", default=0, minimum=0,
              maximum=6, help="Each level is +1 cover (a hill is level 1; ground effect defends at 0)."),
-    BoolField("dug_in", "Target dug in or in a fortification (+1 armor)", default=False),
-    BoolField("armor_support", "Target has +1 armor from a support unit", default=False),
-    BoolField("attack_support", "Attacker has +1 attack from a support unit", default=False),
-    BoolField("out_of_command", "Attacker out of its commander's range (+1 target number)",
+    BoolField("dug_in", f"Target dug in or in a fortification (+{DUG_IN_ARMOR} armor)",
               default=False),
-    BoolField("suppressed_melee", "Attacker suppressed and in melee (-1 to the roll)",
+    BoolField("armor_support", f"Target has +{SUPPORT_BONUS} armor from a support unit",
+              default=False),
+    BoolField("attack_support", f"Attacker has +{SUPPORT_BONUS} attack from a support unit",
+              default=False),
+    BoolField("out_of_command",
+              f"Attacker out of its commander's range (+{OUT_OF_COMMAND} target number)",
+              default=False),
+    BoolField("suppressed_melee", f"Attacker suppressed and in melee (-{MELEE_PENALTY} to the roll)",
               default=False),
     IntField("roll_modifier", "Other modifier to the roll", default=0, minimum=-6, maximum=6),
     BoolField("stealthy", "Target has stealth (must be found first)", default=False),
     ChoiceField("terrain", "Target's terrain", optional=True,
                 choices=tuple((t.name.lower(), t.name) for t in TERRAIN if t.cover),
                 none_label="Not given: use the cover typed",
-                help="Sets the cover from the terrain table; a hill gives its +1 as altitude."),
+                help=f"Sets the cover from the terrain table; a hill gives its +{TERRAIN_COVER[HILL]} as altitude."),
     BoolField("armor_modifies_roll", "Armor also raises the number needed (as written)",
               default=True, help="Untick for the other reading: only cover and altitude do."),
-    ChoiceField("bonus_over", "+1 damage for beating by 3", default="needed",
+    ChoiceField("bonus_over", f"+{SUCCESS_DAMAGE} damage for beating by {SUCCESS_BY}",
+                default="needed",
                 choices=(("needed", "the number needed (after armor and cover)"),
                          ("target_number", "the attacker's own target number"))),
     IntField("spot_2d6", "Spotting roll (2d6 total)", optional=True, minimum=2, maximum=12,
@@ -76,9 +102,6 @@ STAGE_TEXT = {
 }
 
 
-TERRAIN_COVER = {t.name.lower(): t.cover for t in TERRAIN if t.cover}
-HILL = "hill"
-
 
 def spec_of(inputs: dict[str, Any]) -> AttackSpec:
     values = {k: inputs[k] for k in SPEC_KEYS}
@@ -100,7 +123,7 @@ def _check(inputs: dict[str, Any]) -> None:
                                       "or leave the d6 empty.")
     terrain = inputs["terrain"]
     if terrain is not None and inputs["cover"]:
-        what = ("a hill gives its +1 as altitude" if terrain == HILL else
+        what = (f"a hill gives its +{TERRAIN_COVER[HILL]} as altitude" if terrain == HILL else
                 f"{terrain} already gives +{TERRAIN_COVER[terrain]} cover")
         raise InputError("cover", f"Target's cover: {what} (Target's terrain), and only one "
                                   "terrain effect applies at a time; received cover "
@@ -127,8 +150,8 @@ def _given(spec: AttackSpec, inputs: dict[str, Any]) -> dict[str, Any] | None:
     res = resolve(spec, inputs["roll_2d6"], inputs["damage_d6"] or 1, inputs["spot_2d6"])
     if res.d6_used and inputs["damage_d6"] is None:
         return {"outcome": None, "damage": res.damage,
-                "text": f"{res.damage} damage equals the armor: roll the d6 (1-3 suppressed, "
-                        "4-6 destroyed)."}
+                "text": f"{res.damage} damage equals the armor: roll the d6 "
+                        f"({equal_armor_faces()})."}
     return {"outcome": res.outcome, "damage": res.damage, "margin": res.margin,
             "text": describe_resolution(res)}
 
@@ -168,9 +191,9 @@ def _compute(inputs: dict[str, Any]) -> Result:
 
 def _explain(inputs: dict[str, Any], result: Result) -> str:
     spec = spec_of(inputs)
-    rows = [["Attacker's target number", str(spec.base_tn - int(spec.out_of_command))]]
+    rows = [["Attacker's target number", str(spec.own_tn)]]
     if spec.out_of_command:
-        rows.append(["Out of command range", "+1"])
+        rows.append(["Out of command range", signed(spec.command)])
     if spec.armor_modifies_roll:
         rows.append(["Target's armor (with dug in and support)", signed(spec.effective_armor)])
     rows += [["Cover", signed(spec.cover)], ["Altitude above the attacker", signed(spec.altitude_above)]]
@@ -183,9 +206,9 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                else "only cover and altitude raise the number needed (the variant reading)")
     text += (f"\n\nHere {reading} ({rule('the two readings', PAGE, 'does-armor-also-modify-the-roll')}). "
              f"Chance to hit: {percent(result['p_hit'])} ({result['p_hit_exact']}).")
-    text += (f"\n\nA hit does {spec.damage} damage, {spec.damage + 1} when the dice show "
-             f"{need + SUCCESS_BY} or more. Against armor {spec.effective_armor}: more destroys, "
-             f"equal means a d6 (1-3 suppressed, 4-6 destroyed), less does nothing "
+    text += (f"\n\nA hit does {spec.damage} damage, {spec.damage + SUCCESS_DAMAGE} when the "
+             f"dice show {need + SUCCESS_BY} or more. Against armor {spec.effective_armor}: more "
+             f"destroys, equal means a d6 ({equal_armor_faces()}), less does nothing "
              f"({rule('damage against armor', PAGE, 'damage-against-armor')}).")
     if spec.stealthy:
         text += (f"\n\nThe target is stealthy: a first 2d6 roll of {spec.base_tn}+ "

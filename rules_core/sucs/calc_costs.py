@@ -100,4 +100,5 @@ UNIT_COST = Calculator(
     + ([("Legal", f"no: {len(r['warnings'])} problem{'s' * (len(r['warnings']) != 1)}")]
        if r["warnings"] else []),
     page=PAGE,
+    adds_to_roster=True,
 )

@@ -18,6 +18,7 @@ from rules_core.sucs.inputs import list_choices
 from rules_core.sucs.presets import by_id
 from rules_core.sucs.roster import MAX_DEPTH, MAX_FILE_CHARS, nesting_depth, normalize_roster, parse_file
 from rules_core.sucs.tables import QUALITY, QUALITY_BASE
+from rules_core.sucs.unitfields import MAX_TARGETS
 
 PAGE = "sucs/roster"
 SEVERITY = {"illegal": "Breaks a rule", "over_limit": "Over the points limit",
@@ -154,7 +155,7 @@ def roster_app_data() -> dict[str, Any]:
             "max_limit": roster.MAX_LIMIT, "max_file_chars": MAX_FILE_CHARS,
             "max_roster_chars": roster.MAX_ROSTER_CHARS,
             "max_depth": MAX_DEPTH, "max_rosters": roster.MAX_ROSTERS,
-            "battle_units": roster.MAX_BATTLE_UNITS,
+            "battle_units": roster.MAX_BATTLE_UNITS, "max_targets": MAX_TARGETS,
             "target_number": {str(q): tn for q, (tn, _) in QUALITY.items()},
         },
         "quality_bases": [QUALITY_BASE[q] for q in sorted(QUALITY_BASE)],

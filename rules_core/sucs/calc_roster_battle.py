@@ -213,8 +213,7 @@ FIELDS = (
 
 def battle_of(inputs: dict[str, Any], max_work: int = sucs_fight.UNCOUNTED) -> Battle:
     """The battle the inputs describe; ``max_work`` bounds an exact turn walk."""
-    sides = [inputs[k] if isinstance(inputs[k], dict) else _side(k, inputs[k])
-             for k in ("roster_a", "roster_b")]  # a default is not parsed by validate()
+    sides = [inputs["roster_a"], inputs["roster_b"]]
     return Battle(lines_of(sides[0], inputs["a_cover"]), lines_of(sides[1], inputs["b_cover"]),
                   Rules(targeting=inputs["targeting"], no_commander=inputs["no_commander"]),
                   max_work,

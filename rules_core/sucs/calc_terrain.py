@@ -10,7 +10,8 @@ from typing import Any
 from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
-from rules_core.fields import BoolField, ChoiceField, IntField, TextField, describe
+from rules_core.fields import BoolField, ChoiceField, IntField, TextField
+from rules_core.messages import describe
 from rules_core.sucs.cost import points_text
 from rules_core.sucs.helpers import COST_THIRD_RATE, TERRAIN_BY_NAME, leg, move
 from rules_core.sucs.inputs import inches
@@ -40,11 +41,8 @@ ROUTE_DEFAULT = "road 4, clear 3, light forest 2"
 
 
 def _move_compute(inputs: dict[str, Any]) -> Result:
-    route = inputs["route"]
-    if isinstance(route, str):  # the default is not parsed by validate()
-        route = _parse_route("route", route)
     legs = [leg(t, h, inputs["kind"], inputs["amphibious"], inputs["light_forest"] == "cost")
-            for t, h in route]
+            for t, h in inputs["route"]]
     m = move(inputs["speed"], legs, inputs["withdraw"])
     return {
         "legs": [{"terrain": lg.terrain, "hexes": lg.hexes, "note": lg.note,

@@ -12,7 +12,7 @@ from rules_core.fields import BoolField, ChoiceField, IntField, NumberField
 from rules_core.sucs.cost import altitude_text
 from rules_core.sucs.helpers import reach
 from rules_core.sucs.inputs import inches
-from rules_core.sucs.tables import ALTITUDES
+from rules_core.sucs.tables import ALTITUDE_RANGE_INCHES, ALTITUDES
 
 ALT_CHOICES = tuple((altitude_text(a), f"{altitude_text(a)}: {n.lower()}")
                     for a, (n, _) in ALTITUDES.items())
@@ -28,10 +28,10 @@ def _reach_compute(inputs: dict[str, Any]) -> Result:
 
 def _reach_explain(inputs: dict[str, Any], result: Result) -> str:
     units = "sucs/units"
-    rows = [["Distance on the table", inches(Fraction(result["counted_distance_exact"])
-                                              - 12 * result["levels"])],
-            [f"Altitude levels between them ({result['levels']} x 12\")",
-             f'+{12 * result["levels"]}"'],
+    added = ALTITUDE_RANGE_INCHES * result["levels"]
+    rows = [["Distance on the table", inches(Fraction(result["counted_distance_exact"]) - added)],
+            [f"Altitude levels between them ({result['levels']} x {ALTITUDE_RANGE_INCHES}\")",
+             f'+{added}"'],
             ["**Counted distance**", f"**{inches(Fraction(result['counted_distance_exact']))}**"],
             ["Range", f'{inputs["range"]}"'],
             ["Minimum range (a third, rounded up)",
@@ -40,7 +40,7 @@ def _reach_explain(inputs: dict[str, Any], result: Result) -> str:
     verdict = "**In range.**" if result["in_range"] else \
         "**Cannot attack at range:** " + "; ".join(result["reasons"]) + "."
     text += (f"\n\n{verdict} A ground-effect unit counts as altitude 1 when it attacks and 0 "
-             f"when it is attacked; each level between the two adds 12\" "
+             f"when it is attacked; each level between the two adds {ALTITUDE_RANGE_INCHES}\" "
              f"({rule('altitude', units, 'altitude')}, "
              f"{rule('minimum range', units, 'special-conditions-in-parentheses')}).")
     if result["cover_from_altitude"]:

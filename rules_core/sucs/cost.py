@@ -19,7 +19,6 @@ from fractions import Fraction
 from rules_core.sucs.tables import COSTS, QUALITY_BASE
 
 PAGE = "sucs/costs"
-SUPPORT_ACTIONS = ("reorganize", "armor", "attack")
 MOBILITIES = ("ground", "water", "hover", "air", "subterranean")
 
 

@@ -21,6 +21,7 @@ from rules_core.sucs.tables import (
     QUALITY,
     QUALITY_BASE,
     QUALITY_NAMES,
+    SUPPORT_BONUS,
     TERRAIN,
 )
 
@@ -83,7 +84,8 @@ def costs_table() -> Table:
         ["Stealth", f"+{c.stealth}"],
         ["Transport", f"+{c.per_transported} per unit carried (+{_half(c.per_transported)} if "
                       f"restricted)"],
-        ["Support action", f"+{c.per_support_action} each (reorganize, +1 armor, +1 attack)"],
+        ["Support action", f"+{c.per_support_action} each (reorganize, +{SUPPORT_BONUS} armor, "
+                           f"+{SUPPORT_BONUS} attack)"],
         ["Other weapons", f"{_share(c.other_weapons)}; the dearest weapon is paid in full"],
         ["Special weapon (smoke)", f"+{c.special_weapon} each"],
         ["Altitude", f"+{c.per_altitude} per level, +{c.ground_effect} for ground effect"],

@@ -72,6 +72,16 @@ ALTITUDE_RANGE_INCHES = 12
 ALTITUDE_CHANGE_INCHES = 12
 
 
+#: Armor a dug-in unit (or one in a fortification) gains (source: Actions, dig in;
+#: Terrain Types and Effects, fortification).
+DUG_IN_ARMOR = 1
+#: Attack or armor a support action gives another unit (source: Actions, support).
+SUPPORT_BONUS = 1
+#: Added to the target number of a unit beyond its commanders' range, or whose
+#: commanders are lost (source: Special rules for commanders).
+OUT_OF_COMMAND = 1
+
+
 @dataclass(frozen=True)
 class Terrain:
     """One terrain type (source: Terrain Types and Effects)."""
@@ -94,7 +104,7 @@ TERRAIN: tuple[Terrain, ...] = (
     Terrain("Hill", 1, "normal", None,
             "altitude 1: the +1 cover applies against attacks from lower down"),
     Terrain("Fortification", None, "doubled: 1 hex per 2 inches", Fraction(1, 2),
-            "units inside count as dug in (+1 armor)"),
+            f"units inside count as dug in (+{DUG_IN_ARMOR} armor)"),
     Terrain("Buildings", 1, "a third dearer: 2 hexes per 3 inches", Fraction(2, 3)),
     Terrain("Urban", 2, "doubled: 1 hex per 2 inches", Fraction(1, 2)),
     Terrain("Marsh", 1, "normal", None, "closed to ground vehicles"),
@@ -126,14 +136,20 @@ ERAS: dict[str, tuple[str, str]] = {
 }
 
 
-#: Armor a dug-in unit (or one in a fortification) gains (source: Actions, dig in;
-#: Terrain Types and Effects, fortification).
-DUG_IN_ARMOR = 1
-#: Attack or armor a support action gives another unit (source: Actions, support).
-SUPPORT_BONUS = 1
-#: Added to the target number of a unit beyond its commanders' range, or whose
-#: commanders are lost (source: Special rules for commanders).
-OUT_OF_COMMAND = 1
+#: Taken off the roll of a suppressed unit that attacks or strikes back in close combat
+#: (source: Close Combat).
+MELEE_PENALTY = 1
+#: Attack rolls a unit survives that might possibly have damaged it, for one suppression
+#: marker (source: Suppressed Units: every second such roll).
+ROLLS_TO_SUPPRESS = 2
+#: A success by this much or more over the number needed adds 1 damage (source: the attack
+#: paragraph).
+SUCCESS_BY = 3
+#: Damage a success by :data:`SUCCESS_BY` or more adds (source: the attack paragraph).
+SUCCESS_DAMAGE = 1
+#: Damage equal to the armor: this d6 face or higher destroys, lower suppresses (source:
+#: the attack paragraph).
+EQUAL_ARMOR_DESTROYS = 4
 
 
 def target_number(quality: int) -> int:

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, get_args, get_type_hints
 
 from rules_core.sucs.attack import AttackSpec
+from rules_core.sucs.tables import MELEE_PENALTY, ROLLS_TO_SUPPRESS
 
 #: unit state: None (destroyed) or (suppression markers, threatening rolls survived 0/1)
 UnitState = tuple[int, int] | None
@@ -49,17 +50,17 @@ AttackOdds = tuple[tuple[tuple[Event, int, int], ...], Fraction, bool, bool]
 Paths = dict[State, tuple[int, int, tuple[str, ...]]]
 
 FRESH: tuple[int, int] = (0, 0)
-ROLLS_TO_SUPPRESS = 2
-MELEE_PENALTY = 1
 A_WINS = "Side A wins"
 B_WINS = "Side B wins"
 
 
 @dataclass(frozen=True)
 class Fighter:
-    """One unit's fighting numbers."""
+    """One unit's fighting numbers. Every field but the name is part of the unit's
+    identity (:attr:`stats`): a field added here is compared with no other edit."""
 
-    name: str
+    #: what the account calls the unit; not part of its identity (``identity`` False)
+    name: str = field(metadata={"identity": False})
     quality: int = 3
     attack: int = 1
     targets: int = 1        # automatic fire: units one attack may hit
@@ -67,9 +68,9 @@ class Fighter:
     cover: int = 0
     dug_in: bool = False
     stealthy: bool = False
-    out_of_command: bool = False   # beyond its commanders' range: target number +1
-    attack_support: bool = False   # +1 attack from a support action
-    armor_support: bool = False    # +1 armor from a support action
+    out_of_command: bool = False   # beyond its commanders' range: target number +OUT_OF_COMMAND
+    attack_support: bool = False   # +SUPPORT_BONUS attack from a support action
+    armor_support: bool = False    # +SUPPORT_BONUS armor from a support action
     one_action: bool = False       # its army has lost every commander: one action a turn
     #: one of its army's commanders: when every one is destroyed, the army's units act
     #: once a turn and out of command (:meth:`Table.leaderless`)
@@ -77,10 +78,22 @@ class Fighter:
 
     @property
     def stats(self) -> tuple[int, ...]:
-        return (self.quality, self.attack, self.targets, self.armor, self.cover,
-                int(self.dug_in), int(self.stealthy), int(self.out_of_command),
-                int(self.attack_support), int(self.armor_support), int(self.one_action),
-                int(self.commander))
+        """The unit's identity: every field that is not marked ``identity`` False, in
+        declaration order (a flag as 0 or 1). Two units with the same stats fight alike,
+        so the fight merges them (:meth:`rules_core.sucs.fight.Fight.canonical`)."""
+        return tuple(int(getattr(self, name)) for name in IDENTITY)
+
+
+#: the readings a table may choose (see the Rulings page): each a closed set of words,
+#: shared by :class:`Rules`, the turn walk and every calculator's form (the words of a
+#: form's choice are these: tests/rules_core/test_fight_identity.py), so that mypy sees a
+#: misspelled one and :class:`Rules` refuses one at run time
+Suppression = Literal["reorganize", "penalty"]
+Ties = Literal["reroll", "a", "b"]
+First = Literal["roll", "a", "b"]
+MeleeSuppressed = Literal["attack", "reorganize"]
+Targeting = Literal["likeliest", "list"]
+NoCommander = Literal["organized", "leaderless"]
 
 
 @dataclass(frozen=True)
@@ -91,28 +104,42 @@ class Rules:
     bonus_from_target_number: bool = False
     #: "reorganize": markers come off before the unit may attack; "penalty": one comes
     #: off and the unit attacks at -1 per marker left
-    suppression: str = "reorganize"
+    suppression: Suppression = "reorganize"
     two_roll_rule: bool = True
     #: initiative ties: "reroll", or the side that wins them ("a" / "b")
-    ties: str = "reroll"
+    ties: Ties = "reroll"
     #: who acts first each turn: "roll" (the initiative roll), or always side "a" / "b"
-    first: str = "roll"
+    first: First = "roll"
     melee: bool = False
     #: a suppressed unit in melee under the "reorganize" reading: "attack" (as the melee
-    #: rule reads: it reorganizes one marker, then attacks at -1 while still suppressed)
-    #: or "reorganize" (markers first, as outside melee)
-    melee_suppressed: str = "attack"
+    #: rule reads: it reorganizes one marker, then attacks at -MELEE_PENALTY while still
+    #: suppressed) or "reorganize" (markers first, as outside melee)
+    melee_suppressed: MeleeSuppressed = "attack"
     #: a still-suppressed unit whose attack cannot hurt reorganizes again instead of
     #: attacking (the source is silent; off by default)
     hopeless_reorganizes: bool = False
     #: whom a unit fires at: "likeliest" (the enemy it is likeliest to destroy) or "list"
     #: (the first enemy left in the enemy's list order); either way the most suppressed of
     #: identical units first
-    targeting: str = "likeliest"
+    targeting: Targeting = "likeliest"
     #: an army that never had a commander (the source expects at least one): "organized"
     #: (two actions, as if its commanders stood) or "leaderless" (from the start as an army
     #: that has lost them all: one action a turn, out of command)
-    no_commander: str = "organized"
+    no_commander: NoCommander = "organized"
+
+    def __post_init__(self) -> None:
+        for name, words in READINGS.items():
+            value = getattr(self, name)
+            if value not in words:
+                raise ValueError(f"Rules.{name}: {value!r} is not a reading; one of {words}")
+
+
+#: every :class:`Rules` field whose type is a set of words -> those words
+READINGS: dict[str, tuple[str, ...]] = {
+    name: get_args(kind) for name, kind in get_type_hints(Rules).items() if get_args(kind)}
+#: the :class:`Fighter` fields that make a unit's identity (:attr:`Fighter.stats`)
+IDENTITY: tuple[str, ...] = tuple(f.name for f in fields(Fighter)
+                                  if f.metadata.get("identity", True))
 
 
 class Table(Protocol):

@@ -19,15 +19,16 @@ from rules_core.fields import (
     IntField,
     ObjectField,
     TextField,
-    describe,
 )
-from rules_core.messages import sentence
+from rules_core.messages import describe, sentence
 from rules_core.sucs import notation
 from rules_core.sucs.cost import Unit, Weapon, altitude_text
-from rules_core.sucs.tables import ALTITUDES, QUALITY, QUALITY_NAMES
+from rules_core.sucs.tables import ALTITUDES, QUALITY, QUALITY_NAMES, SUPPORT_BONUS
 
 MAX_INCHES = 240
 MAX_ALT_WEAPONS = 4
+#: most units one attack of a weapon may hit (automatic fire), as the form accepts
+MAX_TARGETS = 10
 
 
 class AltitudeField(ChoiceField):
@@ -68,7 +69,7 @@ UNIT_FIELDS: tuple[Field, ...] = (
     QUALITY_FIELD,
     IntField("attack", "Attack", default=0, minimum=0, maximum=20,
              help="Damage the main weapon does; 0 for an unarmed unit."),
-    IntField("targets", "Units hit per attack", default=1, minimum=1, maximum=10,
+    IntField("targets", "Units hit per attack", default=1, minimum=1, maximum=MAX_TARGETS,
              help="1 for a single weapon; 2 or more for automatic fire (written 1,1 in the lists)."),
     TextField("alt_weapons", "Alternative weapons", default="", parse=_parse_alt_weapons,
               placeholder="e.g. 1,1",
@@ -98,26 +99,22 @@ UNIT_FIELDS: tuple[Field, ...] = (
     BoolField("transport_restricted", "Carrying is restricted", default=False,
               help="Written (3) in the lists, e.g. a riverboat that only carries on water."),
     BoolField("support_reorganize", "Support: reorganize", default=False),
-    BoolField("support_armor", "Support: +1 armor", default=False),
-    BoolField("support_attack", "Support: +1 attack", default=False),
+    BoolField("support_armor", f"Support: +{SUPPORT_BONUS} armor", default=False),
+    BoolField("support_attack", f"Support: +{SUPPORT_BONUS} attack", default=False),
     BoolField("disembark", "Can disembark from altitude (paratroops)", default=False),
     BoolField("commander", "Commander", default=False,
               help="Needs the reorganize support action and a range of at least 6\"."),
 )
 
-FIELD_NAMES = tuple(f.name for f in UNIT_FIELDS)
 SUPPORT_FIELDS = {"support_reorganize": "reorganize", "support_armor": "armor",
                   "support_attack": "attack"}
 
 
 def unit_from_clean(clean: dict[str, Any]) -> Unit:
     """A Unit from validated field values."""
-    alt = clean["alt_weapons"]
-    if isinstance(alt, str):  # the default "" is not parsed by validate()
-        alt = _parse_alt_weapons("alt_weapons", alt)
     return Unit(
         quality=clean["quality"], attack=clean["attack"], targets=clean["targets"],
-        alt_weapons=alt, special_weapons=clean["special_weapons"],
+        alt_weapons=clean["alt_weapons"], special_weapons=clean["special_weapons"],
         armor=clean["armor"], armor_limited=clean["armor_limited"], speed=clean["speed"],
         must_move=clean["must_move"], range=clean["range"], min_range=clean["min_range"],
         altitude=Fraction(clean["altitude"]), mobility=clean["mobility"],

@@ -13,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import Page
 
+from rules_core.catalog import SYSTEMS
 from tests.browser.support import (
     RUNTIME_TIMEOUT_MS,
     SHOTS,
@@ -167,7 +168,7 @@ def test_the_sucs_roster_prints_its_cards_and_nothing_else(page: Page, site) -> 
         page.emulate_media(media="screen")
 
 
-@pytest.mark.parametrize("system", ["gunplay", "cortex", "heroic", "sucs", "phases"])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_each_quick_reference_card_prints_on_one_sheet(page: Page, site, system: str) -> None:  # type: ignore[no-untyped-def]
     goto_once(page, site, f"quick-reference/{system}/")
     page.emulate_media(media="print")

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
+from rules_core.catalog import SYSTEMS
 from tests.browser import support
 from tests.browser.support import goto_once, shot_path, wait_result, wait_settled, widget
 
@@ -221,7 +222,7 @@ def test_copy_link_has_no_section_anchor(page: Page, site) -> None:  # type: ign
     assert "gunplay/bursts/" in copied and "#" not in copied
 
 
-@pytest.mark.parametrize("system", ["gunplay", "cortex", "heroic", "sucs", "phases"])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_every_system_index_lists_its_calculators(page: Page, site, system: str) -> None:  # type: ignore[no-untyped-def]
     html = (site.dir / system / "index.html").read_text(encoding="utf-8")
     listed = re.findall(r'<tr><td><a href="([^"]+)">', html.split("tcr-calculator-list", 1)[1].split("</table>")[0])

@@ -20,6 +20,7 @@ from calculators.fence import (
 )
 from calculators.render import compare_html, headline_change, inputs_in_words, roll_record
 from rules_core import api
+from rules_core.catalog import SYSTEMS
 
 HIT = {"dc": 16, "bonus": 3, "rounds": 3, "recoil": 2}
 
@@ -131,7 +132,7 @@ def test_units_go_to_the_army_builder_from_the_cost_builder_and_every_published_
 
 def test_calculator_list_links_every_placed_calculator_of_a_system() -> None:
     where = placements()
-    for system in ("gunplay", "cortex", "heroic", "sucs", "phases"):
+    for system in SYSTEMS:
         html = format_calculator_list(system, "", "", {}, None)
         names = [n for n in api.names() if n.startswith(system + ".") and n in where]
         assert html.count("<tr><td><a ") == len(names) >= 1

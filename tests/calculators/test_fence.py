@@ -6,8 +6,14 @@ import markdown
 import pytest
 
 from calculators.fence import FenceError, parse_block
-from calculators.layout import ROOT_PLACEHOLDER
+from calculators.layout import (
+    BUNDLE_PLACEHOLDER,
+    PYODIDE_PLACEHOLDER,
+    ROOT_PLACEHOLDER,
+    RUNTIME_BYTES_PLACEHOLDER,
+)
 from calculators.render import markdown as render_markdown
+from rules_core import api
 
 
 def md() -> markdown.Markdown:
@@ -30,7 +36,25 @@ def test_block_renders_widget_with_prerendered_result() -> None:
     assert '<option value="small" selected>Small</option>' in html
     assert 'for="calc-difficulty-distance_m"' in html
     assert f'href="{ROOT_PLACEHOLDER}gunplay/difficulty/#size-and-range"' in html
-    assert 'data-bundle="python-' in html and 'data-pyodide="314.0.7"' in html
+    # the runtime is named by placeholders the post-build step fills
+    assert f'data-bundle="{BUNDLE_PLACEHOLDER}"' in html and f'data-pyodide="{PYODIDE_PLACEHOLDER}"' in html
+
+
+def test_a_page_renders_with_neither_node_nor_the_bundle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fences name the runtime by placeholders: rendering a widget and an app asks
+    nothing of the Python bundle (built by Node) nor of the installed Pyodide."""
+    from calculators import bundle
+
+    def refused() -> None:
+        raise AssertionError("rendering a page asked for the runtime")
+
+    for name in ("bundle", "pyodide_version", "runtime_bytes", "snapshot"):
+        monkeypatch.setattr(bundle, name, refused)
+    from calculators.fence import format_app
+
+    html = md().convert("```calculator\ngunplay.difficulty\n```\n")
+    html += format_app("phases.tracker", "app", "app", {}, None)
+    assert html.count(f'data-runtime-bytes="{RUNTIME_BYTES_PLACEHOLDER}"') == 2
 
 
 def test_block_options_set_starting_inputs_and_ids() -> None:
@@ -87,3 +111,19 @@ def test_explanation_markdown_is_safe_and_links_point_at_the_root() -> None:
     assert 'href="../../gunplay/x/#y"' in html
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert 'href="javascript:' not in html
+
+
+def test_hand_on_and_roster_feeding_are_what_the_calculators_declare() -> None:
+    """The fence wires no calculator by name: what hands a value on, and what feeds the
+    army builder, is declared on each Calculator; every declared target is a calculator
+    with the field it fills, and the value is in the giver's result."""
+    from calculators.fence import ADDS_TO_ROSTER, HAND_ON
+    from rules_core.catalog import calculators
+
+    declared = {name: calc.hand_on for name, calc in calculators().items() if calc.hand_on}
+    assert HAND_ON == declared and declared
+    for name, given in declared.items():
+        assert given.key in api.run(name, api.spec(name)["initial"])["result"]
+        for target, field in given.targets:
+            assert field in [f["name"] for f in api.spec(target)["fields"]], (name, target)
+    assert ADDS_TO_ROSTER == {n for n, c in calculators().items() if c.adds_to_roster} != set()

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import {
   RULES, configure, limits, blankRoster, suffixed, unusedName, encodeShare, decodeShare, textProblem, shapeProblem,
-  nameInText, presetCost, fileName, quickCheck,
+  nameInText, fileName, quickCheck, weaponsText,
 } from "../../calculators/assets/apps/sucs_roster_lib.js";
 import { analyzeLegacy, migrateLegacy, LEGACY_KEY } from "../../calculators/assets/apps/sucs_roster_legacy.js";
 import { KeptCopies } from "../../calculators/assets/apps/storage_kit.js";
@@ -21,8 +21,12 @@ test("a new roster is in the core's format, and the starter is the core's", () =
   assert.equal(RULES.format, "sucs-roster");
 });
 
-test("a published unit's cost is the core's total, for every unit", () => {
-  for (const preset of DATA.presets) assert.equal(presetCost(preset), preset.total_cost);
+test("a weapon's units hit are clamped to the core's form limit, not a retyped one", () => {
+  const targets = DATA.spec.fields.find((/** @type {any} */ f) => f.name === "targets");
+  assert.equal(RULES.max_targets, targets.max);
+  const most = Array(targets.max).fill("2").join(",");
+  assert.equal(weaponsText({ attack: 2, targets: targets.max + 5 }), most);
+  assert.equal(weaponsText({ attack: 2, targets: 3 }), "2,2,2");
 });
 
 test("names: a suffix keeps the name within the core's limit; a name is found in damaged text", () => {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules_core.errors import InputError
 from rules_core.fields import (
     BoolField,
     ChoiceField,
@@ -13,6 +14,7 @@ from rules_core.fields import (
     NameField,
     NumberField,
     ObjectField,
+    TextField,
     in_words,
     validate,
     validate_all,
@@ -103,3 +105,19 @@ def test_depth_is_measured_without_recursion() -> None:
         value = [value]
     assert value_depth(value) == 33  # stops once past the limit
     assert nesting_depth('{"a": "[[[[", "b": [[1]]}') == 3
+
+
+def test_a_default_is_checked_and_parsed_as_a_value_given() -> None:
+    """A text field's default reaches the calculator parsed, as a typed value does (no
+    calculator has to parse its own default), and a default that does not parse is a
+    problem named like any other."""
+    def numbers(name: str, raw: object) -> tuple[int, ...]:
+        if not isinstance(raw, str) or not all(p.strip().isdigit() for p in raw.split(",")):
+            raise InputError(name, f"Numbers: could not read {describe(raw)}.")
+        return tuple(int(p) for p in raw.split(","))
+
+    good = (TextField("n", "Numbers", default="1, 2", parse=numbers),)
+    assert validate(good, {}) == {"n": (1, 2)} == validate(good, {"n": "1, 2"})
+    bad = (TextField("n", "Numbers", default="x", parse=numbers),)
+    _, errors = validate_all(bad, {})
+    assert [(e.field, e.message) for e in errors] == [("n", "Numbers: could not read the text \"x\".")]

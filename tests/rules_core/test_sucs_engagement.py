@@ -13,6 +13,7 @@ import pytest
 
 from rules_core import api, solver
 from rules_core.dice.distribution import one_in, percent
+from rules_core.fields import validate
 from rules_core.sucs import calc_actions_fight as calc
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.calc_actions_fight import FIELDS, fight_of, parse_side
@@ -422,7 +423,7 @@ def test_close_combat_past_the_exact_walk_is_answered_to_within_a_millionth() ->
     answer says how it was reached."""
     inputs = {"side_a": "3/1/0, 3/1/0", "side_b": "3/1/0, 3/1/0", "mode": "melee",
               "max_rounds": 20}
-    full = {**{f.name: f.default for f in FIELDS}, **inputs}
+    full = validate(FIELDS, inputs)
     fight = fight_of(full)
     assert sucs_fight.plan(fight, 20, max_work=sucs_fight.limits(20)[1]).limit is not None
     reply = api.run("sucs.engagement", inputs)
@@ -459,7 +460,7 @@ def test_past_both_walks_a_fight_is_simulated_and_says_how_to_get_exact_odds() -
     low, high = got["intervals"]["Side A wins"]
     assert ["Side A wins", f"{percent(got['outcomes']['Side A wins'])} "
                            f"({percent(low)}-{percent(high)})"] in reply["display"]["headline"]
-    walked = fight_of({**{f.name: f.default for f in FIELDS}, **inputs})
+    walked = fight_of(validate(FIELDS, inputs))
     walked.work, walked.max_work = 0, 10**9
     full = solver.solve_pruned(walked, max_rounds=7, floor=sucs_fight.PRUNE_FLOOR)
     assert full.pruned <= sucs_fight.MAX_ERROR
@@ -519,7 +520,7 @@ def test_real_dice_agree_with_the_exact_odds() -> None:
 def test_real_dice_agree_with_the_exact_odds_with_the_new_inputs(extra) -> None:
     inputs = {"side_a": "3/1/0, 3/1/1", "side_b": "4/1/0, 3/2/1", "max_rounds": 20, **extra}
     exact = api.run("sucs.engagement", inputs)["result"]["outcomes_exact"]
-    fight = fight_of({**{f.name: f.default for f in FIELDS}, **inputs})
+    fight = fight_of(validate(FIELDS, inputs))
     rng = random.Random(29)
     counts: dict[str, int] = {}
     trials = 400

@@ -17,7 +17,10 @@ from rules_core.sucs.calc_actions_fight import FIELDS, fight_of
 from rules_core.sucs.turn import Fighter
 from tests.rules_core.sucs_worst import worst_inputs
 
-DEFAULTS = {f.name: f.default for f in FIELDS}
+
+def checked(inputs: dict) -> dict:
+    """The inputs as the calculator gets them: checked, defaults filled in and parsed."""
+    return validate(FIELDS, inputs)
 
 
 #: the fourth reliability probe's input: 5.5 s of CPU, then refused, before the cascade
@@ -39,8 +42,8 @@ def test_the_worst_inputs_are_answered_with_every_walk_within_its_budget(label, 
     cpu = time.process_time()
     reply = api.run("sucs.engagement", inputs, precision="3 points")
     spent = time.process_time() - cpu
-    full = {**DEFAULTS, **inputs}
-    clean = validate(FIELDS, full)
+    full = checked(inputs)
+    clean = full
     cpu = time.process_time()
     first = cascade.Refinement(calc._cascade(clean), first_after=0.3,
                                clock=time.process_time)
@@ -106,7 +109,7 @@ def test_a_turn_walk_past_its_budget_stops_while_the_turn_is_built() -> None:
 
 
 def test_the_plan_finds_the_rounds_that_fit_and_the_refusal_names_the_round_cap() -> None:
-    inputs = {**DEFAULTS, "max_rounds": 100}
+    inputs = checked({"max_rounds": 100})
     fight = fight_of(inputs)
     found = sucs_fight.plan(fight, 100, max_work=30_000)
     assert found.limit == "work" and 2 <= found.rounds < 100
@@ -130,7 +133,7 @@ def test_a_fight_past_both_walks_is_simulated_saying_what_to_lower(inputs, field
     assert reply["ok"] and reply["result"]["method"] == "simulation", reply
     why = reply["result"]["simulated_because"]
     assert "past the limit of" in why
-    found = sucs_fight.plan(fight_of({**DEFAULTS, **inputs}), inputs.get("max_rounds", 20),
+    found = sucs_fight.plan(fight_of(checked(inputs)), inputs.get("max_rounds", 20),
                             max_work=sucs_fight.limits(inputs.get("max_rounds", 20))[1])
     assert found.rounds >= 1
     assert "The walk with its least likely ways dropped: " in why
@@ -145,7 +148,7 @@ def test_a_fight_no_turn_of_which_fits_does_not_claim_the_pruned_walk_was_tried(
     simulation, and the explanation says only what was tried."""
     inputs = {"side_a": "3/1/1, 3/2/1, 4/1/0, 3/1/0, 4/2/1, 3/3/0",
               "side_b": "3/1x2/0, 3/1/1, 4/2/2, 3/1/0, 4/2/1, 3/3/0", "mode": "melee"}
-    fight = fight_of({**DEFAULTS, **inputs})
+    fight = fight_of(checked(inputs))
     found = sucs_fight.plan(fight, 20, max_work=sucs_fight.limits(20)[1])
     assert found.rounds == 0 and not sucs_fight.prunable(found)
     assert sucs_fight.pruned(fight, 20, sucs_fight.MAX_PRUNED_WORK, found) == (None, 0)

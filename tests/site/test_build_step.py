@@ -108,20 +108,19 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>t</title>
 <script>var inline = 1;</script></head><body>
 <p>Writing about Content-Security-Policy does not exempt a page.</p>
 <a href="@@calc-root@@/other/">link</a>
-<div class="calc" data-calculator="gunplay.difficulty" data-status="prerendered" data-bundle="BUNDLE" data-pyodide="PYODIDE"></div>
+<div class="calc" data-calculator="gunplay.difficulty" data-status="prerendered" data-bundle="@@calc-bundle@@" data-pyodide="@@calc-pyodide@@" data-runtime-bytes="@@calc-runtime-bytes@@"></div>
 <script src="ROOTassets/calculators/calculators.js" type="module"></script>
 <link rel="stylesheet" href="ROOTassets/calculators/calculators.css">
 </body></html>"""
 
 
 def _tiny_site(where: Path) -> Path:
-    """A two-page site as a generator writes it (before the post-build step)."""
-    bundle_name, _ = bundle.bundle()
+    """A two-page site as a generator writes it (before the post-build step: the runtime
+    named by the fences' placeholders)."""
     for rel, root in (("index.html", ""), ("a/b/index.html", "../../")):
         path = where / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(PAGE.replace("BUNDLE", bundle_name).replace("PYODIDE", bundle.pyodide_version())
-                        .replace("ROOT", root), encoding="utf-8")
+        path.write_text(PAGE.replace("ROOT", root), encoding="utf-8")
     return where
 
 
@@ -140,6 +139,11 @@ def test_the_step_finishes_any_generators_pages_and_is_repeatable(tmp_path: Path
     assert len(POLICY.findall(deep)) == 1 and "default-src *" not in deep
     assert re.search(r'src="\.\./\.\./assets/calculators/calculators\.[0-9a-f]{12}\.js"', deep)
     assert re.search(r'data-build="[0-9a-f]{12}"', deep)
+    # the runtime the fences named by placeholders is filled in
+    assert f'data-bundle="{bundle.bundle()[0]}"' in deep
+    assert f'data-pyodide="{bundle.pyodide_version()}"' in deep
+    assert f'data-runtime-bytes="{bundle.runtime_bytes()}"' in deep
+    assert not any(p in deep for p in layout.RUNTIME_PLACEHOLDERS)
     # the page runs the runtime: its head can start it early, and says where the site's root is
     assert deep.count('<meta name="tcr-runtime" content="../../">') == 1 and deep.count("__tcrEarlyWorker") == 1
     assert (site_dir / "sw.js").is_file()

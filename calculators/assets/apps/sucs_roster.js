@@ -13,7 +13,7 @@
 // before it is checked (_preview), saving and other tabs (_sync) and what the GM is told
 // (_messages); sucs_roster_import.js reads files and links.
 import {
-  RULES, HASH_KEY, clone, canonical, configure, limits, presetCost, busyTracker, quickCheck,
+  RULES, HASH_KEY, clone, canonical, configure, limits, busyTracker, quickCheck,
 } from "./sucs_roster_lib.js";
 import { el, showCards, lineNode, showCheck, pendingEdits } from "./sucs_roster_dom.js";
 import { RosterStore } from "./sucs_roster_store.js";
@@ -231,7 +231,7 @@ export class RosterApp {
   fillUnits() {
     const list = this.$(".sucs-add-list").value;
     this.$(".sucs-add-unit").replaceChildren(...this.data.presets.filter((/** @type {any} */ p) => p.list === list).map((/** @type {any} */ p) =>
-      el("option", { value: p.id, text: `${p.name} (${presetCost(p)} pts${p.reproduced ? "" : `, printed extra +${p.published_cost}`})` })));
+      el("option", { value: p.id, text: `${p.name} (${p.total_cost} pts${p.reproduced ? "" : `, printed extra +${p.published_cost}`})` })));
   }
 
   /** @param {Roster["units"][number]} line */

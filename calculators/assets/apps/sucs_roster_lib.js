@@ -19,7 +19,7 @@ export const ADD_PARAM = "add";
  * @typedef {{format: string, collection: string, version: number, starter_limit: number,
  *   max_name: number, max_units: number, max_count: number, max_limit: number,
  *   max_file_chars: number, max_roster_chars: number, max_depth: number, max_rosters: number,
- *   battle_units: number,
+ *   battle_units: number, max_targets: number,
  *   target_number: Record<string, number>}} Rules
  */
 /** @type {Rules} */
@@ -146,13 +146,6 @@ export function tn(quality) {
   return RULES.target_number[String(quality)] ?? "?";
 }
 
-/** A published unit's total cost per model (its quality base plus its extra cost, as
- *  the core prices it: the picker and the lines both show it).
- *  @param {{total_cost: number}} preset */
-export function presetCost(preset) {
-  return preset.total_cost;
-}
-
 /**
  * A roster's totals and legality before the rules engine has started, from what the core
  * worked out at build time for each published unit (its cost, whether it breaks a rule on
@@ -190,7 +183,7 @@ export function quickCheck(r, presets) {
 
 /** @param {Record<string, any>} s */
 export function weaponsText(s) {
-  const targets = Number.isInteger(s.targets) ? Math.min(Math.max(s.targets, 1), 10) : 1;
+  const targets = Number.isInteger(s.targets) ? Math.min(Math.max(s.targets, 1), RULES.max_targets) : 1;
   const main = Array(targets).fill(String(s.attack)).join(",");
   return s.alt_weapons ? `${main} or ${s.alt_weapons}` : main;
 }
