@@ -10,8 +10,11 @@ opposing pool).
 Reading (Rulings: a firefight round): with one unit a side, a round is the first side's
 activation (an attack on the other unit) and then the other side's, made only by the
 members still standing after the first attack. Members always fall lowest quality first,
-so a side is fully described by how many members it has lost and the injury die it
-carries: the state is ``(lost_a, injury_a, lost_b, injury_b)`` (injury 0: none). Each
+so a side is fully described by the members it has lost and the injury die it
+carries: the state is ``(lost_a, injury_a, lost_b, injury_b, spent_a, spent_b)``, each
+``lost`` the quality dice of the members out, smallest first (injury 0: none). Members
+fall lowest quality first, or (a variant) each effect die takes out the best member it
+reaches, so which members are out is kept, not only how many. Each
 attack's odds come from :func:`rules_core.cortex.odds.effect_weights` (the exact contest)
 and :func:`rules_core.cortex.effect.after_attack` (the effect dice assigned), both cached
 per pair of pools, so six members a side is answered in well under a second.
@@ -33,8 +36,9 @@ from rules_core.cortex.pools import InjuryRule, Side, attack_terms, defence_term
 from rules_core.cortex.tables import Range
 
 #: (lost_a, injury_a, lost_b, injury_b, plot points A has spent, plot points B has spent);
-#: injury 0 = none
-State = tuple[int, int, int, int, int, int]
+#: lost: the quality dice of the members out, smallest first; injury 0 = none
+Lost = tuple[int, ...]
+State = tuple[Lost, int, Lost, int, int, int]
 A_WINS, B_WINS, BOTH_FALL = "Side A wins", "Side B wins", "Both sides fall"
 OUTCOMES = (A_WINS, B_WINS)
 #: ``first`` for the variant where both units shoot at once from the round's start
@@ -42,7 +46,7 @@ AT_ONCE = "both"
 #: when a side spends a plot point on one more effect die (Rulings: plot points in a
 #: firefight): as soon as a die is left to add, or only when it takes out one more member
 SPEND_FIRST, SPEND_TAKES_OUT = "first", "takes_out"
-START: State = (0, 0, 0, 0, 0, 0)
+START: State = ((), 0, (), 0, 0, 0)
 SIDE_NAMES = {"a": "Side A", "b": "Side B"}
 
 
@@ -56,12 +60,25 @@ class Unit:
     armor: int | None = None
     cover: int | None = None
     plot_points: int = 0  # plot points to spend, each on one more effect die
-    highest_first: bool = False  # members fall highest quality first
+    #: each effect die takes out the best member it reaches (not the lowest first)
+    highest_first: bool = False
 
-    def standing(self, lost: int) -> tuple[int, ...]:
-        """The members still fighting after ``lost`` have fallen, in falling order."""
-        order = tuple(sorted(self.quality, reverse=self.highest_first))
-        return order[lost:]
+    def standing(self, lost: Lost) -> tuple[int, ...]:
+        """The members still fighting once those ``lost`` are out, in falling order."""
+        return _standing(self, lost)
+
+
+@lru_cache(maxsize=4096)
+def _standing(unit: Unit, lost: Lost) -> tuple[int, ...]:
+    left = sorted(unit.quality, reverse=unit.highest_first)
+    for q in lost:
+        left.remove(q)
+    return tuple(left)
+
+
+def _out(lost: Lost, more: tuple[int, ...]) -> Lost:
+    """The members out once ``more`` fall too, smallest first."""
+    return tuple(sorted(lost + more)) if more else lost
 
 
 @dataclass(frozen=True)
@@ -93,13 +110,13 @@ class Fight:
         an injury on each side, which is the largest the pools get)."""
         sizes = []
         for side in ("a", "b"):
-            attack, defence = self.pools(side, (0, 4, 0, 4, 0, 0))
+            attack, defence = self.pools(side, ((), 4, (), 4, 0, 0))
             sizes += [len(attack), len(defence)]
         return max(sizes)
 
 
 @lru_cache(maxsize=1024)
-def _attack_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int, ...]:
+def _attack_pool(fight: Fight, side: str, lost: Lost, injury: int) -> tuple[int, ...]:
     """``side``'s attack pool with ``lost`` members down, against a target carrying
     ``injury`` (0: none); cached, as each pool serves many states of the fight."""
     me = fight.unit(side)
@@ -109,7 +126,7 @@ def _attack_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int, 
 
 
 @lru_cache(maxsize=1024)
-def _defence_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int, ...]:
+def _defence_pool(fight: Fight, side: str, lost: Lost, injury: int) -> tuple[int, ...]:
     """``side``'s defence pool with ``lost`` members down, against an attacker carrying
     ``injury`` (0: none); cached as :func:`_attack_pool` is."""
     them = fight.unit(side)
@@ -119,11 +136,11 @@ def _defence_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int,
     return tuple(sorted((t.die for t in defence), reverse=True))
 
 
-def _side_state(side: str, state: State) -> tuple[int, int]:
+def _side_state(side: str, state: State) -> tuple[Lost, int]:
     return (state[0], state[1]) if side == "a" else (state[2], state[3])
 
 
-def _with_side(side: str, state: State, lost: int, injury: int) -> State:
+def _with_side(side: str, state: State, lost: Lost, injury: int) -> State:
     if side == "a":
         return (lost, injury) + state[2:]  # type: ignore[return-value]
     return state[:2] + (lost, injury) + state[4:]  # type: ignore[return-value]
@@ -151,7 +168,7 @@ def spends(fight: Fight, side: str, state: State, without: tuple[int, ...],
     lost, injury = _side_state(other, state)
     args = (target.standing(lost), injury or None, fight.rules, fight.carry_surplus,
             target.highest_first)
-    return after_attack(with_point, *args)[0] > after_attack(without, *args)[0]
+    return len(after_attack(with_point, *args)[0]) > len(after_attack(without, *args)[0])
 
 
 def attack(fight: Fight, side: str, state: State) -> dict[State, Fraction]:
@@ -177,7 +194,7 @@ def _attack(fight: Fight, side: str, state: State) -> tuple[int, dict[State, int
             if spends(fight, side, state, without, with_point):
                 out, left = after_attack(with_point, standing, injury or None, fight.rules,
                                          fight.carry_surplus, target.highest_first)
-                nxt = _spend_one(side, _with_side(other, state, lost + out, left or 0))
+                nxt = _spend_one(side, _with_side(other, state, _out(lost, out), left or 0))
                 counts[nxt] = counts.get(nxt, 0) + weight
             else:
                 wins[without] = wins.get(without, 0) + weight
@@ -188,7 +205,7 @@ def _attack(fight: Fight, side: str, state: State) -> tuple[int, dict[State, int
     for dice, weight in wins.items():
         out, left = after_attack(dice, standing, injury or None, fight.rules, fight.carry_surplus,
                                  target.highest_first)
-        nxt = _with_side(other, state, lost + out, left or 0)
+        nxt = _with_side(other, state, _out(lost, out), left or 0)
         counts[nxt] = counts.get(nxt, 0) + weight
     settled += sum(wins.values())
     counts[state] = counts.get(state, 0) + denominator - settled
@@ -211,11 +228,12 @@ def _effect_dist(attack_pool: tuple[int, ...], defence_pool: tuple[int, ...], ke
 
 def outcome(fight: Fight, state: State) -> str | None:
     """Over when one side has nobody left (the other wins)."""
-    if state[2] >= len(fight.b.quality) and state[0] >= len(fight.a.quality):
+    a_out, b_out = len(state[0]) >= len(fight.a.quality), len(state[2]) >= len(fight.b.quality)
+    if a_out and b_out:
         return BOTH_FALL
-    if state[2] >= len(fight.b.quality):
+    if b_out:
         return A_WINS
-    if state[0] >= len(fight.a.quality):
+    if a_out:
         return B_WINS
     return None
 
@@ -251,7 +269,7 @@ def step(fight: Fight, first: str, state: State) -> tuple[int, dict[State, int]]
 
 
 def losses(state: State) -> dict[str, int]:
-    return {"a": state[0], "b": state[2]}
+    return {"a": len(state[0]), "b": len(state[2])}
 
 
 def first_chance(fight: Fight, ties: str = "again") -> Fraction:
@@ -289,7 +307,7 @@ class Firefight:
         return denominator // shared, tuple((s, w // shared) for s, w in counts.items() if w)
 
     def outcome(self, state: State) -> str | None:
-        if state[0] < len(self.fight.a.quality) and state[2] < len(self.fight.b.quality):
+        if len(state[0]) < len(self.fight.a.quality) and len(state[2]) < len(self.fight.b.quality):
             return None  # the common case, checked first: called for every move
         return outcome(self.fight, state)
 
@@ -338,7 +356,7 @@ def play_attack(fight: Fight, side: str, state: State, dice: solver.Dice) -> tup
         effect, state = with_point, _spend_one(side, state)
     done = assign(effect, target.standing(lost), injury or None, fight.rules,
                   fight.carry_surplus, target.highest_first)
-    nxt = _with_side(other, state, lost + len(done.taken_out), done.injury or 0)
+    nxt = _with_side(other, state, _out(lost, done.taken_out), done.injury or 0)
     what = (f"takes out {len(done.taken_out)} ({names(list(done.taken_out))})"
             if done.taken_out else "takes out nobody")
     if done.injury:
