@@ -89,7 +89,8 @@ FIELDS = (
                                      "member it reaches"))),
     ChoiceField("plot_spend", "Spend a plot point", default=F.SPEND_FIRST,
                 choices=((F.SPEND_FIRST, "On the first win with a die left to add"),
-                         (F.SPEND_TAKES_OUT, "Only when the extra die takes out a member"))),
+                         (F.SPEND_TAKES_OUT, "Only when the extra die takes out a member"),
+                         (F.SPEND_EVERY_WIN, "On every winning attack while any are left"))),
     RULES_FIELD, SURPLUS_FIELD, EFFECT_LIMIT_FIELD,
     fight_result.round_cap_field(),
 )
@@ -202,8 +203,10 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
             "each die taking out the best member it reaches (highest quality first)")
     lost_words = ("they fall lowest first, so the count lost is enough"
                   if inputs["falls"] == "lowest" else "which dice, not only how many")
-    spend = ("at the first win where it adds a die" if inputs["plot_spend"] == F.SPEND_FIRST
-             else "only when the extra die takes out one more member")
+    spend = {F.SPEND_FIRST: "at the first win where it adds a die",
+             F.SPEND_TAKES_OUT: "only when the extra die takes out one more member",
+             F.SPEND_EVERY_WIN: "one on every winning attack while any are left, even when "
+                                "no die is left to add"}[inputs["plot_spend"]]
     points = "" if not (inputs["a_plot_points"] or inputs["b_plot_points"]) else (
         f" Plot points (Side A {inputs['a_plot_points']}, Side B {inputs['b_plot_points']}) "
         f"each buy one more effect die from the dice left over, spent {spend} "

@@ -44,8 +44,9 @@ OUTCOMES = (A_WINS, B_WINS)
 #: ``first`` for the variant where both units shoot at once from the round's start
 AT_ONCE = "both"
 #: when a side spends a plot point on one more effect die (Rulings: plot points in a
-#: firefight): as soon as a die is left to add, or only when it takes out one more member
-SPEND_FIRST, SPEND_TAKES_OUT = "first", "takes_out"
+#: firefight): as soon as a die is left to add, only when it takes out one more member, or
+#: on every winning attack while points are left (paid even when no die is left to add)
+SPEND_FIRST, SPEND_TAKES_OUT, SPEND_EVERY_WIN = "first", "takes_out", "every_win"
 START: State = ((), 0, (), 0, 0, 0)
 SIDE_NAMES = {"a": "Side A", "b": "Side B"}
 
@@ -156,10 +157,14 @@ def _spend_one(side: str, state: State) -> State:
 
 def spends(fight: Fight, side: str, state: State, without: tuple[int, ...],
            with_point: tuple[int, ...]) -> bool:
-    """Whether ``side`` pays a plot point for the die it adds (source: Part I, Extra
-    Effect Dice): it has one left, the point adds a die, and (``SPEND_TAKES_OUT``) that
-    die takes out one more member."""
-    if with_point == without or _spent(side, state) >= fight.unit(side).plot_points:
+    """Whether ``side`` pays a plot point on this winning attack (source: Part I, Extra
+    Effect Dice): it has one left and (``SPEND_EVERY_WIN``) it always pays, or the point
+    adds a die and (``SPEND_TAKES_OUT``) that die takes out one more member."""
+    if _spent(side, state) >= fight.unit(side).plot_points:
+        return False
+    if fight.spend == SPEND_EVERY_WIN:
+        return True
+    if with_point == without:
         return False
     if fight.spend == SPEND_FIRST:
         return True
@@ -187,7 +192,8 @@ def _attack(fight: Fight, side: str, state: State) -> tuple[int, dict[State, int
     attack_pool, defence_pool = fight.pools(side, state)
     keep = len(standing) if fight.rules is Rules.PART2 else MAX_EFFECT_DICE
     counts: dict[State, int] = {}
-    if _spent(side, state) < fight.unit(side).plot_points and fight.limit is EffectLimit.MARGIN:
+    if _spent(side, state) < fight.unit(side).plot_points and (
+            fight.limit is EffectLimit.MARGIN or fight.spend == SPEND_EVERY_WIN):
         pairs, denominator = _effect_pairs(attack_pool, defence_pool, keep, fight.limit)
         wins: dict[tuple[int, ...], int] = {}
         for (without, with_point), weight in pairs.items():
@@ -352,6 +358,7 @@ def play_attack(fight: Fight, side: str, state: State, dice: solver.Dice) -> tup
     keep = len(target.standing(lost)) if fight.rules is Rules.PART2 else MAX_EFFECT_DICE
     with_point = effect_dice(att.remaining, margin, True, fight.limit)
     paid = spends(fight, side, state, effect[:keep], with_point[:keep])
+    without = effect
     if paid:
         effect, state = with_point, _spend_one(side, state)
     done = assign(effect, target.standing(lost), injury or None, fight.rules,
@@ -361,7 +368,8 @@ def play_attack(fight: Fight, side: str, state: State, dice: solver.Dice) -> tup
             if done.taken_out else "takes out nobody")
     if done.injury:
         what += f", {SIDE_NAMES[other]} carries a d{done.injury} injury"
-    point = " (one bought with a plot point)" if paid else ""
+    point = ("" if not paid else " (one bought with a plot point)" if effect != without
+             else " (a plot point paid, with no die left to add)")
     return nxt, (f"{head}: wins by {margin}, effect dice {names(list(effect))}{point}, "
                  f"{what}.")
 

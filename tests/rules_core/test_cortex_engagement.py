@@ -148,11 +148,14 @@ def brute_attack(fight: F.Fight, side: str, state: F.State) -> dict[F.State, Fra
                 spent = state[4] if side == "a" else state[5]
                 # a plot point buys one more die when one is left that could be used (no
                 # more dice than members under Part II); under "takes out" only if the
-                # die takes out one more member
+                # die takes out one more member; under "every win" it is paid on every
+                # win while any is left, whether or not a die is left to add
                 keep = len(standing) if fight.rules is Rules.PART2 else 99
                 pay = spent < fight.unit(side).plot_points and extra[:keep] != dice[:keep]
                 if pay and fight.spend == F.SPEND_TAKES_OUT:
                     pay = len(harm(extra)[0]) > len(harm(dice)[0])
+                if fight.spend == F.SPEND_EVERY_WIN:
+                    pay = spent < fight.unit(side).plot_points
                 if pay:
                     dice = extra
                     nxt = nxt[:4] + ((spent + 1, nxt[5]) if side == "a" else (nxt[4], spent + 1))
@@ -182,6 +185,11 @@ SMALL = [
             Range.SAME),
     F.Fight(F.Unit((4, 10)), F.Unit((4, 6, 8), highest_first=True), Range.SAME, Rules.PART1,
             True),
+    # issue 42: a plot point paid on every winning attack while any is left
+    F.Fight(F.Unit((6, 8), (4,), plot_points=2), F.Unit((4, 6, 6), plot_points=1), Range.SAME,
+            spend=F.SPEND_EVERY_WIN),
+    F.Fight(F.Unit((6, 8), plot_points=1), F.Unit((4, 6), plot_points=2), Range.SAME,
+            Rules.PART1, limit=EffectLimit.EVERY, spend=F.SPEND_EVERY_WIN),
 ]
 
 
@@ -259,6 +267,9 @@ def test_whole_fight_matches_a_walk_over_every_sequence(fight: F.Fight) -> None:
     # issue 42: each die takes the best member it reaches, in the account as in the odds
     dict(a_quality="d10 d6", b_quality="d8 d6 d4", max_rounds=8, first="roll",
          falls="highest", a_cover=None, distance="same"),
+    # issue 42: a point paid on every winning attack while any is left
+    dict(a_quality="d8 d6", b_quality="d6 d6 d4", max_rounds=8, a_plot_points=2,
+         b_plot_points=1, plot_spend=F.SPEND_EVERY_WIN, distance="same", a_cover=None),
 ])
 def test_rolls_agree_with_the_exact_odds(over: dict) -> None:
     exact = run(**over)["outcomes"]
@@ -341,6 +352,7 @@ def test_pools_rebuilt_from_the_members_still_standing() -> None:
     ({"max_rounds": 0}, "max_rounds", "from 1 to 100"),
     ({"first": "both"}, "first", "must be one of"),
     ({"effect_limit": "all"}, "effect_limit", "Every die left over"),
+    ({"plot_spend": "always"}, "plot_spend", "On every winning attack"),
 ])
 def test_bad_inputs_name_the_field(over: dict, field: str, words: str) -> None:
     refused(NAME, inputs(**over), field, words)
@@ -442,9 +454,10 @@ def test_typical_fights_with_the_new_inputs_are_answered() -> None:
 
 def test_rulings_numbers_for_plot_points_and_ties() -> None:
     """The figures the Rulings page quotes for the plot point's moment and for ties."""
-    wins = [run(a_plot_points=1, b_quality="d10 d8 d6 d6 d6", plot_spend=spend)
-            ["outcomes"]["Side A wins"] for spend in (F.SPEND_FIRST, F.SPEND_TAKES_OUT)]
-    assert [round(w, 4) for w in wins] == [0.1342, 0.1331]
+    spends = (F.SPEND_FIRST, F.SPEND_TAKES_OUT, F.SPEND_EVERY_WIN)
+    wins = [run(a_plot_points=points, b_quality="d10 d8 d6 d6 d6", plot_spend=spend)
+            ["outcomes"]["Side A wins"] for points in (1, 2) for spend in spends]
+    assert [round(w, 4) for w in wins] == [0.1342, 0.1331, 0.1239, 0.1404, 0.1378, 0.1377]
     assert round(run(b_quality="d10 d8 d6 d6 d6")["outcomes"]["Side A wins"], 4) == 0.0822
     ties = [run(first="roll", ties=t) for t in ("again", "a", "b")]
     assert [round(r["p_a_first"], 3) for r in ties] == [0.646, 0.690, 0.566]
@@ -483,3 +496,22 @@ def test_highest_first_takes_the_best_member_each_die_reaches() -> None:
     assert carried.taken_out == (10,)
     carried = assign([12], [4, 6, 8], highest_first=True, carry_surplus=True)
     assert carried.taken_out == (8, 6)
+
+
+def test_every_win_pays_a_point_even_with_no_die_to_add() -> None:
+    """With every leftover die already an effect die, a point never adds one: paid on
+    every win anyway (the played account says so), and only while any are left."""
+    over = dict(a_quality="d8 d6", b_quality="d6 d6 d4", a_plot_points=2, distance="same",
+                a_cover=None, effect_limit="every", plot_spend=F.SPEND_EVERY_WIN)
+    seen = 0
+    for seed in range(40):
+        log = api.roll(NAME, inputs(**over), random.Random(seed))["result"]["log"]
+        paid = sum(line.count("a plot point paid, with no die left to add") for line in log)
+        assert paid <= 2 and "bought with a plot point" not in " ".join(log)
+        wins = sum(line.count("Side A rolls") and line.split("Side B rolls")[0].count("wins by")
+                   for line in log)
+        assert paid == min(2, wins), log
+        seen += paid
+    assert seen
+    # the points change nothing but themselves: same odds as no points at all
+    assert run(**over)["outcomes_exact"] == run(**{**over, "a_plot_points": 0})["outcomes_exact"]
