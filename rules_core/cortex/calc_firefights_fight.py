@@ -205,8 +205,8 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                   if inputs["falls"] == "lowest" else "which dice, not only how many")
     spend = {F.SPEND_FIRST: "at the first win where it adds a die",
              F.SPEND_TAKES_OUT: "only when the extra die takes out one more member",
-             F.SPEND_EVERY_WIN: "one on every winning attack while any are left, even when "
-                                "no die is left to add"}[inputs["plot_spend"]]
+             F.SPEND_EVERY_WIN: "on every winning attack while any are left (one a win, "
+                                "even when no die is left to add)"}[inputs["plot_spend"]]
     points = "" if not (inputs["a_plot_points"] or inputs["b_plot_points"]) else (
         f" Plot points (Side A {inputs['a_plot_points']}, Side B {inputs['b_plot_points']}) "
         f"each buy one more effect die from the dice left over, spent {spend} "
