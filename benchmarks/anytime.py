@@ -27,12 +27,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from playwright.sync_api import sync_playwright  # noqa: E402
+
 from benchmarks.site_speed import free_port, launch  # noqa: E402
 from benchmarks.sucs_battle import LED_A, LED_B, MOST, TEN_A, TEN_B  # noqa: E402
 from calculators import serve  # noqa: E402
 from calculators.generate import generate  # noqa: E402
 from rules_core import api  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 
 def initial(name: str, **over: Any) -> dict[str, Any]:

@@ -3,6 +3,7 @@ how it ends (the page's other calculators are in :mod:`rules_core.cortex.calc_fi
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 from typing import Any
@@ -28,12 +29,18 @@ SIDES = (("a", "Side A's members lost"), ("b", "Side B's members lost"))
 MAX_ASSETS = 2  # keeps the largest defence pool at 12 dice, the exact odds' limit
 #: plot points a side may bring: each multiplies the fight's states (see PLOT_BUDGET)
 MAX_PLOT_POINTS = 3
-#: with plot points, (members of A x members of B) x (A's points + 1) x (B's points + 1)
+#: with plot points, (ways A can stand x ways B can stand, see :func:`_standings`) x (A's
+#: points + 1) x (B's points + 1)
 #: may be at most this: the states, and the attacks worked out for each before the work
 #: budget below is counted, grow with each factor; 80 lets the page's starting fight (4 v 5)
 #: take a point a side, and 4 v 5 d12 members at this limit are refused within about the
 #: time of the heaviest fight without plot points (benchmarks/site_speed.py)
 PLOT_BUDGET = 80
+#: the ways both units can stand (see :func:`_standings`), at most: lowest first gives at
+#: most 6 x 6; highest first up to 47 x 47 for six mixed dice a side, each way its own
+#: pools to work out, so it is refused past this (d8 d8 d6 d6 against d10 d8 d6 d6 d6 is
+#: 8 x 15: answered; benchmarks in the branch report)
+STANDING_BUDGET = 120
 #: the fight solver's work budget per round of the cap (moves x 64-bit words of the exact
 #: masses, which grow round by round): the page's starting fight needs about 4.1 million
 #: at a cap of 100 and is answered; 6 d12 members a side with assets, armor and cover
@@ -78,10 +85,12 @@ FIELDS = (
                          ("b", "Side B goes first"))),
     ChoiceField("falls", "Which members fall first", default="lowest",
                 choices=(("lowest", "Lowest quality first (Part I's advice)"),
-                         ("highest", "Highest quality first"))),
+                         ("highest", "Highest quality first: each die takes the best "
+                                     "member it reaches"))),
     ChoiceField("plot_spend", "Spend a plot point", default=F.SPEND_FIRST,
                 choices=((F.SPEND_FIRST, "On the first win with a die left to add"),
-                         (F.SPEND_TAKES_OUT, "Only when the extra die takes out a member"))),
+                         (F.SPEND_TAKES_OUT, "Only when the extra die takes out a member"),
+                         (F.SPEND_EVERY_WIN, "On every winning attack while any are left"))),
     RULES_FIELD, SURPLUS_FIELD, EFFECT_LIMIT_FIELD,
     fight_result.round_cap_field(),
 )
@@ -100,21 +109,37 @@ def fight_of(inputs: dict[str, Any]) -> F.Fight:
                    EffectLimit(inputs["effect_limit"]), inputs["plot_spend"])
 
 
+def _standings(inputs: dict[str, Any], side: str) -> int:
+    """The ways ``side``'s unit can stand with someone left: how many members it has lost
+    when they fall lowest first, which of them (dice of one size alike) when each die
+    takes the best member it reaches."""
+    quality = list(inputs[f"{side}_quality"])
+    if inputs["falls"] == "lowest":
+        return len(quality)
+    return math.prod(quality.count(q) + 1 for q in set(quality)) - 1
+
+
 def _check(inputs: dict[str, Any]) -> None:
     points = {side: inputs[f"{side}_plot_points"] for side in ("a", "b")}
-    if not any(points.values()):
-        return
-    sizes = {side: len(inputs[f"{side}_quality"]) for side in ("a", "b")}
-    load = sizes["a"] * sizes["b"] * (points["a"] + 1) * (points["b"] + 1)
-    if load > PLOT_BUDGET:
+    ways = {side: _standings(inputs, side) for side in ("a", "b")}
+    load = ways["a"] * ways["b"] * (points["a"] + 1) * (points["b"] + 1)
+    if any(points.values()) and load > PLOT_BUDGET:
         side = "a" if points["a"] >= points["b"] else "b"
         raise InputError(f"{side}_plot_points",
                          f"Side {side.upper()}'s plot points: {points[side]} is too many for "
-                         f"this fight: with plot points, the members ({sizes['a']} x "
-                         f"{sizes['b']}) times each side's plot points plus one "
+                         f"this fight: with plot points, the ways the units can stand "
+                         f"({ways['a']} x {ways['b']}) times each side's plot points plus one "
                          f"({points['a'] + 1} x {points['b'] + 1}) may be at most "
                          f"{PLOT_BUDGET} for an exact answer, and these give {load}. Lower "
                          f"the plot points or the members.")
+    if load > STANDING_BUDGET:
+        raise InputError("falls",
+                         f"Which members fall first: highest quality first is too much for "
+                         f"these units: when each die takes the best member it reaches, "
+                         f"which members are left matters, and the ways the units can stand "
+                         f"({ways['a']} x {ways['b']}) may be at most {STANDING_BUDGET} for "
+                         f"an exact answer, and these give {load}. Lower the members or the "
+                         f"kinds of die in a unit, or take the lowest quality first.")
 
 
 def _first_chance(inputs: dict[str, Any], fight: F.Fight) -> Fraction:
@@ -174,9 +199,14 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     harm = ("Part II: any number of dice that each take a member out, only one that merely "
             "injures" if inputs["rules"] == "part2" else
             "Part I: small dice become a complication that later dice step up")
-    fall = inputs["falls"]
-    spend = ("at the first win where it adds a die" if inputs["plot_spend"] == F.SPEND_FIRST
-             else "only when the extra die takes out one more member")
+    fall = ("lowest quality first" if inputs["falls"] == "lowest" else
+            "each die taking out the best member it reaches (highest quality first)")
+    lost_words = ("they fall lowest first, so the count lost is enough"
+                  if inputs["falls"] == "lowest" else "which dice, not only how many")
+    spend = {F.SPEND_FIRST: "at the first win where it adds a die",
+             F.SPEND_TAKES_OUT: "only when the extra die takes out one more member",
+             F.SPEND_EVERY_WIN: "on every winning attack while any are left (one a win, "
+                                "even when no die is left to add)"}[inputs["plot_spend"]]
     points = "" if not (inputs["a_plot_points"] or inputs["b_plot_points"]) else (
         f" Plot points (Side A {inputs['a_plot_points']}, Side B {inputs['b_plot_points']}) "
         f"each buy one more effect die from the dice left over, spent {spend} "
@@ -203,12 +233,12 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         f"({rule('contests', ROLLS, 'contests')}); a win gives {limit} "
         f"({rule('extra effect dice', HARM, 'extra-effect-dice')}; "
         f"[ruling](/rulings/#how-many-effect-dice-a-win-gives)). The dice are assigned to the "
-        f"target under {harm}, {fall} quality first, in the order best for the attacker "
+        f"target under {harm}, {fall}, in the order best for the attacker "
         f"({rule('assigning effect dice', HARM, 'assigning-effect-dice')}). Members out leave "
         f"the pools; an injury stays on the unit and feeds the other side's pools."
         f"{points}",
-        f"**The state.** Who is standing (members fall {fall} first, so the count lost is "
-        f"enough), each unit's injury die and the plot points it has spent. The exact odds follow every state round by "
+        f"**The state.** Which members are out ({lost_words}), each unit's injury die and "
+        f"the plot points it has spent. The exact odds follow every state round by "
         f"round until one unit has nobody left; a fight still going after "
         f"{inputs['max_rounds']} rounds is reported as \"{solver.STILL_FIGHTING}\". At the "
         f"busiest round {result['peak_states']} states were live.",

@@ -59,14 +59,21 @@ class _State(NamedTuple):
     old_injury: bool  # Part II: the injury predates this attack (it may be stepped up)
 
 
-def _remove(state: _State, surplus: int, carry: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Take out the lowest member, then (cinematic variant) more with the surplus steps."""
-    removed = [state.standing[0]]
-    standing = list(state.standing[1:])
-    while carry and standing and surplus >= standing[0]:
-        surplus -= standing[0]
-        removed.append(standing.pop(0))
-    return tuple(removed), tuple(standing)
+def _reach(standing: tuple[int, ...], e: int) -> int | None:
+    """The member ``e`` steps take out: the first in falling order whose quality die they
+    reach (lowest first: the lowest, or nobody; highest first: the best one reachable)."""
+    return next((i for i, q in enumerate(standing) if q <= e), None)
+
+
+def _remove(standing: tuple[int, ...], i: int, surplus: int, carry: bool
+            ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Take out member ``i``, then (cinematic variant) more with the surplus steps, each
+    the next member in falling order that the surplus reaches."""
+    removed, left = [standing[i]], list(standing[:i] + standing[i + 1:])
+    while carry and (j := _reach(tuple(left), surplus)) is not None:
+        surplus -= left[j]
+        removed.append(left.pop(j))
+    return tuple(removed), tuple(left)
 
 
 def _transition(state: _State, e: int, rules: Rules, carry: bool
@@ -74,16 +81,19 @@ def _transition(state: _State, e: int, rules: Rules, carry: bool
     """Apply one effect die of ``e`` steps: (new state, action, members removed, surplus)."""
     if not state.standing:
         return state, "unused", (), 0
-    low = state.standing[0]
-    if e >= low:
-        removed, standing = _remove(state, e - low, carry)
+    i = _reach(state.standing, e)
+    if i is not None:
+        surplus = e - state.standing[i]
+        removed, standing = _remove(state.standing, i, surplus, carry)
         return (state._replace(standing=standing, injury=state.injury if standing else 0),
-                "take_out", removed, e - low)
+                "take_out", removed, surplus)
     if state.injury and (rules is Rules.PART1 or (state.old_injury and not state.slot_used)):
         total = state.injury + e
-        if total >= low:
-            removed, standing = _remove(state, total - low, carry)
-            return _State(standing, 0, True, False), "step_take_out", removed, total - low
+        i = _reach(state.standing, total)
+        if i is not None:
+            surplus = total - state.standing[i]
+            removed, standing = _remove(state.standing, i, surplus, carry)
+            return _State(standing, 0, True, False), "step_take_out", removed, surplus
         return state._replace(injury=total, slot_used=True), "step_up", (), 0
     if not state.injury and not (rules is Rules.PART2 and state.slot_used):
         return state._replace(injury=e, slot_used=True, old_injury=False), "injury", (), 0
@@ -95,14 +105,17 @@ def _apply(state: _State, size: int, rules: Rules, carry: bool) -> tuple[_State,
     e = steps(size)
     new, action, removed, surplus = _transition(state, e, rules, carry)
     die = name(size)
-    low = name(from_steps(state.standing[0])) if state.standing else ""
+    low = name(from_steps(min(state.standing))) if state.standing else ""
+    hit = name(from_steps(removed[0])) if removed else ""
+    whom = (f"the lowest standing member's {low}" if hit == low
+            else f"the {hit} of the best member it can reach")
     if action == "take_out":
-        text = (f"{die} is at least the lowest standing member's {low}: takes out "
+        text = (f"{die} is at least {whom}: takes out "
                 f"{_members(removed)}{_surplus_note(surplus, len(removed) - 1, carry)}")
     elif action == "step_take_out":
         text = (f"{die} ({e} step{'s' if e > 1 else ''}) added to the "
                 f"{name(from_steps(state.injury))} injury ({state.injury}) makes "
-                f"{state.injury + e} steps, reaching the {low}: takes out {_members(removed)} "
+                f"{state.injury + e} steps, reaching the {hit}: takes out {_members(removed)} "
                 f"and clears the injury{_surplus_note(surplus, len(removed) - 1, carry)}")
     elif action == "step_up":
         text = (f"{die} steps the {name(from_steps(state.injury))} injury up {e} "
@@ -142,20 +155,22 @@ def _surplus_note(surplus: int, extra: int, carry: bool) -> str:
 
 @lru_cache(maxsize=65536)
 def _best(dice: tuple[int, ...], state: _State, rules: Rules, carry: bool
-          ) -> tuple[tuple[int, int, int], tuple[int, ...]]:
-    """Best (score, order) from here for ``dice`` in steps, largest first;
-    score = (members taken out, injury steps left on the unit, -dice used)."""
+          ) -> tuple[tuple[int, int, int, int], tuple[int, ...]]:
+    """Best (score, order) from here for ``dice`` in steps, largest first; score =
+    (members taken out, their quality steps, injury steps left on the unit, -dice used).
+    The steps taken out only tell apart orders that take out as many members when the
+    best fall first (lowest first, the members out are always the lowest ones)."""
     if not dice or not state.standing:
-        return (0, state.injury if state.standing else 0, 0), ()
-    best: tuple[tuple[int, int, int], tuple[int, ...]] | None = None
+        return (0, 0, state.injury if state.standing else 0, 0), ()
+    best: tuple[tuple[int, int, int, int], tuple[int, ...]] | None = None
     tried = set()
     for i, e in enumerate(dice):
         if e in tried:
             continue
         tried.add(e)
-        new, action, _, _ = _transition(state, e, rules, carry)
-        (out, injury, used), order = _best(dice[:i] + dice[i + 1:], new, rules, carry)
-        score = (out + len(state.standing) - len(new.standing), injury,
+        new, action, removed, _ = _transition(state, e, rules, carry)
+        (out, quality, injury, used), order = _best(dice[:i] + dice[i + 1:], new, rules, carry)
+        score = (out + len(removed), quality + sum(removed), injury,
                  used - (action != "unused"))
         if best is None or score > best[0]:
             best = (score, (e,) + order)
@@ -201,17 +216,22 @@ def _in_falling_order(unit: list[int] | tuple[int, ...], highest_first: bool
 @lru_cache(maxsize=65536)
 def after_attack(effect_dice: tuple[int, ...], unit: tuple[int, ...], injury: int | None,
                  rules: Rules, carry_surplus: bool, highest_first: bool = False
-                 ) -> tuple[int, int | None]:
-    """What ``assign`` leaves: (members taken out, the unit's injury die afterwards or
-    None). Cached: the odds and the engagement call it many times."""
+                 ) -> tuple[tuple[int, ...], int | None]:
+    """What ``assign`` leaves: (the quality dice of the members taken out, smallest
+    first; the unit's injury die afterwards or None). Cached: the odds and the engagement
+    call it many times."""
     state = _State(_in_falling_order(unit, highest_first), steps(injury) if injury else 0,
                    False, bool(injury))
     dice = tuple(steps(d) for d in sorted(effect_dice, reverse=True))
-    (out, left, _), _ = _best(dice, state, rules, carry_surplus)
-    return out, _die(left)
+    (_, _, left, _), order = _best(dice, state, rules, carry_surplus)
+    removed: list[int] = []
+    for e in order:
+        state, _, out, _ = _transition(state, e, rules, carry_surplus)
+        removed += out
+    return tuple(sorted(_sizes(tuple(removed)))), _die(left)
 
 
 def taken_out_count(effect_dice: tuple[int, ...], unit: tuple[int, ...], injury: int | None,
                     rules: Rules, carry_surplus: bool) -> int:
     """How many members ``assign`` takes out."""
-    return after_attack(effect_dice, unit, injury, rules, carry_surplus)[0]
+    return len(after_attack(effect_dice, unit, injury, rules, carry_surplus)[0])

@@ -10,8 +10,11 @@ opposing pool).
 Reading (Rulings: a firefight round): with one unit a side, a round is the first side's
 activation (an attack on the other unit) and then the other side's, made only by the
 members still standing after the first attack. Members always fall lowest quality first,
-so a side is fully described by how many members it has lost and the injury die it
-carries: the state is ``(lost_a, injury_a, lost_b, injury_b)`` (injury 0: none). Each
+so a side is fully described by the members it has lost and the injury die it
+carries: the state is ``(lost_a, injury_a, lost_b, injury_b, spent_a, spent_b)``, each
+``lost`` the quality dice of the members out, smallest first (injury 0: none). Members
+fall lowest quality first, or (a variant) each effect die takes out the best member it
+reaches, so which members are out is kept, not only how many. Each
 attack's odds come from :func:`rules_core.cortex.odds.effect_weights` (the exact contest)
 and :func:`rules_core.cortex.effect.after_attack` (the effect dice assigned), both cached
 per pair of pools, so six members a side is answered in well under a second.
@@ -33,16 +36,18 @@ from rules_core.cortex.pools import InjuryRule, Side, attack_terms, defence_term
 from rules_core.cortex.tables import Range
 
 #: (lost_a, injury_a, lost_b, injury_b, plot points A has spent, plot points B has spent);
-#: injury 0 = none
-State = tuple[int, int, int, int, int, int]
+#: lost: the quality dice of the members out, smallest first; injury 0 = none
+Lost = tuple[int, ...]
+State = tuple[Lost, int, Lost, int, int, int]
 A_WINS, B_WINS, BOTH_FALL = "Side A wins", "Side B wins", "Both sides fall"
 OUTCOMES = (A_WINS, B_WINS)
 #: ``first`` for the variant where both units shoot at once from the round's start
 AT_ONCE = "both"
 #: when a side spends a plot point on one more effect die (Rulings: plot points in a
-#: firefight): as soon as a die is left to add, or only when it takes out one more member
-SPEND_FIRST, SPEND_TAKES_OUT = "first", "takes_out"
-START: State = (0, 0, 0, 0, 0, 0)
+#: firefight): as soon as a die is left to add, only when it takes out one more member, or
+#: on every winning attack while points are left (paid even when no die is left to add)
+SPEND_FIRST, SPEND_TAKES_OUT, SPEND_EVERY_WIN = "first", "takes_out", "every_win"
+START: State = ((), 0, (), 0, 0, 0)
 SIDE_NAMES = {"a": "Side A", "b": "Side B"}
 
 
@@ -56,12 +61,25 @@ class Unit:
     armor: int | None = None
     cover: int | None = None
     plot_points: int = 0  # plot points to spend, each on one more effect die
-    highest_first: bool = False  # members fall highest quality first
+    #: each effect die takes out the best member it reaches (not the lowest first)
+    highest_first: bool = False
 
-    def standing(self, lost: int) -> tuple[int, ...]:
-        """The members still fighting after ``lost`` have fallen, in falling order."""
-        order = tuple(sorted(self.quality, reverse=self.highest_first))
-        return order[lost:]
+    def standing(self, lost: Lost) -> tuple[int, ...]:
+        """The members still fighting once those ``lost`` are out, in falling order."""
+        return _standing(self, lost)
+
+
+@lru_cache(maxsize=4096)
+def _standing(unit: Unit, lost: Lost) -> tuple[int, ...]:
+    left = sorted(unit.quality, reverse=unit.highest_first)
+    for q in lost:
+        left.remove(q)
+    return tuple(left)
+
+
+def _out(lost: Lost, more: tuple[int, ...]) -> Lost:
+    """The members out once ``more`` fall too, smallest first."""
+    return tuple(sorted(lost + more)) if more else lost
 
 
 @dataclass(frozen=True)
@@ -90,7 +108,7 @@ class Fight:
 
 
 @lru_cache(maxsize=1024)
-def _attack_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int, ...]:
+def _attack_pool(fight: Fight, side: str, lost: Lost, injury: int) -> tuple[int, ...]:
     """``side``'s attack pool with ``lost`` members down, against a target carrying
     ``injury`` (0: none); cached, as each pool serves many states of the fight."""
     me = fight.unit(side)
@@ -100,7 +118,7 @@ def _attack_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int, 
 
 
 @lru_cache(maxsize=1024)
-def _defence_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int, ...]:
+def _defence_pool(fight: Fight, side: str, lost: Lost, injury: int) -> tuple[int, ...]:
     """``side``'s defence pool with ``lost`` members down, against an attacker carrying
     ``injury`` (0: none); cached as :func:`_attack_pool` is."""
     them = fight.unit(side)
@@ -110,11 +128,11 @@ def _defence_pool(fight: Fight, side: str, lost: int, injury: int) -> tuple[int,
     return tuple(sorted((t.die for t in defence), reverse=True))
 
 
-def _side_state(side: str, state: State) -> tuple[int, int]:
+def _side_state(side: str, state: State) -> tuple[Lost, int]:
     return (state[0], state[1]) if side == "a" else (state[2], state[3])
 
 
-def _with_side(side: str, state: State, lost: int, injury: int) -> State:
+def _with_side(side: str, state: State, lost: Lost, injury: int) -> State:
     if side == "a":
         return (lost, injury) + state[2:]  # type: ignore[return-value]
     return state[:2] + (lost, injury) + state[4:]  # type: ignore[return-value]
@@ -130,10 +148,14 @@ def _spend_one(side: str, state: State) -> State:
 
 def spends(fight: Fight, side: str, state: State, without: tuple[int, ...],
            with_point: tuple[int, ...]) -> bool:
-    """Whether ``side`` pays a plot point for the die it adds (source: Part I, Extra
-    Effect Dice): it has one left, the point adds a die, and (``SPEND_TAKES_OUT``) that
-    die takes out one more member."""
-    if with_point == without or _spent(side, state) >= fight.unit(side).plot_points:
+    """Whether ``side`` pays a plot point on this winning attack (source: Part I, Extra
+    Effect Dice): it has one left and (``SPEND_EVERY_WIN``) it always pays, or the point
+    adds a die and (``SPEND_TAKES_OUT``) that die takes out one more member."""
+    if _spent(side, state) >= fight.unit(side).plot_points:
+        return False
+    if fight.spend == SPEND_EVERY_WIN:
+        return True
+    if with_point == without:
         return False
     if fight.spend == SPEND_FIRST:
         return True
@@ -142,7 +164,7 @@ def spends(fight: Fight, side: str, state: State, without: tuple[int, ...],
     lost, injury = _side_state(other, state)
     args = (target.standing(lost), injury or None, fight.rules, fight.carry_surplus,
             target.highest_first)
-    return after_attack(with_point, *args)[0] > after_attack(without, *args)[0]
+    return len(after_attack(with_point, *args)[0]) > len(after_attack(without, *args)[0])
 
 
 def attack(fight: Fight, side: str, state: State) -> dict[State, Fraction]:
@@ -161,14 +183,15 @@ def _attack(fight: Fight, side: str, state: State) -> tuple[int, dict[State, int
     attack_pool, defence_pool = fight.pools(side, state)
     keep = len(standing) if fight.rules is Rules.PART2 else MAX_EFFECT_DICE
     counts: dict[State, int] = {}
-    if _spent(side, state) < fight.unit(side).plot_points and fight.limit is EffectLimit.MARGIN:
+    if _spent(side, state) < fight.unit(side).plot_points and (
+            fight.limit is EffectLimit.MARGIN or fight.spend == SPEND_EVERY_WIN):
         pairs, denominator = _effect_pairs(attack_pool, defence_pool, keep, fight.limit)
         wins: dict[tuple[int, ...], int] = {}
         for (without, with_point), weight in pairs.items():
             if spends(fight, side, state, without, with_point):
                 out, left = after_attack(with_point, standing, injury or None, fight.rules,
                                          fight.carry_surplus, target.highest_first)
-                nxt = _spend_one(side, _with_side(other, state, lost + out, left or 0))
+                nxt = _spend_one(side, _with_side(other, state, _out(lost, out), left or 0))
                 counts[nxt] = counts.get(nxt, 0) + weight
             else:
                 wins[without] = wins.get(without, 0) + weight
@@ -179,7 +202,7 @@ def _attack(fight: Fight, side: str, state: State) -> tuple[int, dict[State, int
     for dice, weight in wins.items():
         out, left = after_attack(dice, standing, injury or None, fight.rules, fight.carry_surplus,
                                  target.highest_first)
-        nxt = _with_side(other, state, lost + out, left or 0)
+        nxt = _with_side(other, state, _out(lost, out), left or 0)
         counts[nxt] = counts.get(nxt, 0) + weight
     settled += sum(wins.values())
     counts[state] = counts.get(state, 0) + denominator - settled
@@ -202,11 +225,12 @@ def _effect_dist(attack_pool: tuple[int, ...], defence_pool: tuple[int, ...], ke
 
 def outcome(fight: Fight, state: State) -> str | None:
     """Over when one side has nobody left (the other wins)."""
-    if state[2] >= len(fight.b.quality) and state[0] >= len(fight.a.quality):
+    a_out, b_out = len(state[0]) >= len(fight.a.quality), len(state[2]) >= len(fight.b.quality)
+    if a_out and b_out:
         return BOTH_FALL
-    if state[2] >= len(fight.b.quality):
+    if b_out:
         return A_WINS
-    if state[0] >= len(fight.a.quality):
+    if a_out:
         return B_WINS
     return None
 
@@ -242,7 +266,7 @@ def step(fight: Fight, first: str, state: State) -> tuple[int, dict[State, int]]
 
 
 def losses(state: State) -> dict[str, int]:
-    return {"a": state[0], "b": state[2]}
+    return {"a": len(state[0]), "b": len(state[2])}
 
 
 def first_chance(fight: Fight, ties: str = "again") -> Fraction:
@@ -280,7 +304,7 @@ class Firefight:
         return denominator // shared, tuple((s, w // shared) for s, w in counts.items() if w)
 
     def outcome(self, state: State) -> str | None:
-        if state[0] < len(self.fight.a.quality) and state[2] < len(self.fight.b.quality):
+        if len(state[0]) < len(self.fight.a.quality) and len(state[2]) < len(self.fight.b.quality):
             return None  # the common case, checked first: called for every move
         return outcome(self.fight, state)
 
@@ -325,16 +349,18 @@ def play_attack(fight: Fight, side: str, state: State, dice: solver.Dice) -> tup
     keep = len(target.standing(lost)) if fight.rules is Rules.PART2 else MAX_EFFECT_DICE
     with_point = effect_dice(att.remaining, margin, True, fight.limit)
     paid = spends(fight, side, state, effect[:keep], with_point[:keep])
+    without = effect
     if paid:
         effect, state = with_point, _spend_one(side, state)
     done = assign(effect, target.standing(lost), injury or None, fight.rules,
                   fight.carry_surplus, target.highest_first)
-    nxt = _with_side(other, state, lost + len(done.taken_out), done.injury or 0)
+    nxt = _with_side(other, state, _out(lost, done.taken_out), done.injury or 0)
     what = (f"takes out {len(done.taken_out)} ({names(list(done.taken_out))})"
             if done.taken_out else "takes out nobody")
     if done.injury:
         what += f", {SIDE_NAMES[other]} carries a d{done.injury} injury"
-    point = " (one bought with a plot point)" if paid else ""
+    point = ("" if not paid else " (one bought with a plot point)" if effect != without
+             else " (a plot point paid, with no die left to add)")
     return nxt, (f"{head}: wins by {margin}, effect dice {names(list(effect))}{point}, "
                  f"{what}.")
 

@@ -1,7 +1,7 @@
 """The engagement of the bursts page (source: d10 ranged combat, "Bursts and Full Auto",
 "Sustained Fire"): sustained fire over combat rounds until the target has taken enough hits
 or the weapon is empty, or a duel of two shooters (the chain itself is in
-:mod:`rules_core.gunplay.fight`)."""
+:mod:`rules_core.gunplay.fight` and :mod:`rules_core.gunplay.duel`)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,8 @@ from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import BoolField, ChoiceField, Field, IntField
 from rules_core.gunplay.burst import bullet_needs
-from rules_core.gunplay.fight import (
-    OUT_OF_AMMO,
-    SAME_TIME,
-    TARGET_DOWN,
-    TURNS,
-    Duel,
-    Fire,
-)
+from rules_core.gunplay.duel import Duel
+from rules_core.gunplay.fight import OUT_OF_AMMO, SAME_TIME, TARGET_DOWN, TURNS, Fire
 from rules_core.gunplay.inputs import BONUS, BURST_PAGE, HANDLING_PAGE, PAGE, plus
 from rules_core.gunplay.tables import AIM_PER_ACTION, RELOAD_ACTIONS
 from rules_core.messages import count
@@ -36,6 +30,8 @@ DUEL_CHOICES = (("none", "No: a target that does not shoot back"),
                 ("turns_b", "Duel in turns: the second shooter first"),
                 (SAME_TIME, "Duel: both fire at the same time"))
 DUELS = tuple(v for v, _ in DUEL_CHOICES[1:])
+#: the readings of a round fought at the same time (Rulings: a duel of two shooters)
+WHOLE_ROUND, BY_ACTION = "round", "action"
 #: the most hits a duel may need on each side: a duel's states are the product of both
 #: tallies, and this keeps the worst case the form accepts under a second (benchmarks/)
 DUEL_MAX_HITS = 12
@@ -99,6 +95,13 @@ FIELDS = (
               help="Off: careful aim lowers the DC of the round's first burst only. On: of "
                    "every burst fired that round."),
     ChoiceField("duel", "Does the target shoot back?", default="none", choices=DUEL_CHOICES),
+    ChoiceField("same_time", "At the same time, settled", default=WHOLE_ROUND,
+                shown_if=("duel", (SAME_TIME,)),
+                choices=((WHOLE_ROUND, "Whole round: both fire every action, hits judged "
+                                       "at its end"),
+                         (BY_ACTION, "Action by action: stop at the first pair of actions "
+                                     "that downs someone")),
+                help="How the two rounds line up when both shooters fire at once."),
     *_shooter_fields("b_", "Second shooter", 12, 5, 1, 0, 15, 2, SHOWN_IN_DUEL),
     fight_result.round_cap_field(),
 )
@@ -118,7 +121,8 @@ def _fight(inputs: dict[str, Any]) -> Fire | Duel:
     if inputs["duel"] == "none":
         return fire
     order = SAME_TIME if inputs["duel"] == SAME_TIME else TURNS
-    return Duel(fire, _shooter(inputs, "b_"), order, inputs["duel"] == "turns_b")
+    return Duel(fire, _shooter(inputs, "b_"), order, inputs["duel"] == "turns_b",
+                order == SAME_TIME and inputs["same_time"] == BY_ACTION)
 
 
 def _check(inputs: dict[str, Any]) -> None:
@@ -214,7 +218,13 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     if isinstance(fight, Duel):
         text += _about(fight.a, "The first shooter") + "\n\n" + \
             _about(fight.b, "The second shooter") + "\n\n"
-        if fight.order == SAME_TIME:
+        if fight.order == SAME_TIME and fight.by_action:
+            text += ("Both shooters fire at the same time, action by action: their first "
+                     "firing actions land together, then their second ones, and the round "
+                     "stops at the first pair that downs someone, so a shooter downed by "
+                     "that pair fires nothing more; both can go down in the same pair "
+                     "(**both down**). ")
+        elif fight.order == SAME_TIME:
             text += ("Both shooters fire each combat round from where the round began, and "
                      "the hits land together, so both can go down in the same round "
                      "(**both down**). ")

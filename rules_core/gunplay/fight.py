@@ -13,9 +13,9 @@ magazine (:data:`~rules_core.gunplay.tables.RELOAD_ACTIONS` actions unless the w
 says otherwise). How many rounds the weapon has fired by a given round never depends on
 the dice, so each round holds at most one weapon state per shooter.
 
-:class:`Fire` is one shooter against a target that does not shoot back; :class:`Duel` is
-two shooters firing at each other, in turns (each shooter's whole round, the first
-shooter first) or at the same time (both rounds settled together, so both can go down).
+:class:`Fire` is one shooter against a target that does not shoot back; a duel of two
+shooters firing at each other is :class:`rules_core.gunplay.duel.Duel`, built on the same
+actions.
 
 Rulings (see the Rulings page, "Sustained fire over several rounds" and after):
 
@@ -32,8 +32,6 @@ Rulings (see the Rulings page, "Sustained fire over several rounds" and after):
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -226,126 +224,43 @@ def fire_with_dice(fire: Fire, gun: Gun, hits: int, dice: solver.Dice
     for _ in range(fire.bursts_per_round):
         if hits >= fire.hits_needed:
             break
-        act = action(fire, gun, first)
-        if act is None:
+        done = act_with_dice(fire, gun, hits, first, dice)
+        if done is None:
             break
-        what, gun, shots, dc = act
-        if what == "reload":
-            parts.append("reloads" if not gun[2] else "reloading")
-            continue
-        first = False
-        face = dice.randint(1, 10)
-        total = face + fire.bonus
-        k = burst_hits(total, dc, shots, fire.recoil)
-        hits = min(hits + k, fire.hits_needed)
-        kind = "shot" if shots == 1 else f"{shots}-round burst"
-        parts.append(f"{kind} at DC {dc}, d10 {face} {'+' if fire.bonus >= 0 else '-'} "
-                     f"{abs(fire.bonus)} = {total}: {count(k, 'hit')}")
+        gun, hits, first, part = done
+        parts.append(part)
     return gun, hits, parts or ["no shot"]
 
 
-DuelState = tuple[Gun, int, Gun, int]  # (A's weapon, hits on B, B's weapon, hits on A)
-
-
-@dataclass(frozen=True)
-class Duel:
-    """Two shooters firing at each other: ``a.hits_needed`` hits stop B and
-    ``b.hits_needed`` hits stop A. ``order`` is :data:`TURNS` (A's whole round, then
-    B's if B still stands; ``b_first`` swaps them) or :data:`SAME_TIME`."""
-
-    a: Fire
-    b: Fire
-    order: str = TURNS
-    b_first: bool = False
-
-    @property
-    def outcome_order(self) -> tuple[str, ...]:
-        return DUEL_OUTCOMES if self.order == SAME_TIME else (B_DOWN, A_DOWN, BOTH_EMPTY)
-
-    def start(self) -> DuelState:
-        return (self.a.gun_start(), 0, self.b.gun_start(), 0)
-
-    def outcome(self, state: DuelState) -> str | None:
-        gun_a, on_b, gun_b, on_a = state
-        a_down, b_down = on_a >= self.b.hits_needed, on_b >= self.a.hits_needed
-        if a_down and b_down:
-            return BOTH_DOWN
-        if b_down:
-            return B_DOWN
-        if a_down:
-            return A_DOWN
-        if not self.a.can_fire(gun_a) and not self.b.can_fire(gun_b):
-            return BOTH_EMPTY
+def act_with_dice(fire: Fire, gun: Gun, hits: int, first: bool, dice: solver.Dice
+                  ) -> tuple[Gun, int, bool, str] | None:
+    """One firing action with real dice: (weapon, hits on the target, whether the round's
+    first burst is still to come, what happened), or None when the weapon is empty."""
+    act = action(fire, gun, first)
+    if act is None:
         return None
+    what, gun, shots, dc = act
+    if what == "reload":
+        return gun, hits, first, "reloads" if not gun[2] else "reloading"
+    face = dice.randint(1, 10)
+    total = face + fire.bonus
+    k = burst_hits(total, dc, shots, fire.recoil)
+    kind = "shot" if shots == 1 else f"{shots}-round burst"
+    return gun, min(hits + k, fire.hits_needed), False, (
+        f"{kind} at DC {dc}, d10 {face} {'+' if fire.bonus >= 0 else '-'} "
+        f"{abs(fire.bonus)} = {total}: {count(k, 'hit')}")
 
-    def losses(self, state: DuelState) -> dict[str, int]:
-        """Rounds A fired (``a``), hits on B (``b``) and hits on A (``c``)."""
-        return {"a": self.a.fired(state[0]), "b": state[1], "c": state[3]}
 
-    def step(self, state: DuelState) -> solver.Moves:
-        gun_a, on_b, gun_b, on_a = state
-        moves: dict[DuelState, int] = {}
-        if self.order == SAME_TIME:  # both from where the round began
-            den_a, by_a = volley(self.a, gun_a, on_b)
-            den_b, by_b = volley(self.b, gun_b, on_a)
-            for (ga, hb), p in by_a:
-                for (gb, ha), q in by_b:
-                    key = (ga, hb, gb, ha)
-                    moves[key] = moves.get(key, 0) + p * q
-            return den_a * den_b, tuple(moves.items())
-        den1, mids = self._turn(state, self.b_first)
-        seconds = {mid: self._turn(mid, not self.b_first) for mid, _ in mids
-                   if self.outcome(mid) in (None, BOTH_EMPTY)}
-        den2 = math.lcm(*(den for den, _ in seconds.values())) if seconds else 1
-        for mid, p in mids:
-            if mid not in seconds:
-                moves[mid] = moves.get(mid, 0) + p * den2
-                continue
-            den, ends = seconds[mid]
-            for end, q in ends:
-                moves[end] = moves.get(end, 0) + p * q * (den2 // den)
-        return den1 * den2, tuple(moves.items())
-
-    def _turn(self, state: DuelState, b_fires: bool
-              ) -> tuple[int, tuple[tuple[DuelState, int], ...]]:
-        """One shooter's whole round, the other standing still."""
-        gun_a, on_b, gun_b, on_a = state
-        if b_fires:
-            den, moves = volley(self.b, gun_b, on_a)
-            return den, tuple(((gun_a, on_b, gb, ha), w) for (gb, ha), w in moves)
-        den, moves = volley(self.a, gun_a, on_b)
-        return den, tuple(((ga, hb, gun_b, on_a), w) for (ga, hb), w in moves)
-
-    def sample(self, state: DuelState, dice: solver.Dice) -> tuple[DuelState, str]:
-        gun_a, on_b, gun_b, on_a = state
-        lines: list[str] = []
-
-        def a_fires() -> None:
-            nonlocal gun_a, on_b
-            dice.label = "A"
-            gun_a, on_b, parts = fire_with_dice(self.a, gun_a, on_b, dice)
-            lines.append("first shooter: " + "; ".join(parts))
-
-        def b_fires() -> None:
-            nonlocal gun_b, on_a
-            dice.label = "B"
-            gun_b, on_a, parts = fire_with_dice(self.b, gun_b, on_a, dice)
-            lines.append("second shooter: " + "; ".join(parts))
-
-        shooters: list[Callable[[], None]] = [b_fires, a_fires] if self.b_first else \
-            [a_fires, b_fires]
-        if self.order == SAME_TIME:  # each fires from where the round began
-            a_fires()
-            b_fires()
-        else:
-            for fires in shooters:
-                if self.outcome((gun_a, on_b, gun_b, on_a)) in (A_DOWN, B_DOWN):
-                    break
-                fires()
-        dice.label = ""
-        tally = (f"(hits: second shooter {on_b}/{self.a.hits_needed}, first shooter "
-                 f"{on_a}/{self.b.hits_needed})")
-        return (gun_a, on_b, gun_b, on_a), "; ".join(lines) + " " + tally
+def one_action(fire: Fire, gun: Gun, first: bool, acts: bool
+               ) -> tuple[Gun, bool, int, tuple[tuple[int, int], ...]]:
+    """One firing action, exactly: (the weapon after it, whether the round's first burst
+    is still to come, the denominator, (hits, ways) of it). ``acts`` False, or a weapon
+    empty for good: no action (no hits, one way)."""
+    act = action(fire, gun, first) if acts else None
+    if act is None or act[0] == "reload":
+        return (act[1] if act else gun), first, 1, ((0, 1),)
+    _, after, shots, dc = act
+    return after, False, 10, _burst_ways(dc, fire.bonus, shots, fire.recoil)
 
 
 @lru_cache(maxsize=512)

@@ -2,16 +2,18 @@
 phases, "Combat rounds", "Action dice tracker", "Outcomes" and "Combat momentum"): the system's implementation of the one fight interface,
 :class:`rules_core.solver.Fight`.
 
-Between rounds the fight is two numbers: the **marks on the momentum tracker** and, when
+Between rounds the fight is three numbers: the **marks on the momentum tracker**, when
 the side can only take so much, the **full-damage results it has taken** (failed
-defence actions; without a limit they are not counted and stay 0). One round is
+defence actions), and, when the enemy has a damage track, the **damaging attacks it has
+taken** (offense partial successes, successes and ultra successes; Rulings, "Damage to
+the enemy"); without a limit or a track they are not counted and stay 0. One round is
 played action by action through the tracker's own transition
 (:func:`rules_core.phases.tracker.advance`), every outcome of each action weighed by its
 exact chance (:func:`rules_core.phases.action.outcome_distribution`), so the chain
 follows every tracker rule: the automatic third die, removed dice, a lone die lost, a
 defence ultra ending the phase. The fight ends the moment the tracker fills (the goal is
-reached) or, if a limit is set, the moment the side has taken that many full-damage
-results.
+reached), the moment the enemy has taken the damaging attacks that put it down, or, if a
+limit is set, the moment the side has taken that many full-damage results.
 
 The same walk, started at one phase with no goal, gives how the action dice of a phase
 run out (:func:`phase_endings`).
@@ -25,7 +27,7 @@ also ends, its dice left lost, once every character still standing has acted. Hi
 become a number of failed defences a character (or, with no party size, the whole side)
 can take; the enemy either works on one character until it is down (``spread`` false)
 or lands each hit on the least hurt one still standing. Who is down follows from the
-number of failed defences alone, so the chain's state stays two numbers.
+number of failed defences alone, so the chain's state stays three numbers.
 A pool of two dice is one two-die action (Rulings, "A pool of two dice").
 """
 
@@ -51,10 +53,14 @@ from rules_core.phases.tracker import (
 )
 
 GOAL = "Goal reached"
+ENEMY_DOWN = "Enemy down"
 WORN_DOWN = "Side worn down"
-OUTCOMES = (GOAL, WORN_DOWN)
+OUTCOMES = (GOAL, ENEMY_DOWN, WORN_DOWN)
+#: offense outcomes that deal damage to the enemy (source: Offense outcomes)
+DAMAGING = (Outcome.PARTIAL, Outcome.SUCCESS, Outcome.ULTRA)
 
-State = tuple[int, int]  # (momentum marks, full-damage results taken)
+#: (momentum marks, full-damage results taken, damaging attacks on the enemy)
+State = tuple[int, int, int]
 
 #: how a phase can end, for :func:`phase_endings`
 ALL_SPENT = "Every die spent"
@@ -78,6 +84,7 @@ class Fight:
     hits_each: int | None = None  # failed defences that put one character down; None: never
     spread: bool = False  # each hit on the least hurt character, not one until it is down
     other_tasks: bool = False  # once all have attacked, the dice left still roll (no cap)
+    enemy_hits: int | None = None  # damaging attacks that put the enemy down; None: never
 
     def standing(self, taken: int) -> int | None:
         """Characters still standing after ``taken`` failed defences (None: no party
@@ -99,38 +106,48 @@ class Fight:
         return self.offense_extra if phase is Phase.OFFENSE else self.defence_extra
 
     def outcome(self, state: State) -> str | None:
-        """Goal reached, side worn down, or None while the fight goes on."""
-        marks, taken = state
+        """Goal reached, enemy down, side worn down, or None while the fight goes on (an
+        action that both fills the tracker and downs the enemy reaches the goal)."""
+        marks, taken, dealt = state
         if marks >= self.goal_spaces:
             return GOAL
+        if self.enemy_hits is not None and dealt >= self.enemy_hits:
+            return ENEMY_DOWN
         if self.damage_limit is not None and taken >= self.damage_limit:
             return WORN_DOWN
         return None
 
     @property
     def outcome_order(self) -> tuple[str, ...]:
-        """Without a damage limit the side cannot be worn down."""
-        return OUTCOMES if self.damage_limit is not None else (GOAL,)
+        """Without a damage limit the side cannot be worn down, nor the enemy without a
+        damage track."""
+        return tuple(o for o, on in zip(OUTCOMES, (True, self.enemy_hits is not None,
+                                                   self.damage_limit is not None)) if on)
 
     def start(self) -> State:
-        """No marks, no damage taken."""
-        return (0, 0)
+        """No marks, no damage taken or dealt."""
+        return (0, 0, 0)
 
     def losses(self, state: State) -> dict[str, int]:
-        """Full-damage results taken (``a``), counted only with a damage limit."""
-        return {"a": state[1]} if self.damage_limit is not None else {}
+        """Full-damage results taken (``a``), counted only with a damage limit, and
+        damaging attacks on the enemy (``b``), only with an enemy damage track."""
+        out = {"a": state[1]} if self.damage_limit is not None else {}
+        if self.enemy_hits is not None:
+            out["b"] = state[2]
+        return out
 
     def step(self, state: State) -> solver.Moves:
-        """One round from ``(marks, taken)``, exactly."""
-        marks, taken = state
+        """One round from ``(marks, taken, dealt)``, exactly."""
+        marks, taken, dealt = state
         room = None if self.damage_limit is None else self.damage_limit - taken
-        return solver.whole_moves(((m, taken + t), p)
-                                  for (m, t), p in _round_moves(self, marks, taken, room))
+        enemy = None if self.enemy_hits is None else self.enemy_hits - dealt
+        return solver.whole_moves(((m, taken + t, dealt + d), p) for (m, t, d), p
+                                  in _round_moves(self, marks, taken, room, enemy))
 
     def sample(self, state: State, dice: solver.Dice) -> tuple[State, str]:
         """One round with real dice through :func:`roll_action` (the faces are kept by
         ``dice``), stopping the moment the fight is decided."""
-        marks, taken = state
+        marks, taken, dealt = state
         tracker = self.round_start(marks)
         parts: list[str] = []
         while True:
@@ -138,10 +155,13 @@ class Fight:
             step = roll_action(tracker, use, dice)
             acting = self.standing(taken)
             taken += taken_by(step)
+            dealt += dealt_by(step, tracker, acting) if self.enemy_hits is not None else 0
             outcome = step.report.outcome or Outcome.FAILURE  # an action always has one
             parts.append(f"{step.report.phase.value} {' '.join(map(str, step.report.faces))}: "
-                         f"{OUTCOME_LABELS[outcome].lower()}")
-            decided = self.outcome((step.state.goal_marked, taken)) is not None
+                         f"{OUTCOME_LABELS[outcome].lower()}"
+                         + (", the enemy takes damage" if self.enemy_hits is not None
+                            and dealt_by(step, tracker, acting) else ""))
+            decided = self.outcome((step.state.goal_marked, taken, dealt)) is not None
             after = self.cap_offense(step.state, acting)
             if after is not step.state:
                 parts.append(f"all {acting} standing characters have attacked")
@@ -153,8 +173,10 @@ class Fight:
         line = (", ".join(parts) + f" (momentum {marks}/{self.goal_spaces}, "
                 f"full damage taken {taken}"
                 + (f", {standing}/{self.party_size} characters standing"
-                   if standing is not None and self.hits_each is not None else "") + ")")
-        return (marks, taken), line
+                   if standing is not None and self.hits_each is not None else "")
+                + (f", damaging attacks on the enemy {dealt}/{self.enemy_hits}"
+                   if self.enemy_hits is not None else "") + ")")
+        return (marks, taken, dealt), line
 
     def cap_offense(self, state: TrackerState, acting: int | None) -> TrackerState:
         """Each character attacks once per phase (source: Combat rounds): once ``acting``
@@ -211,6 +233,16 @@ def taken_by(step: Step) -> int:
     return int(step.report.phase is Phase.DEFENCE and step.report.outcome is Outcome.FAILURE)
 
 
+def dealt_by(step: Step, before: TrackerState, acting: int | None) -> int:
+    """1 when the action was an attack that deals damage: a partial success, a success
+    or an ultra success on offense (source: Offense outcomes), taken while a character
+    had still to attack (``acting``: characters standing, None for no party size; the
+    dice left once all have attacked go to other tasks, which deal none)."""
+    attack = acting is None or before.actions < acting
+    return int(attack and step.report.phase is Phase.OFFENSE
+               and step.report.outcome in DAMAGING)
+
+
 #: every action's chance is a whole number of 216ths (2 dice: 36ths; 3 dice: 216ths)
 DEN = 6 ** (KEPT + 1)
 
@@ -226,32 +258,35 @@ def _weighted_moves(state: TrackerState, extra: str) -> tuple[tuple[Step, int], 
 
 
 @lru_cache(maxsize=512)
-def _round_moves(fight: Fight, marks: int, before: int,
-                 room: int | None) -> tuple[tuple[State, Fraction], ...]:
-    r"""One round from ``marks``: the marks reached and damage taken, up to the moment the
-    round ends or the fight is decided (``before``: failed defences taken before the
-    round, which set who is standing; ``room``: damage the side can still take, None
+def _round_moves(fight: Fight, marks: int, before: int, room: int | None,
+                 enemy: int | None = None) -> tuple[tuple[State, Fraction], ...]:
+    r"""One round from ``marks``: the marks reached, damage taken and damaging attacks
+    on the enemy, up to the moment the round ends or the fight is decided (``before``:
+    failed defences taken before the round, which set who is standing; ``room``: damage
+    the side can still take, ``enemy``: damaging attacks the enemy can still take, None
     for no limit). Walked action by action; after ``depth`` actions every weight is a
     whole number of ``DEN ** depth``\ ths."""
     start = fight.round_start(marks)
-    walking: dict[tuple[TrackerState, int], int] = {(start, 0): 1}
+    walking: dict[tuple[TrackerState, int, int], int] = {(start, 0, 0): 1}
     done: dict[State, Fraction] = {}
     depth = 0
     while walking:
         depth += 1
-        nxt: dict[tuple[TrackerState, int], int] = {}
+        nxt: dict[tuple[TrackerState, int, int], int] = {}
         ended: dict[State, int] = {}
-        for (state, taken), w in walking.items():
+        for (state, taken, dealt), w in walking.items():
             acting = fight.standing(before + taken)
             for step, q in _weighted_moves(state, fight.extra(state.phase)):
                 hurt = taken + (taken_by(step) if room is not None else 0)
+                hit = dealt + (dealt_by(step, state, acting) if enemy is not None else 0)
                 new = fight.cap_offense(step.state, acting)
                 if (new.goal_marked >= fight.goal_spaces or new.round != state.round
-                        or (room is not None and hurt >= room)):
-                    key = (new.goal_marked, hurt)
+                        or (room is not None and hurt >= room)
+                        or (enemy is not None and hit >= enemy)):
+                    key = (new.goal_marked, hurt, hit)
                     ended[key] = ended.get(key, 0) + w * q
                 else:
-                    nxt[(new, hurt)] = nxt.get((new, hurt), 0) + w * q
+                    nxt[(new, hurt, hit)] = nxt.get((new, hurt, hit), 0) + w * q
         for key, w in ended.items():
             done[key] = done.get(key, Fraction(0)) + Fraction(w, DEN ** depth)
         walking = nxt

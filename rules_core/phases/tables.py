@@ -50,6 +50,9 @@ MIN_FIGHT_POOL = KEPT
 MAX_PARTY = 8
 MAX_HIT_POINTS = 40
 MAX_DAMAGE = 20
+#: The enemy's damage track (Rulings, "Damage to the enemy"; the source gives none): the
+#: most damage it may take before it is down.
+MAX_ENEMY_TRACK = 40
 
 OUTCOME_LABELS: dict[Outcome, str] = {
     Outcome.FAILURE: "Failure",

@@ -145,3 +145,53 @@ def test_engagement_and_helpers_in_the_browser(rolls_page: Page) -> None:
     summary = root.locator(".calc-roll-summary")
     summary.wait_for()
     assert "Side A lost" in summary.inner_text()
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_firefight_highest_first_and_every_win_points(rolls_page: Page, width: int) -> None:
+    """Issue 42: the take-out order and the plot point on every win, chosen in the form at
+    phone and laptop widths: CPython's odds, a refusal naming "Which members fall first"
+    for units that can stand too many ways, and a played fight."""
+    page = rolls_page
+    instant_goto(page, "../firefights/")
+    root = widget(page, "cortex.engagement")
+    assert wait_settled(page, root) in ("ready", "error")
+
+    def put(field: str, value: str) -> dict | None:
+        """Type or pick ``value`` as a person would; the reply, if anything changed."""
+        box = page.locator(f"#calc-engagement-{field}")
+        if box.input_value() == value:
+            return None
+        tag = box.evaluate("el => el.tagName")
+        return wait_result(page, root, lambda: box.select_option(value) if tag == "SELECT"
+                           else box.fill(value))
+
+    page.set_viewport_size({"width": width, "height": 844})
+    try:
+        put("a_plot_points", "0")
+        put("falls", "lowest")
+        put("b_quality", "d6 d6 d6 d6 d6")
+        put("falls", "highest")
+        put("a_plot_points", "1")
+        put("plot_spend", "first")
+        reply = put("plot_spend", "every_win")
+        expected = api.run("cortex.engagement", {
+            **api.spec("cortex.engagement")["initial"], "falls": "highest",
+            "a_plot_points": 1, "plot_spend": "every_win"})
+        assert reply and reply["ok"] and \
+            reply["result"] == json.loads(json.dumps(expected["result"]))
+        put("a_plot_points", "0")
+        bad = put("b_quality", "d12 d12 d10 d8 d6 d4")
+        assert bad and not bad["ok"] and bad["error"]["field"] == "falls", bad
+        error = root.locator('.calc-field[data-field="falls"] .calc-error')
+        error.scroll_into_view_if_needed()
+        box = error.bounding_box()
+        assert error.is_visible() and "47" in error.inner_text()
+        assert box is not None and box["x"] + box["width"] <= width
+        put("b_quality", "d6 d6 d6 d6 d6")
+        root.locator('[data-action="roll"]').click()
+        page.wait_for_function(
+            "el => /Side A lost/.test(el.querySelector('.calc-roll-summary')?.textContent || '')",
+            arg=root.element_handle())
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})

@@ -53,7 +53,7 @@ CASES = {
 
 def visit(page: Page, slug: str, query: str = "") -> None:
     """Go to a d10 page by instant navigation (keeps the one Pyodide worker)."""
-    here = page.url.split("?")[0].endswith(f"/gunplay/{slug}/")
+    here = page.url.split("#")[0].split("?")[0].endswith(f"/gunplay/{slug}/")  # a hash: scrolled
     if here and not query:
         return
     if here:  # a new query on the same page: Material only navigates between pages
@@ -297,3 +297,35 @@ def test_suppression_needs_a_target_and_recovers(page: Page) -> None:
 def test_nothing_went_wrong_on_the_page(page: Page) -> None:
     assert page.log.page_errors == [] and page.log.external_requests == []  # type: ignore[attr-defined]
     assert page.log.wasm_fetches == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_duel_action_by_action_switch_shown_and_played(page: Page, width: int) -> None:
+    """Issue 42: "At the same time, settled" appears only for a duel at the same time, at
+    phone and laptop widths inside the screen; action by action gives CPython's odds and
+    the played round is told pair by pair."""
+    visit(page, "bursts", "?engagement.duel=turns&engagement.bursts_per_round=2"
+                          "&engagement.b_bursts_per_round=2")
+    root = widget(page, "gunplay.engagement")
+    assert wait_settled(page, root) == "ready"
+    page.set_viewport_size({"width": width, "height": 900})
+    try:
+        switch = root.locator("#calc-engagement-same_time")
+        assert switch.is_hidden()
+        wait_result(page, root, lambda: page.select_option("#calc-engagement-duel", "same_time"))
+        assert switch.is_visible()
+        if switch.input_value() == "action":  # left so by the other width's run
+            wait_result(page, root, lambda: switch.select_option("round"))
+        reply = wait_result(page, root, lambda: switch.select_option("action"))
+        expected = api.run("gunplay.engagement", {"duel": "same_time", "same_time": "action",
+                                                  "bursts_per_round": 2,
+                                                  "b_bursts_per_round": 2})
+        assert reply["ok"] and reply["result"] == json.loads(json.dumps(expected["result"]))
+        switch.scroll_into_view_if_needed()
+        box = switch.bounding_box()
+        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= width
+        roll_once(page, root)
+        log = root.locator(".calc-roll-current").text_content() or ""
+        assert "at the same time, action 1: first shooter" in log, log
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})

@@ -186,6 +186,50 @@ def test_whole_fight_party_from_a_share_link_compared_and_played(tracker_page: P
                            arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
 
 
+@pytest.mark.parametrize("width", [390, 1366])
+def test_whole_fight_with_the_enemy_damage_track(tracker_page: Page, width: int) -> None:
+    """Issue 42: the enemy's damage track typed into the form, at phone and laptop widths:
+    CPython's odds with "Enemy down" in the headline on screen, a bad damage named at its
+    field, and a played fight that counts the damaging attacks."""
+    from tests.browser.support import instant_goto, wait_result, wait_settled, widget
+
+    page = tracker_page
+    if not page.url.split("?")[0].endswith("/phases/momentum/"):
+        instant_goto(page, "/phases/momentum/")
+    root = widget(page, "phases.engagement")
+    assert wait_settled(page, root) == "ready"
+    page.set_viewport_size({"width": width, "height": 844})
+    try:
+        # the form as a GM starts it (an earlier test may have left a party in it)
+        for field, value in (("hit_points", ""), ("party_size", ""), ("offense_dice", "5"),
+                             ("defence_dice", "5"), ("goal_spaces", "6"),
+                             ("damage_limit", "4")):
+            if page.locator(f"#calc-engagement-{field}").input_value() != value:
+                wait_result(page, root, lambda f=field, v=value:
+                            page.fill(f"#calc-engagement-{f}", v))
+        reply = wait_result(page, root, lambda: page.fill("#calc-engagement-enemy_track", "6"))
+        expected = api.run("phases.engagement", {"damage_limit": 4, "enemy_track": 6})
+        assert reply["ok"] and reply["result"]["outcomes"] == expected["result"]["outcomes"]
+        headline = root.locator(".calc-result > .calc-headline").first
+        assert "enemy down" in headline.inner_text().lower()
+        headline.scroll_into_view_if_needed()
+        box = headline.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width
+        bad = wait_result(page, root, lambda: page.fill("#calc-engagement-enemy_damage", "21"))
+        assert not bad["ok"] and bad["error"]["field"] == "enemy_damage"
+        error = root.locator('.calc-field[data-field="enemy_damage"] .calc-error')
+        assert error.is_visible() and "21" in error.inner_text()
+        wait_result(page, root, lambda: page.fill("#calc-engagement-enemy_damage", "1"))
+        root.locator('button[data-action="roll"]').click()
+        page.wait_for_function("el => /damaging attacks on the enemy/.test("
+                               "el.querySelector('.calc-roll-summary')?.textContent || '')",
+                               arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 900})
+        wait_result(page, root, lambda: page.fill("#calc-engagement-enemy_track", ""))
+        wait_result(page, root, lambda: page.fill("#calc-engagement-damage_limit", ""))
+
+
 def test_no_errors_and_nothing_left_localhost(tracker_page: Page) -> None:
     log = tracker_page.log  # type: ignore[attr-defined]
     assert log.page_errors == [] and log.external_requests == []

@@ -55,13 +55,76 @@ def test_one_member_duel_by_hand() -> None:
         Fraction(long["outcomes_exact"]["Side A wins"])
 
 
+#: a die's steps (d4 = 1 ... d12 = 5), written out here so the model below owes nothing to
+#: the code it checks
+STEPS = {4: 1, 6: 2, 8: 3, 10: 4, 12: 5}
+
+
+def hand_assign(dice: tuple[int, ...], members: tuple[int, ...], injury: int,
+                rules: Rules, carry: bool, highest: bool) -> tuple[tuple[int, ...], int]:
+    """The source's harm rule, tried in every order of the effect dice, best for the
+    attacker (most members out, then the best ones, then the largest injury, then the
+    fewest dice): (quality dice taken out, smallest first; the injury die left or 0).
+
+    A die (or a complication stepped up by it) takes out a member whose quality die it
+    equals or beats: the lowest one (lowest first), or the best one it reaches (highest
+    first); a die below every member's is a complication; Part II allows one die per
+    attack that takes nobody out (a new injury, or stepping up an older one)."""
+    def take(standing: list[int], e: int) -> int:
+        reach = [q for q in standing if STEPS[q] <= e]
+        return (max if highest else min)(reach) if reach else 0
+
+    best: tuple | None = None
+    for order in set(itertools.permutations(dice)):
+        standing, inj = list(members), STEPS[injury] if injury else 0
+        slot, old, out, used = False, bool(injury), [], 0
+        for die in order:
+            e = STEPS[die]
+            if not standing:
+                break
+            q = take(standing, e)
+            if not q and inj and (rules is Rules.PART1 or (old and not slot)):
+                e, q = inj + e, take(standing, inj + e)
+                if not q:
+                    inj, slot, used = e, True, used + 1
+                    continue
+                inj, slot, old = 0, True, False
+            if q:
+                used += 1
+                surplus = e - STEPS[q]
+                while q:
+                    standing.remove(q)
+                    out.append(q)
+                    q = take(standing, surplus) if carry else 0
+                    surplus -= STEPS[q] if q else 0
+                continue
+            if not inj and not (rules is Rules.PART2 and slot):
+                inj, slot, old, used = e, True, False, used + 1
+        left = inj if standing else 0
+        score = (len(out), sum(STEPS[q] for q in out), left, -used)
+        if best is None or score > best[0]:
+            size = next((d for d, st in STEPS.items() if st == left), 0)
+            best = (score, (tuple(sorted(out)), size))
+    assert best is not None
+    return best[1]
+
+
+def standing_of(unit: F.Unit, lost: tuple[int, ...]) -> tuple[int, ...]:
+    left = list(unit.quality)
+    for q in lost:
+        left.remove(q)
+    return tuple(sorted(left))
+
+
 @functools.cache
 def brute_attack(fight: F.Fight, side: str, state: F.State) -> dict[F.State, Fraction]:
-    """Every face of both pools, resolved and assigned by the roll's own functions."""
+    """Every face of both pools, resolved by the roll's own rule and the effect dice
+    assigned by :func:`hand_assign`."""
     other = "b" if side == "a" else "a"
     attack, defence = fight.pools(side, state)
     lost, injury = (state[2], state[3]) if side == "a" else (state[0], state[1])
-    standing = fight.unit(other).standing(lost)
+    target = fight.unit(other)
+    standing = standing_of(target, lost)
     d_totals: dict[int, int] = {}
     for faces in itertools.product(*[range(1, s + 1) for s in defence]):
         t = resolve(list(zip(defence, faces))).total
@@ -70,32 +133,34 @@ def brute_attack(fight: F.Fight, side: str, state: F.State) -> dict[F.State, Fra
     for s in attack + defence:
         n *= s
     out: dict[F.State, Fraction] = {}
+
+    def harm(d: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+        return hand_assign(d, standing, injury, fight.rules, fight.carry_surplus,
+                           target.highest_first)
+
     for faces in itertools.product(*[range(1, s + 1) for s in attack]):
         roll = resolve(list(zip(attack, faces)))
         for d_total, count in d_totals.items():
             dice = effect_dice(roll.remaining, roll.total - d_total, False, fight.limit)
             nxt = state
             if dice:
-                target = fight.unit(other)
                 extra = effect_dice(roll.remaining, roll.total - d_total, True, fight.limit)
                 spent = state[4] if side == "a" else state[5]
                 # a plot point buys one more die when one is left that could be used (no
                 # more dice than members under Part II); under "takes out" only if the
-                # die takes out one more member
+                # die takes out one more member; under "every win" it is paid on every
+                # win while any is left, whether or not a die is left to add
                 keep = len(standing) if fight.rules is Rules.PART2 else 99
                 pay = spent < fight.unit(side).plot_points and extra[:keep] != dice[:keep]
                 if pay and fight.spend == F.SPEND_TAKES_OUT:
-                    def out_by(d: tuple[int, ...], keep: int = keep,
-                               target: F.Unit = target) -> int:
-                        return len(assign(d[:keep], standing, injury or None, fight.rules,
-                                          fight.carry_surplus, target.highest_first).taken_out)
-                    pay = out_by(extra) > out_by(dice)
+                    pay = len(harm(extra)[0]) > len(harm(dice)[0])
+                if fight.spend == F.SPEND_EVERY_WIN:
+                    pay = spent < fight.unit(side).plot_points
                 if pay:
                     dice = extra
                     nxt = nxt[:4] + ((spent + 1, nxt[5]) if side == "a" else (nxt[4], spent + 1))
-                done = assign(dice, standing, injury or None, fight.rules, fight.carry_surplus,
-                              target.highest_first)
-                new = (lost + len(done.taken_out), done.injury or 0)
+                taken, left = harm(dice)
+                new = (tuple(sorted(lost + taken)), left)
                 nxt = new + nxt[2:] if other == "a" else nxt[:2] + new + nxt[4:]
             out[nxt] = out.get(nxt, Fraction(0)) + Fraction(count, n)
     return out
@@ -115,6 +180,16 @@ SMALL = [
             Range.SAME),
     F.Fight(F.Unit((6, 8), highest_first=True, plot_points=1), F.Unit((4, 4, 8)),
             Range.SAME, Rules.PART1),
+    # issue 42: highest first takes out the best member each die reaches
+    F.Fight(F.Unit((6, 8, 8), highest_first=True), F.Unit((6, 10), highest_first=True),
+            Range.SAME),
+    F.Fight(F.Unit((4, 10)), F.Unit((4, 6, 8), highest_first=True), Range.SAME, Rules.PART1,
+            True),
+    # issue 42: a plot point paid on every winning attack while any is left
+    F.Fight(F.Unit((6, 8), (4,), plot_points=2), F.Unit((4, 6, 6), plot_points=1), Range.SAME,
+            spend=F.SPEND_EVERY_WIN),
+    F.Fight(F.Unit((6, 8), plot_points=1), F.Unit((4, 6), plot_points=2), Range.SAME,
+            Rules.PART1, limit=EffectLimit.EVERY, spend=F.SPEND_EVERY_WIN),
 ]
 
 
@@ -136,31 +211,67 @@ def test_every_attack_matches_enumeration_of_every_face(fight: F.Fight) -> None:
     assert len(seen) > 4
 
 
+def walk_every_sequence(fight: F.Fight, first: str, rounds: int
+                        ) -> tuple[list[dict[str, Fraction]], dict[str, dict[int, Fraction]]]:
+    """Every sequence of attacks to the round cap, each attack by :func:`brute_attack`:
+    (the chance of each outcome by the end of each round, each side's losses)."""
+    by_round = [dict.fromkeys((*F.OUTCOMES, F.BOTH_FALL), Fraction(0)) for _ in range(rounds)]
+    lost: dict[str, dict[int, Fraction]] = {"a": {}, "b": {}}
+
+    def end(state: F.State, p: Fraction, ended: str, r: int) -> None:
+        for row in by_round[r - 1:] if ended != solver.STILL_FIGHTING else ():
+            row[ended] += p
+        for side, i in (("a", 0), ("b", 2)):
+            lost[side][len(state[i])] = lost[side].get(len(state[i]), Fraction(0)) + p
+
+    def after(state: F.State, p: Fraction, r: int) -> None:
+        ended = F.outcome(fight, state)
+        if ended or r == rounds:
+            end(state, p, ended or solver.STILL_FIGHTING, r)
+        else:
+            walk(state, p, r + 1)
+
+    def walk(state: F.State, p: Fraction, r: int) -> None:
+        """Round ``r`` from ``state``, reached with chance ``p``."""
+        if first == F.AT_ONCE:
+            for sb, q in brute_attack(fight, "a", state).items():
+                for sa, q2 in brute_attack(fight, "b", state).items():
+                    after((sa[0], sa[1], sb[2], sb[3], sb[4], sa[5]), p * q * q2, r)
+            return
+        second = "b" if first == "a" else "a"
+        for mid, q in brute_attack(fight, first, state).items():
+            if F.outcome(fight, mid):
+                after(mid, p * q, r)
+                continue
+            for nxt, q2 in brute_attack(fight, second, mid).items():
+                after(nxt, p * q * q2, r)
+
+    walk(F.START, Fraction(1), 1)
+    return by_round, lost
+
+
 @pytest.mark.parametrize("fight", SMALL)
 def test_whole_fight_matches_a_walk_over_every_sequence(fight: F.Fight) -> None:
     rounds = 3
-    totals: dict[str, Fraction] = {}
-    lost_b: dict[int, Fraction] = {}
-
-    def walk(state: F.State, p: Fraction, r: int, turn: int) -> None:
-        ended = F.outcome(fight, state) or (solver.STILL_FIGHTING if r == rounds and
-                                            turn == 0 else None)
-        if ended:
-            totals[ended] = totals.get(ended, Fraction(0)) + p
-            lost_b[state[2]] = lost_b.get(state[2], Fraction(0)) + p
-            return
-        side = "ab"[turn]
-        for nxt, q in brute_attack(fight, side, state).items():
-            walk(nxt, p * q, r + (turn == 1), 1 - turn)
-
-    walk(F.START, Fraction(1), 0, 0)
+    by_round, lost = walk_every_sequence(fight, "a", rounds)
     exact = solver.solve(F.Firefight(fight, "a"), max_rounds=rounds)
-    assert exact.outcomes == {k: totals.get(k, Fraction(0)) for k in exact.outcomes}
-    assert exact.losses["b"] == dict(sorted(lost_b.items()))
+    for r in range(rounds):
+        assert {k: v for k, v in exact.by_round[r].items() if k != solver.STILL_FIGHTING} == \
+            {k: v for k, v in by_round[r].items() if v or k in exact.by_round[r]}, r
+    assert exact.outcomes[solver.STILL_FIGHTING] == 1 - sum(by_round[-1].values())
+    assert exact.losses == {side: dict(sorted(d.items())) for side, d in lost.items()}
 
 
-def test_rolls_agree_with_the_exact_odds() -> None:
-    over = dict(a_quality="d8 d6", b_quality="d6 d6 d4", max_rounds=8, first="roll")
+@pytest.mark.parametrize("over", [
+    dict(a_quality="d8 d6", b_quality="d6 d6 d4", max_rounds=8, first="roll"),
+    # issue 42: each die takes the best member it reaches, in the account as in the odds
+    dict(a_quality="d10 d6", b_quality="d8 d6 d4", max_rounds=8, first="roll",
+         falls="highest", a_cover=None, distance="same"),
+    # issue 42: a point paid on every winning attack while any is left
+    dict(a_quality="d8 d6", b_quality="d6 d6 d4", max_rounds=8, a_plot_points=2,
+         b_plot_points=1, plot_spend=F.SPEND_EVERY_WIN, distance="same", a_cover=None),
+])
+def test_rolls_agree_with_the_exact_odds(over: dict) -> None:
     exact = run(**over)["outcomes"]
     rng = random.Random(20261123)
     counts: dict[str, int] = {}
@@ -219,17 +330,17 @@ def test_readings_change_the_fight() -> None:
     fight = F.Fight(F.Unit((6, 6, 8, 8)), F.Unit((6, 6, 6, 6, 6)))
     every_fight = F.Fight(fight.a, fight.b, limit=EffectLimit.EVERY)
     def mean_out(f: F.Fight) -> Fraction:
-        return sum((s[2] * p for s, p in F.attack(f, "a", F.START).items()), Fraction(0))
+        return sum((len(s[2]) * p for s, p in F.attack(f, "a", F.START).items()), Fraction(0))
     assert mean_out(every_fight) > mean_out(fight)
 
 
 def test_pools_rebuilt_from_the_members_still_standing() -> None:
     fight = F.Fight(F.Unit((6, 8, 8), (4,), None, 10), F.Unit((4, 6, 8), (), 6, 10))
-    attack, defence = fight.pools("a", (1, 4, 1, 0))
+    attack, defence = fight.pools("a", ((6,), 4, (4,), 0, 0, 0))
     assert attack == (8, 8, 4)  # the d6 is out; A's asset; B carries no injury
     # d6 d8, range d8, cover d6 (the lowest is now d6), armor d6, A's d4 injury
     assert defence == (8, 8, 6, 6, 6, 4)
-    attack, defence = fight.pools("b", (1, 4, 1, 0))
+    attack, defence = fight.pools("b", ((6,), 4, (4,), 0, 0, 0))
     assert attack == (8, 6, 4)  # B's d6 d8 and A's d4 injury
     assert defence == (8, 8, 8, 8, 4)  # A's d8 d8, asset d4, range d8, cover d8
 
@@ -241,6 +352,7 @@ def test_pools_rebuilt_from_the_members_still_standing() -> None:
     ({"max_rounds": 0}, "max_rounds", "from 1 to 100"),
     ({"first": "both"}, "first", "must be one of"),
     ({"effect_limit": "all"}, "effect_limit", "Every die left over"),
+    ({"plot_spend": "always"}, "plot_spend", "On every winning attack"),
 ])
 def test_bad_inputs_name_the_field(over: dict, field: str, words: str) -> None:
     refused(NAME, inputs(**over), field, words)
@@ -309,6 +421,11 @@ WORST = {f"{s}_{k}": v for s in "ab" for k, v in {
     {**WORST, "a_quality": "d12 d12 d12 d12", "b_quality": "d12 d12 d12 d12 d12",
      "a_plot_points": 1, "b_plot_points": 1, "falls": "highest", "max_rounds": 100},
     {**WORST, "a_plot_points": 3, "b_plot_points": 3, "plot_spend": F.SPEND_TAKES_OUT},
+    # issue 42: highest first keeps which members are out; at the limit of ways to stand
+    {**WORST, "a_quality": "d8 d8 d6 d6", "b_quality": "d10 d8 d6 d6 d6", "falls": "highest",
+     "rules": "part1", "surplus": "carried", "effect_limit": "every", "max_rounds": 20},
+    {**WORST, "a_quality": "d12 d12 d10 d8 d6 d4", "b_quality": "d12 d12", "falls": "highest",
+     "max_rounds": 100, "first": "roll"},
 ])
 def test_the_heaviest_inputs_are_answered_or_refused_naming_a_field(over: dict) -> None:
     reply = api.run(NAME, inputs(**over))
@@ -317,20 +434,84 @@ def test_the_heaviest_inputs_are_answered_or_refused_naming_a_field(over: dict) 
         assert "lower the" in reply["error"]["message"].lower()
 
 
+def test_highest_first_past_its_limit_is_refused_naming_the_switch() -> None:
+    """Six mixed dice a side can stand 47 ways each when any die may go: refused at once,
+    naming "Which members fall first" with the figures; lowest first is answered."""
+    mixed = dict(a_quality="d12 d12 d10 d8 d6 d4", b_quality="d12 d10 d8 d6 d4 d4")
+    refused(NAME, inputs(**mixed, falls="highest"), "falls", "47 x 47")
+    assert api.run(NAME, inputs(**mixed, a_cover=None, b_cover=None))["ok"]
+    with_points = inputs(a_quality="d10 d8 d6", b_quality="d8 d6", falls="highest",
+                         a_plot_points=2, b_plot_points=1)
+    refused(NAME, with_points, "a_plot_points", "(7 x 3)")
+
+
 def test_typical_fights_with_the_new_inputs_are_answered() -> None:
-    run(a_plot_points=1, b_plot_points=1, falls="highest", first="roll", ties="b")
+    run(a_plot_points=1, falls="highest", first="roll", ties="b")
+    run(a_plot_points=1, b_plot_points=1, first="roll", ties="b")
     run(max_rounds=100, a_plot_points=1, first="roll", ties="b")
     run(a_quality="d8 d8 d8 d8 d8 d8", b_quality="d8 d8 d8 d8 d8 d8", a_assets="d6")
 
 
 def test_rulings_numbers_for_plot_points_and_ties() -> None:
     """The figures the Rulings page quotes for the plot point's moment and for ties."""
-    wins = [run(a_plot_points=1, b_quality="d10 d8 d6 d6 d6", plot_spend=spend)
-            ["outcomes"]["Side A wins"] for spend in (F.SPEND_FIRST, F.SPEND_TAKES_OUT)]
-    assert [round(w, 4) for w in wins] == [0.1342, 0.1331]
+    spends = (F.SPEND_FIRST, F.SPEND_TAKES_OUT, F.SPEND_EVERY_WIN)
+    wins = [run(a_plot_points=points, b_quality="d10 d8 d6 d6 d6", plot_spend=spend)
+            ["outcomes"]["Side A wins"] for points in (1, 2) for spend in spends]
+    assert [round(w, 4) for w in wins] == [0.1342, 0.1331, 0.1239, 0.1404, 0.1378, 0.1377]
     assert round(run(b_quality="d10 d8 d6 d6 d6")["outcomes"]["Side A wins"], 4) == 0.0822
     ties = [run(first="roll", ties=t) for t in ("again", "a", "b")]
     assert [round(r["p_a_first"], 3) for r in ties] == [0.646, 0.690, 0.566]
     assert [round(r["outcomes"]["Side A wins"], 3) for r in ties] == [0.763, 0.766, 0.757]
-    falls = [run(falls=f)["outcomes"]["Side A wins"] for f in ("lowest", "highest")]
-    assert [round(w, 3) for w in falls] == [0.788, 0.898]
+    falls = [run(falls=f, b_quality="d10 d8 d6 d6 d6")["outcomes"]["Side A wins"]
+             for f in ("lowest", "highest")]
+    assert [round(w, 3) for w in falls] == [0.082, 0.127]
+    # the recruits' effect dice never pass a d6: the order cannot change their fight
+    assert run(falls="highest")["outcomes_exact"] == run()["outcomes_exact"]
+
+
+@pytest.mark.parametrize("falls", ["lowest", "highest"])
+def test_an_effect_die_takes_out_a_member_it_reaches_whatever_the_order(falls: str) -> None:
+    """Issue 42: a die equal to or greater than *a* member's quality die takes someone
+    out; the order only says whom. d8 d8 d6 against d10 d6 cannot roll a d10 effect die,
+    so the old "reach the best member standing" gave 0 here."""
+    result = run(a_quality="d8 d8 d6", b_quality="d10 d6", a_cover=None, b_cover=None,
+                 distance="same", max_rounds=1, falls=falls)
+    assert Fraction(result["losses_b_exact"]["1"]) == Fraction(9437, 23040)
+    fight = F.Fight(F.Unit((6, 8, 8), highest_first=falls == "highest"),
+                    F.Unit((6, 10), highest_first=falls == "highest"), Range.SAME)
+    after = brute_attack(fight, "a", F.START)
+    assert sum(p for s, p in after.items() if s[2]) == Fraction(9437, 23040)
+    assert {s[2] for s in after} == {(), (6,)}  # only the d6 can be reached
+
+
+def test_highest_first_takes_the_best_member_each_die_reaches() -> None:
+    done = assign([10, 8, 4], [6, 8, 10, 12], highest_first=True)
+    assert sorted(done.taken_out) == [8, 10] and done.injury == 4
+    assert assign([8], [6, 10], highest_first=True).taken_out == (6,)
+    assert assign([8], [6, 10]).taken_out == (6,)
+    assert assign([4], [6, 10], highest_first=True).injury == 4
+    # carried surplus goes on to the best member it reaches: a d12 (5 steps) takes the
+    # d10 (4), and 1 step is short of a d6; against d8 (3) it keeps 2 steps, a d6's
+    carried = assign([12], [6, 6, 10], highest_first=True, carry_surplus=True)
+    assert carried.taken_out == (10,)
+    carried = assign([12], [4, 6, 8], highest_first=True, carry_surplus=True)
+    assert carried.taken_out == (8, 6)
+
+
+def test_every_win_pays_a_point_even_with_no_die_to_add() -> None:
+    """With every leftover die already an effect die, a point never adds one: paid on
+    every win anyway (the played account says so), and only while any are left."""
+    over = dict(a_quality="d8 d6", b_quality="d6 d6 d4", a_plot_points=2, distance="same",
+                a_cover=None, effect_limit="every", plot_spend=F.SPEND_EVERY_WIN)
+    seen = 0
+    for seed in range(40):
+        log = api.roll(NAME, inputs(**over), random.Random(seed))["result"]["log"]
+        paid = sum(line.count("a plot point paid, with no die left to add") for line in log)
+        assert paid <= 2 and "bought with a plot point" not in " ".join(log)
+        wins = sum(line.count("Side A rolls") and line.split("Side B rolls")[0].count("wins by")
+                   for line in log)
+        assert paid == min(2, wins), log
+        seen += paid
+    assert seen
+    # the points change nothing but themselves: same odds as no points at all
+    assert run(**over)["outcomes_exact"] == run(**{**over, "a_plot_points": 0})["outcomes_exact"]

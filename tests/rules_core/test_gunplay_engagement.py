@@ -11,6 +11,7 @@ from itertools import product
 import pytest
 
 from rules_core import api, solver
+from rules_core.gunplay.duel import Duel
 from rules_core.gunplay.fight import (
     A_DOWN,
     B_DOWN,
@@ -20,7 +21,6 @@ from rules_core.gunplay.fight import (
     SAME_TIME,
     TARGET_DOWN,
     TURNS,
-    Duel,
     Fire,
 )
 from rules_core.gunplay.tables import AIM_PER_ACTION
@@ -235,32 +235,60 @@ def can_fire(fire: Fire, gun: Gun) -> bool:
                 or (len(mags) > 1 and shots_from(fire, mags[1])))
 
 
+def one_step(fire: Fire, gun: Gun, hits: int, first: bool, faces: list[int]
+             ) -> tuple[Gun, int, bool, int] | None:
+    """One firing action fed with faces (one if it fires): weapon, hits, whether the
+    round's first burst is still to come, rounds fired; None when the weapon is empty."""
+    mags, owed = gun
+    if owed:
+        return (mags, owed - 1), hits, first, 0
+    shots = shots_from(fire, mags[0]) if mags else 0
+    if not shots:
+        if len(mags) > 1 and shots_from(fire, mags[1]):
+            return (mags[1:], fire.reload_actions - 1), hits, first, 0
+        return None
+    aim = fire.aim if (first or fire.aim_every_burst) else 0
+    dc = fire.dc + AIM_PER_ACTION * aim
+    total = faces.pop(0) + fire.bonus
+    hits = min(fire.hits_needed,
+               hits + sum(1 for i in range(shots) if total >= dc + fire.recoil * i))
+    return ((mags[0] - shots,) + mags[1:], owed), hits, False, shots
+
+
 def one_round(fire: Fire, gun: Gun, hits: int, faces: list[int]) -> tuple[Gun, int, int]:
     """One shooter's round fed with faces (as many as it fires): weapon, hits, rounds
     fired this round."""
-    mags, owed = gun
     fired, first = 0, True
     for _ in range(fire.bursts_per_round):
         if hits >= fire.hits_needed:
             break
-        if owed:
-            owed -= 1
-            continue
-        shots = shots_from(fire, mags[0]) if mags else 0
-        if not shots:
-            if len(mags) > 1 and shots_from(fire, mags[1]):
-                mags, owed = mags[1:], fire.reload_actions - 1
-                continue
+        step = one_step(fire, gun, hits, first, faces)
+        if step is None:
             break
-        aim = fire.aim if (first or fire.aim_every_burst) else 0
-        dc = fire.dc + AIM_PER_ACTION * aim
-        total = faces.pop(0) + fire.bonus
-        hits = min(fire.hits_needed,
-                   hits + sum(1 for i in range(shots) if total >= dc + fire.recoil * i))
-        mags = (mags[0] - shots,) + mags[1:]
+        gun, hits, first, shots = step
         fired += shots
-        first = False
-    return (mags, owed), hits, fired
+    return gun, hits, fired
+
+
+def pair_round(duel: Duel, ga: Gun, on_b: int, gb: Gun, on_a: int, fa: list[int],
+               fb: list[int]) -> tuple[Gun, int, Gun, int, int]:
+    """Both shooters action by action: the k-th actions together, stopping once a pair
+    has downed someone. Weapons, hits on B, on A, rounds A fired."""
+    first_a = first_b = True
+    fired = 0
+    for k in range(max(duel.a.bursts_per_round, duel.b.bursts_per_round)):
+        if on_b >= duel.a.hits_needed or on_a >= duel.b.hits_needed:
+            break
+        step_a = one_step(duel.a, ga, on_b, first_a, fa) if k < duel.a.bursts_per_round \
+            else None
+        step_b = one_step(duel.b, gb, on_a, first_b, fb) if k < duel.b.bursts_per_round \
+            else None
+        if step_a:
+            ga, on_b, first_a, shots = step_a
+            fired += shots
+        if step_b:
+            gb, on_a, first_b, _ = step_b
+    return ga, on_b, gb, on_a, fired
 
 
 def bursts_this_round(fire: Fire, gun: Gun) -> int:
@@ -286,19 +314,21 @@ def end_of(duel: Duel | None, fire: Fire, ga: Gun, on_b: int, gb: Gun | None, on
     return None if can_fire(duel.a, ga) or can_fire(duel.b, gb) else BOTH_EMPTY
 
 
-def model(fight: Fire | Duel, rounds: int) -> dict[tuple[str, int, int, int], Fraction]:
-    """(outcome, rounds A fired, hits on B, hits on A) -> exact chance."""
+def model(fight: Fire | Duel, rounds: int) -> dict[tuple[str, int, int, int, int], Fraction]:
+    """(outcome, the round it came in, rounds A fired, hits on B, hits on A) -> exact
+    chance."""
     duel = fight if isinstance(fight, Duel) else None
     a = fight.a if duel else fight
     b = duel.b if duel else None
 
     @cache
     def go(ga: Gun, on_b: int, gb: Gun | None, on_a: int, spent: int, left: int
-           ) -> tuple[tuple[tuple[str, int, int, int], Fraction], ...]:
+           ) -> tuple[tuple[tuple[str, int, int, int, int], Fraction], ...]:
         over = end_of(duel, a, ga, on_b, gb, on_a)
         if over or not left:
-            return (((over or solver.STILL_FIGHTING, spent, on_b, on_a), Fraction(1)),)
-        out: dict[tuple[str, int, int, int], Fraction] = {}
+            key = (over or solver.STILL_FIGHTING, rounds - left, spent, on_b, on_a)
+            return ((key, Fraction(1)),)
+        out: dict[tuple[str, int, int, int, int], Fraction] = {}
         ka = bursts_this_round(a, ga)
         kb = bursts_this_round(b, gb) if b and gb is not None else 0
         for faces in product(range(1, 11), repeat=ka + kb):
@@ -306,6 +336,9 @@ def model(fight: Fire | Duel, rounds: int) -> dict[tuple[str, int, int, int], Fr
             if b is None or gb is None:
                 na, nb_hits, fired = one_round(a, ga, on_b, fa)
                 nxt = (na, nb_hits, gb, on_a, spent + fired)
+            elif duel and duel.order == SAME_TIME and duel.by_action:
+                na, nb_hits, nb, na_hits, fired = pair_round(duel, ga, on_b, gb, on_a, fa, fb)
+                nxt = (na, nb_hits, nb, na_hits, spent + fired)
             elif duel and duel.order == SAME_TIME:
                 na, nb_hits, fired = one_round(a, ga, on_b, fa)
                 nb, na_hits, _ = one_round(b, gb, on_a, fb)
@@ -330,15 +363,28 @@ def model(fight: Fire | Duel, rounds: int) -> dict[tuple[str, int, int, int], Fr
     return dict(go((magazines(a), 0), 0, start_b, 0, 0, rounds))
 
 
-def marginals(found: dict[tuple[str, int, int, int], Fraction]
+def marginals(found: dict[tuple[str, int, int, int, int], Fraction]
               ) -> tuple[dict[str, Fraction], list[dict[int, Fraction]]]:
     outcomes: dict[str, Fraction] = {}
     sides: list[dict[int, Fraction]] = [{}, {}, {}]
-    for (name, *lost), p in found.items():
+    for (name, _, *lost), p in found.items():
         outcomes[name] = outcomes.get(name, Fraction(0)) + p
         for i, n in enumerate(lost):
             sides[i][n] = sides[i].get(n, Fraction(0)) + p
     return outcomes, sides
+
+
+def ended_by_round(found: dict[tuple[str, int, int, int, int], Fraction], rounds: int
+                   ) -> list[dict[str, Fraction]]:
+    """The chance of each outcome by the end of each round, as the solver reports it."""
+    rows: list[dict[str, Fraction]] = []
+    for r in range(1, rounds + 1):
+        row: dict[str, Fraction] = {}
+        for (name, when, *_), p in found.items():
+            if name != solver.STILL_FIGHTING and when <= r:
+                row[name] = row.get(name, Fraction(0)) + p
+        rows.append(row)
+    return rows
 
 
 ONE = dict(dc=9, bonus=2, burst=2, recoil=2, ammo=7, hits_needed=3)
@@ -358,6 +404,13 @@ FIGHTS = [
           SAME_TIME), 4),
     (Duel(Fire(dc=7, bonus=0, burst=1, recoil=0, ammo=3, hits_needed=1),
           Fire(dc=7, bonus=0, burst=1, recoil=0, ammo=3, hits_needed=1), SAME_TIME), 3),
+    # issue 42: at the same time, action by action (several firing actions, a reload, aim)
+    (Duel(Fire(**{**ONE, "ammo": 5}, magazine=2, bursts_per_round=2, aim=1),
+          Fire(dc=8, bonus=1, burst=1, recoil=0, ammo=4, hits_needed=2, bursts_per_round=3),
+          SAME_TIME, by_action=True), 2),
+    (Duel(Fire(dc=7, bonus=0, burst=2, recoil=1, ammo=4, hits_needed=1, bursts_per_round=2),
+          Fire(dc=6, bonus=0, burst=1, recoil=0, ammo=4, hits_needed=2, bursts_per_round=2),
+          SAME_TIME, by_action=True), 3),
 ]
 
 
@@ -365,9 +418,12 @@ FIGHTS = [
 def test_aim_magazines_and_duels_match_the_action_by_action_model(fight: Fire | Duel,
                                                                   rounds: int) -> None:
     answer = solver.solve(fight, max_rounds=rounds)
-    outcomes, sides = marginals(model(fight, rounds))
+    found = model(fight, rounds)
+    outcomes, sides = marginals(found)
     assert sum(outcomes.values()) == 1
     assert {k: v for k, v in answer.outcomes.items() if v} == outcomes
+    for r, row in enumerate(ended_by_round(found, rounds)):
+        assert {k: v for k, v in answer.by_round[r].items() if v} == row, r + 1
     for key, dist in zip("abc", sides):
         if key in answer.losses:
             assert answer.losses[key] == dict(sorted(dist.items())), key
@@ -424,6 +480,8 @@ def test_a_reload_costs_a_firing_action() -> None:
 @pytest.mark.parametrize("inputs", [
     {"duel": SAME_TIME, "magazine": 10, "b_magazine": 5, "aim": 1, "bursts_per_round": 2,
      "max_rounds": 8},
+    {"duel": SAME_TIME, "same_time": "action", "magazine": 10, "b_magazine": 5, "aim": 1,
+     "bursts_per_round": 2, "b_bursts_per_round": 3, "max_rounds": 8},
     {"duel": "turns_b", "b_burst": 3, "b_ammo": 9, "b_magazine": 4, "hits_needed": 2},
     {"magazine": 7, "burst": 3, "bursts_per_round": 2, "aim": 2, "aim_every_burst": True,
      "short_burst": False, "max_rounds": 6},
@@ -456,6 +514,9 @@ def test_played_duels_follow_the_rules_face_by_face(fight: Duel, rounds: int) ->
         assert len(fa) + len(fb) == len(played.dice)
         ga, on_b, gb, on_a = (magazines(fight.a), 0), 0, (magazines(fight.b), 0), 0
         for _ in range(played.rounds):
+            if fight.order == SAME_TIME and fight.by_action:
+                ga, on_b, gb, on_a, _ = pair_round(fight, ga, on_b, gb, on_a, fa, fb)
+                continue
             if fight.order == SAME_TIME:
                 (ga, on_b, _), (gb, on_a, _) = (one_round(fight.a, ga, on_b, fa),
                                                 one_round(fight.b, gb, on_a, fb))
@@ -473,8 +534,37 @@ def test_played_duels_follow_the_rules_face_by_face(fight: Duel, rounds: int) ->
         assert fa == [] and fb == []
 
 
+@pytest.mark.parametrize("one_each", [
+    {},
+    {"aim": 2, "b_aim": 1, "magazine": 6, "b_magazine": 2, "b_reload_actions": 2},
+    {"burst": 5, "recoil": 1, "hits_needed": 4, "b_burst": 2, "b_hits_needed": 3,
+     "ammo": 12, "short_burst": False, "max_rounds": 30},
+])
+def test_the_two_same_time_readings_agree_with_one_firing_action_each(one_each: dict) -> None:
+    """Issue 42: with one firing action a round each, a round is a single pair of
+    actions, so settling it action by action is settling the whole round."""
+    whole = ok({"duel": SAME_TIME, **one_each})
+    paired = ok({"duel": SAME_TIME, "same_time": "action", **one_each})
+    for key in ("outcomes_exact", "by_round_exact", "losses_a_exact", "losses_b_exact",
+                "losses_c_exact"):
+        assert whole[key] == paired[key], key
+    # more than one firing action a round: a shooter downed by the first pair fires no more
+    two = {"duel": SAME_TIME, "bursts_per_round": 2, "b_bursts_per_round": 2, **one_each}
+    assert ok(two)["outcomes_exact"] != ok({**two, "same_time": "action"})["outcomes_exact"]
+
+
+def test_rulings_numbers_for_a_duel_action_by_action() -> None:
+    """The worked case on the Rulings page: the starting duel with two firing actions a
+    round each."""
+    two = {"duel": SAME_TIME, "bursts_per_round": 2, "b_bursts_per_round": 2}
+    whole, paired = ok(two)["outcomes"], ok({**two, "same_time": "action"})["outcomes"]
+    figures = [round(100 * r[k], 2) for r in (whole, paired) for k in (B_DOWN, A_DOWN, BOTH_DOWN)]
+    assert figures == [33.06, 44.88, 22.02, 37.83, 50.08, 12.05]
+
+
 @pytest.mark.parametrize("inputs, field, words", [
     ({"magazine": 40}, "magazine", "is more than the 30 rounds carried"),
+    ({"duel": SAME_TIME, "same_time": "pairs"}, "same_time", "Action by action"),
     ({"magazine": 2, "burst": 3, "short_burst": False}, "burst", "a magazine of 2"),
     ({"duel": "turns", "hits_needed": 13}, "hits_needed", "1 to 12"),
     ({"duel": SAME_TIME, "b_hits_needed": 20}, "b_hits_needed", "1 to 12"),

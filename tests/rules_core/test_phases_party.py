@@ -8,91 +8,17 @@ from __future__ import annotations
 import itertools
 import random
 from fractions import Fraction
-from functools import cache
 
 import pytest
 
 from rules_core import api, solver
-from rules_core.phases.calc_momentum_fight import MAX_HP_STATES
 from rules_core.phases.fight import GOAL, MAX_WORK, WORN_DOWN, Fight
-from rules_core.phases.tables import Outcome, Phase
-from tests.rules_core.phases_oracle import counts, dice_after, spent
+from rules_core.phases.fight_inputs import MAX_HP_STATES
+from rules_core.phases.tables import Phase
+from tests.rules_core.phases_oracle import down_after, oracle
 from tests.rules_core.support import play_many
 
 NAME = "phases.engagement"
-
-
-def down_after(hits: int, party: int, each: int, spread: bool) -> int:
-    """Characters down after ``hits`` failed defences, each hit handed out one by one:
-    to the first character still standing (focus) or to the least hurt one (spread)."""
-    taken = [0] * party
-    for _ in range(hits):
-        standing = [i for i in range(party) if taken[i] < each]
-        if not standing:
-            break
-        who = min(standing, key=lambda i: taken[i]) if spread else standing[0]
-        taken[who] += 1
-    return sum(t >= each for t in taken)
-
-
-def oracle(fight: Fight, rounds: int) -> dict[str, Fraction]:
-    """The fight from the rules text: an action spends 2 dice (3 with exactly 3 left, or
-    always with the extra die), a failed offense or a successful defence removes a die,
-    a phase ends below 2 dice or on a defence ultra, and, with a party, an offense phase
-    also ends once every character still standing has attacked; successes mark the
-    tracker; the side is worn down at its last failed defence."""
-    order = (fight.first_phase, fight.first_phase.other)
-    limit = fight.damage_limit
-
-    def acting(t: int) -> int | None:
-        if fight.party_size is None:
-            return None
-        if fight.hits_each is None:
-            return fight.party_size
-        return fight.party_size - down_after(t, fight.party_size, fight.hits_each,
-                                             fight.spread)
-
-    @cache
-    def go(index: int, left: int, acted: int, m: int, t: int) -> dict[tuple[int, int], Fraction]:
-        if index == 2:
-            return {(m, t): Fraction(1)}
-        phase = order[index]
-        cap = acting(t) if phase is Phase.OFFENSE else None
-        if left < 2 or (cap is not None and acted >= cap):
-            nxt = index + 1
-            return go(nxt, fight.pool(order[nxt]) if nxt < 2 else 0, 0, m, t)
-        spend = spent(left, fight.extra(phase) == "always")
-        out: dict[tuple[int, int], Fraction] = {}
-        for outcome, p in counts(phase, spend).items():
-            m2 = m + (outcome in (Outcome.SUCCESS, Outcome.ULTRA))
-            t2 = t + (limit is not None and phase is Phase.DEFENCE
-                      and outcome is Outcome.FAILURE)
-            if m2 >= fight.goal_spaces or (limit is not None and t2 >= limit):
-                tail = {(m2, t2): Fraction(1)}
-            elif phase is Phase.DEFENCE and outcome is Outcome.ULTRA:
-                tail = go(index + 1, fight.pool(order[1]) if index == 0 else 0, 0, m2, t2)
-            else:
-                tail = go(index, dice_after(phase, outcome, left, spend), acted + 1, m2, t2)
-            for key, q in tail.items():
-                out[key] = out.get(key, Fraction(0)) + p * q
-        return out
-
-    live = {(0, 0): Fraction(1)}
-    totals: dict[str, Fraction] = {}
-    for _ in range(rounds):
-        nxt: dict[tuple[int, int], Fraction] = {}
-        for (m, t), p in live.items():
-            for (m2, t2), q in go(0, fight.pool(order[0]), 0, m, t).items():
-                end = (GOAL if m2 >= fight.goal_spaces else
-                       WORN_DOWN if limit is not None and t2 >= limit else None)
-                if end:
-                    totals[end] = totals.get(end, Fraction(0)) + p * q
-                else:
-                    nxt[(m2, t2)] = nxt.get((m2, t2), Fraction(0)) + p * q
-        live = nxt
-    if live:
-        totals[solver.STILL_FIGHTING] = sum(live.values(), Fraction(0))
-    return totals
 
 
 def exact(fight: Fight, rounds: int) -> dict[str, Fraction]:
