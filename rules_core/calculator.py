@@ -90,5 +90,6 @@ class Calculator:
             "fields": [f.form() for f in self.fields],
             "initial": initial_inputs(self.fields),
             "can_roll": self.roll is not None,
+            "refines": self.sharpen is not None,
             "roll_label": self.roll_label,
         }

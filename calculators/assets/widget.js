@@ -118,6 +118,9 @@ function showRetry(/** @type {HTMLElement} */ root, /** @type {boolean} */ shown
 /** Put the plain "runtime unavailable" message (and Retry) on a widget or app. */
 export function runtimeFailed(/** @type {HTMLElement} */ root, /** @type {unknown} */ err) {
   hideProgress(root);
+  // the build's figures come back into view, said to be the build's (and, when the
+  // inputs changed, greyed as being for the previous inputs)
+  showWorking(/** @type {Widget} */ (root), false);
   if (root.dataset.pending) showSummary(/** @type {Widget} */ (root), "Not worked out: live calculation is unavailable");
   setStatus(root, "error", failureText(/** @type {Error} */ (err) || runtime.failure));
   root.classList.add("calc-offline");
@@ -160,11 +163,11 @@ function markStale(/** @type {Widget} */ root) {
 const WORKING = "Working out this setup: the figures of the last one are set aside";
 
 /** Hide (or show again) the last setup's figures while a new setup is worked out. */
-function showWorking(/** @type {Widget} */ root, /** @type {boolean} */ working) {
+function showWorking(/** @type {Widget} */ root, /** @type {boolean} */ working, text = WORKING) {
   const result = /** @type {HTMLElement | null} */ (root.querySelector(".calc-result"));
   if (!result) return;
   result.classList.toggle("calc-working", working);
-  if (working) result.dataset.working = WORKING;
+  if (working) result.dataset.working = text;
   else delete result.dataset.working;
 }
 
@@ -197,6 +200,8 @@ function showBusy(/** @type {Widget} */ root, /** @type {boolean} */ busy) {
 /** An input changed before the runtime could answer: the shown result is not current. */
 function markPending(/** @type {Widget} */ root) {
   root.dataset.pending = "true";
+  // a whole fight's figures are not shown for inputs they are not the answer to
+  if (root.dataset.refines !== undefined) showWorking(root, true, "Waiting for the calculator to work out this setup");
   root.querySelector(".calc-result")?.classList.add("calc-pending");
   showSummary(root, waitingNote());
   if (runtime.status === "loading") showLoading(root);
@@ -551,6 +556,11 @@ function scheduleCompute(/** @type {Widget} */ root, /** @type {Event} */ event)
   clearTimeout(root._timer);
   root._timer = 0;
   if (runtime.status !== "ready") markPending(root);
+  // a whole fight takes a while: its figures leave the view as soon as the inputs they
+  // answer are no longer those on screen (a quick calculator keeps them the instant it takes)
+  else if (root.dataset.refines !== undefined && JSON.stringify(collect(root)) !== root._shown) {
+    showWorking(root, true);
+  }
   const target = event.target;
   const typed = target instanceof HTMLInputElement && (target.type === "number" || target.type === "text");
   if (event.type === "change" || !typed) {
