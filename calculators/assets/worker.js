@@ -463,7 +463,9 @@ async function start(config) {
   }
   // none kept here yet: the site's own, while Pyodide's JavaScript loads (only where the
   // WebAssembly compiles as it downloads: its first part is restored with a new instance)
-  const shipped = !stored.bytes && config.shipped && streaming ? fetchShipped(config.shipped) : null;
+  // (and not over a connection that asks to save data: a normal start moves fewer bytes)
+  const saveData = Boolean(/** @type {any} */ (navigator).connection?.saveData);
+  const shipped = !stored.bytes && config.shipped && streaming && !saveData ? fetchShipped(config.shipped) : null;
   shipped?.catch(() => {});
   if (!stored.bytes && !shipped) {
     if (config.shipped) files.delete(config.shipped);
