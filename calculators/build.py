@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -65,8 +66,9 @@ def write_assets(site_dir: Path, source: Path) -> dict[str, str]:
 
     The folder is replaced: it belongs to this step, and a second run must give the
     same site as the first."""
+    sizes = {"worker.js": {"/*@RUNTIME_SIZES@*/null": json.dumps(bundle.runtime_sizes(), sort_keys=True)}}
     try:
-        assets = hashed.hash_assets(source)
+        assets = hashed.hash_assets(source, sizes if (source / "worker.js").is_file() else None)
     except hashed.AssetError as err:
         raise BuildError(str(err)) from err
     out = site_dir / ASSET_DIR

@@ -27,13 +27,11 @@ from calculators.layout import ROOT, BuildError, snapshot_name
 #: packages shipped whole in the bundle (pure Python, imported by the worker)
 BUNDLED_PACKAGES = ("rules_core", "icepool", "markdown_it", "mdurl")
 #: modules of ``calculators`` that run in the browser
-BROWSER_MODULES = ("__init__.py", "render.py", "runtime.py")
+BROWSER_MODULES = ("__init__.py", "lean.py", "render.py", "runtime.py")
 #: compiled bundles, by the hash of their source zip and the Pyodide version
 COMPILED = ROOT / "build" / "compiled-bundles"
 #: first-visit snapshots, by the bundle's name (which carries the Pyodide version's Python)
 SNAPSHOTS = ROOT / "build" / "snapshots"
-#: the runtime files the worker downloads itself (and counts for its progress), besides the bundle
-RUNTIME_DOWNLOADS = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 
 def _package_files(name: str) -> list[tuple[str, Path]]:
@@ -129,7 +127,7 @@ def snapshot() -> tuple[str, bytes]:
         zip_path, out, packed = tmp / bundle_name, tmp / "memory", tmp / name
         zip_path.write_bytes(data)
         _run_node("Making the runtime's snapshot", "make_snapshot.mjs", zip_path, out, out=out)
-        packed.write_bytes(gzip.compress(out.read_bytes(), compresslevel=6, mtime=0))
+        packed.write_bytes(gzip.compress(out.read_bytes(), compresslevel=9, mtime=0))
         return packed
     return name, _kept(SNAPSHOTS, name, 2, make)  # 37 MB each once unpacked: two are enough
 
@@ -151,10 +149,39 @@ def pyodide_version() -> str:
     return have
 
 
+#: the runtime files every start downloads itself, besides the snapshot (a normal start
+#: also downloads the standard library's zip and the bundle)
+RUNTIME_DOWNLOADS = ("pyodide.asm.wasm", "pyodide-lock.json")
+
+
+#: the runtime's files a static host sends compressed (GitHub Pages and calculators/serve.py
+#: gzip WebAssembly and JSON; the zips are compressed already and go as they are)
+HOST_COMPRESSED = (".wasm", ".json")
+
+
+def _sent(data: bytes, name: str) -> int:
+    """The bytes a host sends for one of the runtime's files (gzip, as GitHub Pages does)."""
+    if not name.endswith(HOST_COMPRESSED):
+        return len(data)
+    return min(len(data), len(gzip.compress(data, compresslevel=6, mtime=0)))
+
+
+@cache
+def runtime_sizes() -> dict[str, tuple[int, int]]:
+    """{file name: (its bytes, the bytes a compressing host sends)} for the files the worker
+    downloads (the worker counts a compressed download's decoded bytes at this ratio)."""
+    paths = {name: (pyodide_dir() / name).read_bytes()
+             for name in (*RUNTIME_DOWNLOADS, "python_stdlib.zip")}
+    name, data = bundle()
+    paths[name] = data
+    return {n: (len(d), _sent(d, n)) for n, d in paths.items()}
+
+
 @cache
 def runtime_bytes() -> int:
-    """The bytes the worker's downloads hold once decoded: the progress bar's total when
-    the server compresses them (its Content-Length is then the compressed size). The
-    first-visit snapshot counts as the gzip file it is (no server decodes it)."""
-    return (sum((pyodide_dir() / name).stat().st_size for name in RUNTIME_DOWNLOADS)
-            + len(bundle()[1]) + len(snapshot()[1]))
+    """The bytes a first visit's runtime moves, as a compressing host sends them: the
+    progress bar's total until the worker knows its own (the WebAssembly, Pyodide's package
+    list and the site's snapshot; a normal start, where that cannot be had, moves the
+    standard library and the bundle instead of the snapshot)."""
+    sizes = runtime_sizes()
+    return sum(sizes[name][1] for name in RUNTIME_DOWNLOADS) + len(snapshot()[1])

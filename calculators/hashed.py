@@ -81,11 +81,18 @@ def _relative_spec(original: str, new_target: str, rel: str) -> str:
     return spec
 
 
-def hash_assets(source: Path) -> dict[str, tuple[str, bytes]]:
+def hash_assets(source: Path, fills: dict[str, dict[str, str]] | None = None) -> dict[str, tuple[str, bytes]]:
     """{asset path: (hashed path, content with references rewritten)} for every file
-    under ``source``. Raises AssetError for a missing target or an import cycle."""
+    under ``source``; ``fills`` ({asset path: {placeholder: text}}) are written in first
+    (figures only the build knows), so the hash covers them. Raises AssetError for a
+    missing target, an import cycle or a placeholder that is not there."""
     files = {p.relative_to(source).as_posix(): p.read_bytes()
              for p in sorted(source.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    for rel, pairs in (fills or {}).items():
+        for mark, text in pairs.items():
+            if rel not in files or mark.encode() not in files[rel]:
+                raise AssetError(f"{rel} has no {mark} to fill in")
+            files[rel] = files[rel].replace(mark.encode(), text.encode())
     deps: dict[str, list[tuple[int, int, str]]] = {}
     problems = []
     for rel, data in files.items():

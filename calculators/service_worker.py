@@ -7,11 +7,14 @@ import hashlib
 import json
 from pathlib import Path
 
-from calculators.layout import ASSET_DIR, PYODIDE_DIR, ROOT, immutable
+from calculators.layout import PYODIDE_DIR, ROOT, immutable
 
 TEMPLATE = ROOT / "calculators" / "sw.js.template"
 #: files the service worker never fetches ahead (source maps, compressed copies)
 _NOT_PRECACHED = (".map", ".gz")
+#: the runtime's files a start from a snapshot never downloads (the standard library; the
+#: bundle is a zip of ASSET_DIR): saved with the rest of the site, not kept on first use
+LATE_FILES = ("python_stdlib.zip",)
 
 
 def _page_url(rel: str) -> str:
@@ -24,8 +27,9 @@ def write(site_dir: Path, build: str) -> None:
     Files whose name carries their content (the widget assets, the Python bundle, the
     versioned Pyodide folder, Material's fingerprinted files) are immutable: cached once,
     kept across one deploy so a tab still open on the previous build finds its own.
-    The runtime (Pyodide and the bundle) is kept on first use; everything else (pages
-    included) is fetched ahead once a page has settled, and again only when its hash
+    The runtime (Pyodide's files but the standard library) is kept on first use; everything
+    else (pages, the standard library and the bundle included: a start from a snapshot
+    needs neither) is fetched ahead once a page has settled, and again only when its hash
     changes.
     """
     files: dict[str, str] = {}
@@ -36,7 +40,7 @@ def write(site_dir: Path, build: str) -> None:
             continue
         url = _page_url(rel)
         files[url] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-        if rel.startswith(PYODIDE_DIR + "/") or (rel.startswith(ASSET_DIR) and rel.endswith(".zip")):
+        if rel.startswith(PYODIDE_DIR + "/") and not rel.endswith(LATE_FILES):
             runtime.append(url)
         if immutable(rel):
             kept.append(url)

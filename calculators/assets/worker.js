@@ -12,6 +12,9 @@
 // First visit: with no snapshot kept yet, the site's own (made by the build in Node from
 // the same bundle, calculators/make_snapshot.mjs) is downloaded and restored, and kept
 // as this browser's; if it cannot be had or is refused, the normal start runs.
+// A start from a snapshot downloads neither the standard library's zip nor the bundle
+// (the snapshot holds every module a request imports: calculators/lean.py); should an
+// import ever find nothing, both are fetched then (tcrLoadRuntimeFiles).
 
 /** @typedef {import("./protocol.js").ToWorker} ToWorker */
 /** @typedef {import("./protocol.js").FromWorker} FromWorker */
@@ -72,14 +75,29 @@ function report(force = false) {
     known &&= file.done || file.total > 0;
   }
   if (!known) total = 0; // a total that grows as files answer would jump about
-  post({ kind: "progress", phase: done ? "start" : "download", loaded, total });
+  post({ kind: "progress", phase: done ? "start" : "download", loaded: Math.round(loaded), total });
 }
 
-/** A response's length in the bytes its stream gives: its Content-Length, unless it is
- * compressed (the stream gives decoded bytes; the page knows their total from the build). */
-function knownTotal(/** @type {Response} */ response) {
+/** {file name: [its bytes, its bytes as a host that compresses it sends them]} for the
+ * runtime's files, written in by the build (calculators/build.py); null in a bare copy. */
+/** @type {Record<string, [number, number]> | null} */
+const SIZES = /*@RUNTIME_SIZES@*/null;
+
+/** A response's length in bytes moved (its total; 0 when unknown) and how many bytes moved
+ * for each byte its stream gives: a compressed response's stream gives decoded bytes, which
+ * count at the ratio the build measured, so that the progress counts what really moves. */
+function measure(/** @type {string} */ url, /** @type {Response} */ response) {
+  const length = Number(response.headers.get("content-length")) || 0;
   const encoding = (response.headers.get("content-encoding") || "identity").toLowerCase();
-  return encoding === "identity" ? Number(response.headers.get("content-length")) || 0 : 0;
+  if (encoding === "identity") return { total: length, scale: 1 };
+  const sizes = SIZES && SIZES[url.slice(url.lastIndexOf("/") + 1)];
+  if (!sizes) return { total: 0, scale: 1 }; // decoded bytes: the page knows their total
+  return { total: length || sizes[1], scale: sizes[1] / sizes[0] };
+}
+
+/** A response's length in the bytes its stream gives, when that is what moves. */
+function knownTotal(/** @type {Response} */ response) {
+  return measure("", response).total;
 }
 
 /** Count a response's bytes as they stream (on a copy: the original stays untouched, so
@@ -92,7 +110,8 @@ function track(/** @type {string} */ url, /** @type {Response} */ response) {
     downloadFailed(failure);
     throw failure;
   }
-  file.total = knownTotal(response);
+  const { total, scale } = measure(url, response);
+  file.total = total;
   report(true);
   const body = response.clone().body;
   if (!body) {
@@ -105,13 +124,14 @@ function track(/** @type {string} */ url, /** @type {Response} */ response) {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        file.loaded += value.byteLength;
+        file.loaded += value.byteLength * scale;
         report();
       }
     } catch (err) {
       downloadFailed(new LoadFailure("truncated", `${url} ended early (${err})`));
       return;
     }
+    if (file.total) file.loaded = file.total;
     file.done = true;
     report(true);
   })();
@@ -148,6 +168,7 @@ scope.fetch = /** @type {typeof fetch} */ ((input, init) => {
     return ready;
   }
   if (url === wasmUrl) return Promise.resolve(new Response(null)); // compiled already (precompile)
+  if (url === noStdlibUrl) return Promise.resolve(new Response(EMPTY_ZIP));
   if (url.startsWith("blob:") || url.startsWith("data:")) return nativeFetch(input, init);
   return fetchTracked(url);
 });
@@ -304,12 +325,35 @@ if (nativeInstantiateStreaming) {
     mark("wasmCompiled");
     const instance = await WebAssembly.instantiate(module, imports);
     fitMemory(instance);
+    unmask(instance);
     return { module, instance };
   };
 }
 
 /** Bytes of memory the snapshot being restored holds (0 on a normal start). */
 let restoring = 0;
+/** The site's snapshot being restored: its memory's first part is stored XORed with a
+ * new instance's (calculators/make_snapshot.mjs); null otherwise. */
+/** @type {Uint8Array | null} */
+let masked = null;
+
+/** XOR the site's snapshot back with the new instance's memory (its data, below the heap),
+ * before Pyodide copies the snapshot over it. */
+function unmask(/** @type {WebAssembly.Instance} */ instance) {
+  const bytes = masked;
+  masked = null;
+  if (!bytes) return;
+  const exports = /** @type {Record<string, any>} */ (instance.exports);
+  const memory = Object.values(exports).find((e) => e instanceof WebAssembly.Memory);
+  if (!memory) return;
+  const start = bytes.byteOffset + new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
+  const base = exports.__heap_base instanceof WebAssembly.Global ? Number(exports.__heap_base.value) : Infinity;
+  const words = Math.floor(Math.min(base, memory.buffer.byteLength, bytes.byteOffset + bytes.length - start) / 4);
+  if (start % 4 || words <= 0) return; // not a snapshot this worker reads: Pyodide refuses it
+  const into = new Uint32Array(bytes.buffer, start, words);
+  const fresh = new Uint32Array(memory.buffer, 0, words);
+  for (let i = 0; i < words; i++) into[i] ^= fresh[i];
+}
 
 /** Pyodide restores a snapshot into a memory of the module's own starting size (30 MiB):
  * a snapshot made after the memory grew does not fit ("offset is out of bounds",
@@ -342,6 +386,38 @@ function precompile(/** @type {string} */ url) {
   wasmModule.catch((err) => downloadFailed(new LoadFailure("broken", `${url} did not compile (${err})`)));
 }
 
+// ---- the runtime's files, late ---------------------------------------------------
+
+/** A zip with no file in it: the standard library Pyodide writes on a start from a
+ * snapshot, which has imported everything it needs. */
+const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 5, 6, ...new Array(18).fill(0)]);
+let noStdlibUrl = "";
+/** Where the standard library's zip and the bundle are downloaded from, if ever needed. */
+let lateFiles = { stdlib: "", bundle: "" };
+
+/** Download (synchronously: Python waits in an import) the standard library's zip and the
+ * bundle, and write them where Python's path expects them; called by calculators/lean.py
+ * (LateFiles) the first time an import finds nothing after a start from a snapshot.
+ * null when Python is not running yet (it may ask again), false when they could not be had. */
+/** @param {string} stdlibPath */
+function loadRuntimeFiles(stdlibPath) {
+  if (!py || !lateFiles.stdlib) return null;
+  try {
+    for (const [url, path] of [[lateFiles.stdlib, stdlibPath], [lateFiles.bundle, BUNDLE_ZIP]]) {
+      const request = new XMLHttpRequest();
+      request.open("GET", url, false);
+      request.responseType = "arraybuffer";
+      request.send();
+      if (request.status !== 200) return false;
+      py.FS.writeFile(path, new Uint8Array(request.response));
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** @type {any} */ (self).tcrLoadRuntimeFiles = loadRuntimeFiles;
+
 // ---- start-up ---------------------------------------------------------------------
 
 /** @type {any} */
@@ -368,19 +444,36 @@ async function start(config) {
   // (so the total is the build's): without it the other files' totals would make a whole
   // and reach 100% while the kept snapshot is still being looked for
   if (config.shipped) files.set(config.shipped, { loaded: 0, total: 0, done: false });
-  // the files of build.RUNTIME_DOWNLOADS (their decoded sizes give the progress total)
+  // the files every start needs (their sizes give the progress total)
   precompile(base + "pyodide.asm.wasm");
-  for (const name of ["python_stdlib.zip", "pyodide-lock.json"]) prefetch(base + name);
-  const bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
-  bundle.catch(() => {});
+  prefetch(base + "pyodide-lock.json");
+  lateFiles = { stdlib: base + "python_stdlib.zip", bundle: config.bundle };
+  noStdlibUrl = base + "no-stdlib.zip";
+  /** The standard library and the bundle: a normal start's (a snapshot holds them). */
+  /** @type {Promise<ArrayBuffer> | null} */
+  let bundle = null;
+  const normalFiles = () => {
+    if (bundle) return bundle;
+    prefetch(lateFiles.stdlib);
+    bundle = fetchTracked(config.bundle).then((r) => r.arrayBuffer());
+    bundle.catch(() => {});
+    return bundle;
+  };
   const stored = await reading;
   if (stored.bytes && config.shipped) {
     files.delete(config.shipped); // one is kept here: the site's own is not downloaded
     report(true);
   }
-  // none kept here yet: the site's own, while Pyodide's JavaScript loads
-  const shipped = !stored.bytes && config.shipped ? fetchShipped(config.shipped) : null;
+  // none kept here yet: the site's own, while Pyodide's JavaScript loads (only where the
+  // WebAssembly compiles as it downloads: its first part is restored with a new instance)
+  // (and not over a connection that asks to save data: a normal start moves fewer bytes)
+  const saveData = Boolean(/** @type {any} */ (navigator).connection?.saveData);
+  const shipped = !stored.bytes && config.shipped && streaming && !saveData ? fetchShipped(config.shipped) : null;
   shipped?.catch(() => {});
+  if (!stored.bytes && !shipped) {
+    if (config.shipped) files.delete(config.shipped);
+    normalFiles();
+  }
   let loadPyodide;
   try {
     ({ loadPyodide } = await module);
@@ -400,14 +493,18 @@ async function start(config) {
       // Pyodide loads its JavaScript while the snapshot's bytes are read and checked
       const bytes = snapshot.then((got) => {
         restoring = snapshotMemory(got);
-        if (!stored.bytes) made = got; // kept as this browser's own, once the page is quiet
+        if (!stored.bytes) {
+          masked = got; // restored in place as the instance is made (unmask)
+          made = got; // kept as this browser's own, once the page is quiet
+        }
         return got;
       });
       bytes.catch(() => {}); // a failure is the catch below's, whenever Pyodide awaits it
-      py = await load({ _loadSnapshot: bytes });
+      py = await load({ _loadSnapshot: bytes, stdLibURL: noStdlibUrl });
       path = stored.bytes ? "snapshot" : "shipped";
     } catch (err) {
       restoring = 0;
+      masked = null;
       made = null;
       if (err instanceof LoadFailure) throw err;
       if (stored.bytes && place) {
@@ -419,16 +516,20 @@ async function start(config) {
       py = null;
     }
   }
-  if (!py) py = await load({ _makeSnapshot: Boolean(place) });
-  mark("pyodide");
-  const zip = await Promise.race([bundle, downloadFailure]);
+  if (!py) {
+    const zip = normalFiles();
+    py = await load({ _makeSnapshot: Boolean(place) });
+    mark("pyodide");
+    py.FS.writeFile(BUNDLE_ZIP, new Uint8Array(await Promise.race([zip, downloadFailure])));
+  } else {
+    mark("pyodide");
+  }
   report(true);
-  py.FS.writeFile(BUNDLE_ZIP, new Uint8Array(zip));
   // The worker runs no Python source: it calls the runtime module (calculators/runtime.py).
-  // A restored memory has the modules but not their files (the same zip, by its hash, is
-  // written back above); a normal start imports the runtime (the rules core's interface
-  // and the renderer: what every request needs) from the zip, and a system's calculators
-  // come with its first request (rules_core.catalog.find).
+  // A restored memory has every module a request imports, and no file (the zips come if
+  // an import ever needs them: loadRuntimeFiles); a normal start imports the runtime (the
+  // rules core's interface and the renderer: what every request needs) from the zip, and
+  // a system's calculators come with its first request (rules_core.catalog.find).
   if (path === "cold") py.pyimport("sys").path.insert(0, BUNDLE_ZIP);
   const runtime = py.pyimport("calculators.runtime");
   if (path !== "cold") runtime.restored();
@@ -451,7 +552,8 @@ function makeSnapshot() {
   snapshotDue = false;
   try {
     // every system, the dice engine, the Markdown parser: a restored runtime has them all
-    py.pyimport("calculators.runtime").prepare();
+    // (and no file: calculators/lean.py)
+    py.pyimport("calculators.lean").prepare_snapshot();
     made = py.makeMemorySnapshot();
   } catch (err) {
     console.warn(`calculator runtime: no snapshot (${err})`);
