@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 #: what an attack's outcome does to the unit hit, as the turn's ``apply_hit`` reads it
 NOTHING, NEAR, SUPPRESSED, DESTROYED = 0, 1, 2, 3
 
+#: a destroyed unit's place in a turn's queue: after every unit standing
+DEAD = 1 << 512
 #: one attack's table: (bits to draw, total, cumulative ways of each effect, the effect of
 #: an attack, the effect of a return strike (which never counts towards the two rolls),
 #: whether it can hurt at all)
@@ -98,12 +100,13 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     # a side with no commander to lose is leaderless from the start, or never
     never_led = [not leaders[s] and rules.no_commander == "leaderless" for s in (0, 1)]
     start = [[2 * fight.markers[s]] * sizes[s] for s in (0, 1)]
-    # a turn's queue: units standing sorted by (kind's rank, their integer, place), as
-    # whole numbers in that order with the place in the low bits
+    # a turn's queue: units standing sorted by (kind's rank, their integer, place); each
+    # unit's place in it is kept as one whole number in that order, the place in the low
+    # bits (a unit's integer changed by d changes it by d << place_bits), DEAD when destroyed
     place_bits = max(sizes).bit_length()
     place_mask = (1 << place_bits) - 1
-    rank_base = [[fight.group_rank(names[s], i) << (place_bits + 40) for i in range(sizes[s])]
-                 for s in (0, 1)]
+    start_order = [[(fight.group_rank(names[s], i) << (place_bits + 40))
+                    + (start[s][i] << place_bits) + i for i in range(sizes[s])] for s in (0, 1)]
     # 2 * markers + acting once -> (markers reorganized away, attacks after)
     reorganize: dict[int, tuple[int, bool]] = {}
 
@@ -167,6 +170,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     # whether the side has lost them all, per side (reset for each fight, not rebuilt)
     st = [start[0][:], start[1][:]]
     peek = [st[0].__getitem__, st[1].__getitem__]
+    order = [start_order[0][:], start_order[1][:]]
     alive = [0, 0]
     chiefs = [0, 0]
     lost_now = [False, False]
@@ -181,12 +185,14 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         effect = (on_attack if counts else on_strike)[bisect_right(cumulative, r)]
         if effect == DESTROYED:
             st[e][t] = -1
+            order[e][t] = DEAD
             alive[e] -= 1
             if is_leader[e][t]:
                 chiefs[e] -= 1
                 lost_now[e] = not chiefs[e]
-        else:  # a marker (+2), one roll towards the next (+1), or nothing
+        elif effect:  # a marker (+2), or one roll towards the next (+1)
             st[e][t] += effect
+            order[e][t] += effect << place_bits
 
     def in_contact(s: int, i: int, targets: list[int], charge: bool, spent: bool,
                    getrandbits: Callable[[int], int]) -> None:
@@ -206,36 +212,36 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                 if tab[5]:
                     hit(s, i, tab, False, getrandbits)
                     them[b] += 2
+                    order[e][b] += 2 << place_bits
 
     def play(max_rounds: int, rng: random.Random) -> tuple[Round, int]:
         getrandbits = rng.getrandbits
         for s in (0, 1):
             st[s][:] = start[s]
+            order[s][:] = start_order[s]
             alive[s], chiefs[s], lost_now[s] = sizes[s], len(leaders[s]), never_led[s]
         played = 0
         while played < max_rounds and alive[0] and alive[1]:
             played += 1
             charge, (fixed, a_ways, ways) = openings[played == 1]
             side = fixed if fixed >= 0 else 0 if below(rng, ways) < a_ways else 1
-            queues = [[k & place_mask for k in sorted(
-                [base[i] + (c << place_bits) + i for i, c in enumerate(states) if c >= 0])]
-                for base, states in zip(rank_base, st)]
+            queues = [sorted(order[0]), sorted(order[1])]  # the destroyed last
             at = [0, 0]
-            ends = [len(queues[0]), len(queues[1])]
+            ends = alive[:]
             while True:  # the turn's activations, the sides in turn
                 # the next unit standing of the side to move; a side with none passes
                 q, own, k = queues[side], st[side], at[side]
-                while k < ends[side] and own[q[k]] < 0:
+                while k < ends[side] and own[q[k] & place_mask] < 0:
                     k += 1
                 if k == ends[side]:
                     at[side] = k
                     side = 1 - side
                     q, own, k = queues[side], st[side], at[side]
-                    while k < ends[side] and own[q[k]] < 0:
+                    while k < ends[side] and own[q[k] & place_mask] < 0:
                         k += 1
                     if k == ends[side]:
                         break
-                i = q[k]
+                i = q[k] & place_mask
                 at[side] = k + 1
                 # :func:`rules_core.sucs.turn.activate`, one result drawn
                 them = st[1 - side]
@@ -250,6 +256,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                     removed, attacks = how
                     markers -= removed
                     own[i] -= 2 * removed
+                    order[side][i] -= removed << (place_bits + 1)
                     if not attacks:
                         side = 1 - side
                         continue
@@ -272,6 +279,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                             break
                 if targets and markers and not spent and hopeless and not tabs[targets[0]][5]:
                     own[i] -= 2  # no hope: reorganizes another marker instead
+                    order[side][i] -= 2 << place_bits
                 elif melee:
                     in_contact(side, i, targets[:1] if spent else targets,
                                charge and side == 0, spent, getrandbits)
