@@ -214,6 +214,59 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                     them[b] += 2
                     order[e][b] += 2 << place_bits
 
+    def pick(blocks: list[list[int]], them: list[int], peek: Callable[[int], int]) -> int:
+        """The one enemy a unit aims at: the first block's standing unit with the most
+        markers (the lowest place among equals), or -1 when none stands."""
+        for block in blocks:
+            t = max(block, key=peek) if len(block) > 1 else block[0]
+            if them[t] >= 0:
+                return t
+        return -1
+
+    def activate(side: int, i: int, charge: bool, getrandbits: Callable[[int], int]) -> None:
+        """:func:`rules_core.sucs.turn.activate`, one result drawn."""
+        own, them = st[side], st[1 - side]
+        lost = lost_now[side]
+        one = acts_once[side][i] or lost
+        spent = charge and one
+        markers = own[i] >> 1
+        if not spent and (markers or one):
+            how = reorganize.get(2 * markers + one)
+            if how is None:
+                how = reorganize[2 * markers + one] = reorganized(markers, rules, one)
+            removed, attacks = how
+            markers -= removed
+            own[i] -= 2 * removed
+            order[side][i] -= removed << (place_bits + 1)
+            if not attacks:
+                return
+        bonus = bonus_of(markers, melee) if markers else 0
+        blocks, tabs = aim(side, i, bonus, lost)
+        want = aims[side][i]
+        if want == 1:
+            t = pick(blocks, them, peek[1 - side])
+            targets = [t] if t >= 0 else []
+        else:
+            targets = []
+            for block in blocks:
+                standing = sorted([t for t in block if them[t] >= 0], key=lambda t: -them[t])
+                targets += standing[:want - len(targets)]
+                if len(targets) == want:
+                    break
+        if targets and markers and not spent and hopeless and not tabs[targets[0]][5]:
+            own[i] -= 2  # no hope: reorganizes another marker instead
+            order[side][i] -= 2 << place_bits
+        elif melee:
+            in_contact(side, i, targets[:1] if spent else targets, charge, spent, getrandbits)
+        else:
+            for t in targets:
+                if them[t] >= 0:
+                    hit(1 - side, t, tabs[t], True, getrandbits)
+
+    # each unit's aim when it acts straight away (:func:`play`), else None
+    plain = [[aim(s, i, 0, False) if aims[s][i] == 1 and not (acts_once[s][i] or melee or never_led[s])
+              else None for i in range(sizes[s])] for s in (0, 1)]
+
     def play(max_rounds: int, rng: random.Random) -> tuple[Round, int]:
         getrandbits = rng.getrandbits
         for s in (0, 1):
@@ -225,68 +278,33 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             played += 1
             charge, (fixed, a_ways, ways) = openings[played == 1]
             side = fixed if fixed >= 0 else 0 if below(rng, ways) < a_ways else 1
-            queues = [sorted(order[0]), sorted(order[1])]  # the destroyed last
-            at = [0, 0]
-            ends = alive[:]
+            qa, qb = sorted(order[0]), sorted(order[1])  # the destroyed last
+            ka, kb, na, nb = 0, 0, alive[0], alive[1]
+            sa, sb = st
             while True:  # the turn's activations, the sides in turn
-                # the next unit standing of the side to move; a side with none passes
-                q, own, k = queues[side], st[side], at[side]
-                while k < ends[side] and own[q[k] & place_mask] < 0:
-                    k += 1
-                if k == ends[side]:
-                    at[side] = k
-                    side = 1 - side
-                    q, own, k = queues[side], st[side], at[side]
-                    while k < ends[side] and own[q[k] & place_mask] < 0:
-                        k += 1
-                    if k == ends[side]:
+                # each side's next unit standing; a side with none passes
+                while ka < na and sa[qa[ka] & place_mask] < 0:
+                    ka += 1
+                while kb < nb and sb[qb[kb] & place_mask] < 0:
+                    kb += 1
+                if side == 0 and ka < na or kb == nb:
+                    if ka == na:
                         break
-                i = q[k] & place_mask
-                at[side] = k + 1
-                # :func:`rules_core.sucs.turn.activate`, one result drawn
-                them = st[1 - side]
-                lost = lost_now[side]
-                one = acts_once[side][i] or lost
-                spent = charge and side == 0 and one
-                markers = own[i] >> 1
-                if not spent and (markers or one):
-                    how = reorganize.get(2 * markers + one)
-                    if how is None:
-                        how = reorganize[2 * markers + one] = reorganized(markers, rules, one)
-                    removed, attacks = how
-                    markers -= removed
-                    own[i] -= 2 * removed
-                    order[side][i] -= removed << (place_bits + 1)
-                    if not attacks:
-                        side = 1 - side
-                        continue
-                bonus = bonus_of(markers, melee) if markers else 0
-                known = aimed[side][i].get(2 * bonus + lost)
-                blocks, tabs = known if known is not None else aim(side, i, bonus, lost)
-                want = aims[side][i]
-                targets: list[int] = []
-                for block in blocks:
-                    if want == 1:
-                        best = max(block, key=peek[1 - side]) if len(block) > 1 else block[0]
-                        if them[best] >= 0:
-                            targets.append(best)
-                            break
-                    else:
-                        standing = sorted([t for t in block if them[t] >= 0],
-                                          key=lambda t: -them[t])
-                        targets += standing[:want - len(targets)]
-                        if len(targets) == want:
-                            break
-                if targets and markers and not spent and hopeless and not tabs[targets[0]][5]:
-                    own[i] -= 2  # no hope: reorganizes another marker instead
-                    order[side][i] -= 2 << place_bits
-                elif melee:
-                    in_contact(side, i, targets[:1] if spent else targets,
-                               charge and side == 0, spent, getrandbits)
+                    side, i, own = 0, qa[ka] & place_mask, sa
+                    ka += 1
                 else:
-                    for t in targets:
-                        if them[t] >= 0:
-                            hit(1 - side, t, tabs[t], True, getrandbits)
+                    side, i, own = 1, qb[kb] & place_mask, sb
+                    kb += 1
+                direct = plain[side][i]
+                if direct is not None and own[i] < 2 and not lost_now[side]:
+                    # a unit with no marker in an organized army, one target, not in
+                    # contact: straight to its attack (the rest of :func:`activate` does
+                    # nothing for it)
+                    t = pick(direct[0], st[1 - side], peek[1 - side])
+                    if t >= 0:
+                        hit(1 - side, t, direct[1][t], True, getrandbits)
+                else:
+                    activate(side, i, charge and side == 0, getrandbits)
                 if not (alive[0] and alive[1]):
                     break
                 side = 1 - side
