@@ -28,7 +28,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rules_core.sucs.turn import MELEE_PENALTY, reorganized
+from rules_core.sucs.turn import penalty, reorganized
 
 if TYPE_CHECKING:
     from rules_core.sucs.fight import Fight, Round
@@ -58,7 +58,7 @@ def below(rng: random.Random, n: int) -> int:
 
 def drawable(fight: Fight, side: str, i: int, t: int, bonus: int, lost: bool) -> Drawable:
     """Unit ``side`` i's attack on enemy t as a table to draw from: the exact odds'
-    events merged by what they do to the target, over their common divisor."""
+    events (ways out of every face of the dice) merged by what they do to the target."""
     events, _kill, hurt, threat = fight.odds(side, i, t, bonus, lost)
     counted = threat and fight.rules.two_roll_rule
     ways: dict[int, int] = {}
@@ -109,12 +109,6 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                     + (start[s][i] << place_bits) + i for i in range(sizes[s])] for s in (0, 1)]
     # 2 * markers + acting once -> (markers reorganized away, attacks after)
     reorganize: dict[int, tuple[int, bool]] = {}
-
-    def bonus_of(markers: int, in_melee: bool) -> int:
-        """:func:`rules_core.sucs.turn.penalty`."""
-        if rules.suppression == "penalty":
-            return -markers
-        return -MELEE_PENALTY if in_melee and markers else 0
 
     # an attack's odds read only the two units' numbers (:meth:`Fight.spec`): units with
     # the same numbers share their aims and tables
@@ -203,12 +197,12 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         own, them = st[s], st[e]
         for t in targets:
             if not spent and own[i] >= 0 and them[t] >= 0:
-                hit(e, t, aim(s, i, bonus_of(own[i] >> 1, True), lost_now[s])[1][t], True,
+                hit(e, t, aim(s, i, penalty(own[i] >> 1, rules, True), lost_now[s])[1][t], True,
                     getrandbits)
             for b in ([b for b in range(sizes[e]) if them[b] >= 0] if charge else (t,)):
                 if them[b] < 0 or own[i] < 0:
                     continue
-                tab = aim(e, b, bonus_of(them[b] >> 1, True), lost_now[e])[1][i]
+                tab = aim(e, b, penalty(them[b] >> 1, rules, True), lost_now[e])[1][i]
                 if tab[5]:
                     hit(s, i, tab, False, getrandbits)
                     them[b] += 2
@@ -240,7 +234,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             order[side][i] -= removed << (place_bits + 1)
             if not attacks:
                 return
-        bonus = bonus_of(markers, melee) if markers else 0
+        bonus = penalty(markers, rules, melee) if markers else 0
         blocks, tabs = aim(side, i, bonus, lost)
         want = aims[side][i]
         if want == 1:
