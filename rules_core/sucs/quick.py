@@ -28,7 +28,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rules_core.sucs.turn import MELEE_PENALTY, reorganized
+from rules_core.sucs.turn import penalty, reorganized
 
 if TYPE_CHECKING:
     from rules_core.sucs.fight import Fight, Round
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 #: what an attack's outcome does to the unit hit, as the turn's ``apply_hit`` reads it
 NOTHING, NEAR, SUPPRESSED, DESTROYED = 0, 1, 2, 3
 
+#: a destroyed unit's place in a turn's queue: after every unit standing
+DEAD = 1 << 512
 #: one attack's table: (bits to draw, total, cumulative ways of each effect, the effect of
 #: an attack, the effect of a return strike (which never counts towards the two rolls),
 #: whether it can hurt at all)
@@ -56,7 +58,7 @@ def below(rng: random.Random, n: int) -> int:
 
 def drawable(fight: Fight, side: str, i: int, t: int, bonus: int, lost: bool) -> Drawable:
     """Unit ``side`` i's attack on enemy t as a table to draw from: the exact odds'
-    events merged by what they do to the target, over their common divisor."""
+    events (ways out of every face of the dice) merged by what they do to the target."""
     events, _kill, hurt, threat = fight.odds(side, i, t, bonus, lost)
     counted = threat and fight.rules.two_roll_rule
     ways: dict[int, int] = {}
@@ -98,20 +100,15 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     # a side with no commander to lose is leaderless from the start, or never
     never_led = [not leaders[s] and rules.no_commander == "leaderless" for s in (0, 1)]
     start = [[2 * fight.markers[s]] * sizes[s] for s in (0, 1)]
-    # a turn's queue: units standing sorted by (kind's rank, their integer, place), as
-    # whole numbers in that order with the place in the low bits
+    # a turn's queue: units standing sorted by (kind's rank, their integer, place); each
+    # unit's place in it is kept as one whole number in that order, the place in the low
+    # bits (a unit's integer changed by d changes it by d << place_bits), DEAD when destroyed
     place_bits = max(sizes).bit_length()
     place_mask = (1 << place_bits) - 1
-    rank_base = [[fight.group_rank(names[s], i) << (place_bits + 40) for i in range(sizes[s])]
-                 for s in (0, 1)]
+    start_order = [[(fight.group_rank(names[s], i) << (place_bits + 40))
+                    + (start[s][i] << place_bits) + i for i in range(sizes[s])] for s in (0, 1)]
     # 2 * markers + acting once -> (markers reorganized away, attacks after)
     reorganize: dict[int, tuple[int, bool]] = {}
-
-    def bonus_of(markers: int, in_melee: bool) -> int:
-        """:func:`rules_core.sucs.turn.penalty`."""
-        if rules.suppression == "penalty":
-            return -markers
-        return -MELEE_PENALTY if in_melee and markers else 0
 
     # an attack's odds read only the two units' numbers (:meth:`Fight.spec`): units with
     # the same numbers share their aims and tables
@@ -167,6 +164,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     # whether the side has lost them all, per side (reset for each fight, not rebuilt)
     st = [start[0][:], start[1][:]]
     peek = [st[0].__getitem__, st[1].__getitem__]
+    order = [start_order[0][:], start_order[1][:]]
     alive = [0, 0]
     chiefs = [0, 0]
     lost_now = [False, False]
@@ -181,12 +179,14 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         effect = (on_attack if counts else on_strike)[bisect_right(cumulative, r)]
         if effect == DESTROYED:
             st[e][t] = -1
+            order[e][t] = DEAD
             alive[e] -= 1
             if is_leader[e][t]:
                 chiefs[e] -= 1
                 lost_now[e] = not chiefs[e]
-        else:  # a marker (+2), one roll towards the next (+1), or nothing
+        elif effect:  # a marker (+2), or one roll towards the next (+1)
             st[e][t] += effect
+            order[e][t] += effect << place_bits
 
     def in_contact(s: int, i: int, targets: list[int], charge: bool, spent: bool,
                    getrandbits: Callable[[int], int]) -> None:
@@ -197,88 +197,108 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         own, them = st[s], st[e]
         for t in targets:
             if not spent and own[i] >= 0 and them[t] >= 0:
-                hit(e, t, aim(s, i, bonus_of(own[i] >> 1, True), lost_now[s])[1][t], True,
+                hit(e, t, aim(s, i, penalty(own[i] >> 1, rules, True), lost_now[s])[1][t], True,
                     getrandbits)
             for b in ([b for b in range(sizes[e]) if them[b] >= 0] if charge else (t,)):
                 if them[b] < 0 or own[i] < 0:
                     continue
-                tab = aim(e, b, bonus_of(them[b] >> 1, True), lost_now[e])[1][i]
+                tab = aim(e, b, penalty(them[b] >> 1, rules, True), lost_now[e])[1][i]
                 if tab[5]:
                     hit(s, i, tab, False, getrandbits)
                     them[b] += 2
+                    order[e][b] += 2 << place_bits
+
+    def pick(blocks: list[list[int]], them: list[int], peek: Callable[[int], int]) -> int:
+        """The one enemy a unit aims at: the first block's standing unit with the most
+        markers (the lowest place among equals), or -1 when none stands."""
+        for block in blocks:
+            t = max(block, key=peek) if len(block) > 1 else block[0]
+            if them[t] >= 0:
+                return t
+        return -1
+
+    def activate(side: int, i: int, charge: bool, getrandbits: Callable[[int], int]) -> None:
+        """:func:`rules_core.sucs.turn.activate`, one result drawn."""
+        own, them = st[side], st[1 - side]
+        lost = lost_now[side]
+        one = acts_once[side][i] or lost
+        spent = charge and one
+        markers = own[i] >> 1
+        if not spent and (markers or one):
+            how = reorganize.get(2 * markers + one)
+            if how is None:
+                how = reorganize[2 * markers + one] = reorganized(markers, rules, one)
+            removed, attacks = how
+            markers -= removed
+            own[i] -= 2 * removed
+            order[side][i] -= removed << (place_bits + 1)
+            if not attacks:
+                return
+        bonus = penalty(markers, rules, melee) if markers else 0
+        blocks, tabs = aim(side, i, bonus, lost)
+        want = aims[side][i]
+        if want == 1:
+            t = pick(blocks, them, peek[1 - side])
+            targets = [t] if t >= 0 else []
+        else:
+            targets = []
+            for block in blocks:
+                standing = sorted([t for t in block if them[t] >= 0], key=lambda t: -them[t])
+                targets += standing[:want - len(targets)]
+                if len(targets) == want:
+                    break
+        if targets and markers and not spent and hopeless and not tabs[targets[0]][5]:
+            own[i] -= 2  # no hope: reorganizes another marker instead
+            order[side][i] -= 2 << place_bits
+        elif melee:
+            in_contact(side, i, targets[:1] if spent else targets, charge, spent, getrandbits)
+        else:
+            for t in targets:
+                if them[t] >= 0:
+                    hit(1 - side, t, tabs[t], True, getrandbits)
+
+    # each unit's aim when it acts straight away (:func:`play`), else None
+    plain = [[aim(s, i, 0, False) if aims[s][i] == 1 and not (acts_once[s][i] or melee or never_led[s])
+              else None for i in range(sizes[s])] for s in (0, 1)]
 
     def play(max_rounds: int, rng: random.Random) -> tuple[Round, int]:
         getrandbits = rng.getrandbits
         for s in (0, 1):
             st[s][:] = start[s]
+            order[s][:] = start_order[s]
             alive[s], chiefs[s], lost_now[s] = sizes[s], len(leaders[s]), never_led[s]
         played = 0
         while played < max_rounds and alive[0] and alive[1]:
             played += 1
             charge, (fixed, a_ways, ways) = openings[played == 1]
             side = fixed if fixed >= 0 else 0 if below(rng, ways) < a_ways else 1
-            queues = [[k & place_mask for k in sorted(
-                [base[i] + (c << place_bits) + i for i, c in enumerate(states) if c >= 0])]
-                for base, states in zip(rank_base, st)]
-            at = [0, 0]
-            ends = [len(queues[0]), len(queues[1])]
+            qa, qb = sorted(order[0]), sorted(order[1])  # the destroyed last
+            ka, kb, na, nb = 0, 0, alive[0], alive[1]
+            sa, sb = st
             while True:  # the turn's activations, the sides in turn
-                # the next unit standing of the side to move; a side with none passes
-                q, own, k = queues[side], st[side], at[side]
-                while k < ends[side] and own[q[k]] < 0:
-                    k += 1
-                if k == ends[side]:
-                    at[side] = k
-                    side = 1 - side
-                    q, own, k = queues[side], st[side], at[side]
-                    while k < ends[side] and own[q[k]] < 0:
-                        k += 1
-                    if k == ends[side]:
+                # each side's next unit standing; a side with none passes
+                while ka < na and sa[qa[ka] & place_mask] < 0:
+                    ka += 1
+                while kb < nb and sb[qb[kb] & place_mask] < 0:
+                    kb += 1
+                if side == 0 and ka < na or kb == nb:
+                    if ka == na:
                         break
-                i = q[k]
-                at[side] = k + 1
-                # :func:`rules_core.sucs.turn.activate`, one result drawn
-                them = st[1 - side]
-                lost = lost_now[side]
-                one = acts_once[side][i] or lost
-                spent = charge and side == 0 and one
-                markers = own[i] >> 1
-                if not spent and (markers or one):
-                    how = reorganize.get(2 * markers + one)
-                    if how is None:
-                        how = reorganize[2 * markers + one] = reorganized(markers, rules, one)
-                    removed, attacks = how
-                    markers -= removed
-                    own[i] -= 2 * removed
-                    if not attacks:
-                        side = 1 - side
-                        continue
-                bonus = bonus_of(markers, melee) if markers else 0
-                known = aimed[side][i].get(2 * bonus + lost)
-                blocks, tabs = known if known is not None else aim(side, i, bonus, lost)
-                want = aims[side][i]
-                targets: list[int] = []
-                for block in blocks:
-                    if want == 1:
-                        best = max(block, key=peek[1 - side]) if len(block) > 1 else block[0]
-                        if them[best] >= 0:
-                            targets.append(best)
-                            break
-                    else:
-                        standing = sorted([t for t in block if them[t] >= 0],
-                                          key=lambda t: -them[t])
-                        targets += standing[:want - len(targets)]
-                        if len(targets) == want:
-                            break
-                if targets and markers and not spent and hopeless and not tabs[targets[0]][5]:
-                    own[i] -= 2  # no hope: reorganizes another marker instead
-                elif melee:
-                    in_contact(side, i, targets[:1] if spent else targets,
-                               charge and side == 0, spent, getrandbits)
+                    side, i, own = 0, qa[ka] & place_mask, sa
+                    ka += 1
                 else:
-                    for t in targets:
-                        if them[t] >= 0:
-                            hit(1 - side, t, tabs[t], True, getrandbits)
+                    side, i, own = 1, qb[kb] & place_mask, sb
+                    kb += 1
+                direct = plain[side][i]
+                if direct is not None and own[i] < 2 and not lost_now[side]:
+                    # a unit with no marker in an organized army, one target, not in
+                    # contact: straight to its attack (the rest of :func:`activate` does
+                    # nothing for it)
+                    t = pick(direct[0], st[1 - side], peek[1 - side])
+                    if t >= 0:
+                        hit(1 - side, t, direct[1][t], True, getrandbits)
+                else:
+                    activate(side, i, charge and side == 0, getrandbits)
                 if not (alive[0] and alive[1]):
                     break
                 side = 1 - side
