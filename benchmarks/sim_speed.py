@@ -36,6 +36,7 @@ from rules_core import solver  # noqa: E402
 from rules_core.fields import initial_inputs, validate_all  # noqa: E402
 from rules_core.heroic import calc_groups_fight as heroic_calc  # noqa: E402
 from rules_core.heroic import fight as heroic  # noqa: E402
+from rules_core.heroic import quick as heroic_quick  # noqa: E402
 from rules_core.sucs import calc_actions_fight as engagement  # noqa: E402
 from rules_core.sucs import calc_roster_battle as battle  # noqa: E402
 from rules_core.sucs import fight as sucs  # noqa: E402
@@ -103,7 +104,7 @@ def simulate(calc: str, fight: Any, cap: int, battles: int) -> solver.Simulated:
     if calc.startswith("sucs."):
         return sucs.simulated(fight, cap, battles)
     return solver.simulated(fight, max_rounds=cap, trials=battles,
-                            play_once=lambda rng: heroic.play_quickly(fight, cap, rng))
+                            play_once=lambda rng: heroic_quick.play_quickly(fight, cap, rng))
 
 
 def play_only(calc: str, fight: Any, cap: int, battles: int) -> float:

@@ -262,8 +262,9 @@ def rounded_note(result: dict[str, Any]) -> str:
         return ("Worked out with the least likely ways left out: each chance is at most "
                 f"{one_in(bound)} below the exact one, never above it.")
     if result.get("method") == "simulation":
-        return (f"A simulation of {result.get('trials', 0):,} fights: each chance is the share "
-                "of the fights played, with its 95% interval.")
+        played = f" of {result['trials']:,} fights" if result.get("trials") else ""
+        return (f"A simulation{played}: each chance is the share of the fights played, with "
+                "its 95% interval.")
     return ("The exact fractions are too long to show (thousands of digits): these chances "
             "are rounded.")
 

@@ -595,7 +595,8 @@ class Tally:
         by_round: list[dict[str, float]] = []
         running = {name: 0 for name in order}
         for r in range(1, self.max_rounds + 1):
-            for name in list(running) + [n for n in self.ended if n not in running]:
+            for name in list(running) + [n for n in self.ended
+                                         if n not in running and n != STILL_FIGHTING]:
                 k = self.by_end.get((r, name))
                 if k:
                     running[name] = running.get(name, 0) + k

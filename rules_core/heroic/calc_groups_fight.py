@@ -13,7 +13,7 @@ from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
 from rules_core.fields import BoolField, ChoiceField, IntField, NumberField, TextField
-from rules_core.heroic import contest
+from rules_core.heroic import contest, quick
 from rules_core.heroic import fight as model
 from rules_core.heroic.damage import damage_parser
 from rules_core.heroic.inputs import GROUPS_PAGE, multiplier_fraction, reach_field
@@ -181,7 +181,7 @@ def pruned_budget(max_rounds: int) -> int:
 
 
 def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
-    return model.cascade(build(inputs), inputs["max_rounds"])
+    return model.cascade(build(inputs), inputs["max_rounds"], quick.play_quickly)
 
 
 def _advice(inputs: dict[str, Any]) -> str:
@@ -204,6 +204,11 @@ def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
 
 
 ANSWERS = cascade.Sharpened(_cascade, _result)
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    """The settled answer (the API's): see :mod:`rules_core.cascade`."""
+    return ANSWERS.compute(inputs)
 
 
 def _sides(f: model.Fight) -> tuple[tuple[str, str], ...]:
@@ -325,7 +330,7 @@ ENGAGEMENT = Calculator(
     summary="Exact odds of how a group fight ends and when: numbers, pooled HP, morale.",
     fields=FIELDS,
     check=_check,
-    compute=ANSWERS.compute,
+    compute=_compute,
     sharpen=ANSWERS,
     explain=_explain,
     headline=fight_result.headline,

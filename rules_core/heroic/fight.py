@@ -33,7 +33,7 @@ from typing import Any, Literal, TypeVar
 
 from rules_core import solver
 from rules_core.cascade import Cascade
-from rules_core.heroic import contest, morale, quick
+from rules_core.heroic import contest, morale
 from rules_core.heroic.damage import Damage, hit_damage, pooled_injury_counts
 from rules_core.heroic.groups import hit_multiplier, injury_from, skill_bonus, standing
 from rules_core.heroic.tables import MAX_REACH_PER_DEFENDER, TACTIC_BY_KEY
@@ -376,7 +376,7 @@ def broken(fight: Fight, key: str, pools: dict[str, int]) -> Moves:
 # --- the same round with real dice ----------------------------------------------------
 
 #: what the played round rolls with: the dice player's :class:`rules_core.solver.Dice`, or a
-#: plain generator for a simulation (:func:`play_quickly`)
+#: plain generator for a simulation (:func:`rules_core.heroic.quick.play_quickly`)
 Rng = solver.Dice | random.Random
 
 
@@ -419,14 +419,6 @@ def drawable(fight: Fight, key: str, a_up: int, d_up: int, free_attack: bool
     """(denominator, each injury, the ways of it and every smaller one) of an attack."""
     den, kernel = injury_kernel(fight, key, a_up, d_up, free_attack)
     return den, tuple(i for i, _ in kernel), tuple(itertools.accumulate(w for _, w in kernel))
-
-
-def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[State, int]:
-    """One fight with real chances and no account of it: (the state it stopped in, the
-    rounds played). Every round is :func:`play_round`'s, played by the fight's quick player
-    (:mod:`rules_core.heroic.quick`: the same round on the two pools, each attack's injury
-    drawn from :func:`drawable`'s table and each morale check from its exact chance)."""
-    return quick.player(fight)(max_rounds, rng)
 
 
 def play_round(fight: Fight, state: State, rng: Rng,
@@ -787,7 +779,8 @@ def carry_pairs(fight: Fight) -> int:
     return fight.a.members * fight.a.hp * fight.b.members * fight.b.hp
 
 
-def cascade(fight: Fight, max_rounds: int) -> Cascade:
+def cascade(fight: Fight, max_rounds: int,
+            play_quickly: Callable[[Fight, int, random.Random], tuple[State, int]]) -> Cascade:
     """How this fight is answered: the exact walk within :data:`COST_PER_ROUND`, or for
     carried wounds past :data:`MAX_CARRY_STATES` the pruned walk within
     :data:`MAX_PRUNED_WORK`; past :data:`MAX_MEMBER_PAIRS` no walk; a simulation after."""

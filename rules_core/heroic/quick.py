@@ -133,3 +133,13 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
         return ("fight", *pools), played
 
     return play
+
+
+def play_quickly(fight: model.Fight, max_rounds: int, rng: random.Random
+                 ) -> tuple[model.State, int]:
+    """One fight with real chances and no account of it: (the state it stopped in, the
+    rounds played). Every round is :func:`rules_core.heroic.fight.play_round`'s, played by
+    the fight's quick player (the same round on the two pools, each attack's injury drawn
+    from :func:`rules_core.heroic.fight.drawable`'s table and each morale check from its
+    exact chance)."""
+    return player(fight)(max_rounds, rng)

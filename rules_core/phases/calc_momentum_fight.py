@@ -23,12 +23,16 @@ from rules_core.phases.fight import (
     Fight,
     phase_endings,
 )
-from rules_core.phases.fight_inputs import (
+from rules_core.phases.inputs import (
+    ACTIONS_PAGE,
     CAP_LABEL,
     FIELDS,
     GOAL_LABEL,
     HP_NAME,
+    MOMENTUM_PAGE,
+    ROUNDS_PAGE,
     TRACK_NAME,
+    TRACKER_PAGE,
     check,
     cost_budget,
     enemy_hits,
@@ -36,7 +40,6 @@ from rules_core.phases.fight_inputs import (
     hits_text,
     total_limit,
 )
-from rules_core.phases.inputs import ACTIONS_PAGE, MOMENTUM_PAGE, ROUNDS_PAGE, TRACKER_PAGE
 from rules_core.phases.tables import MIN_FIGHT_POOL, PHASE_LABELS, Phase
 
 ANCHOR = "how-long-a-goal-takes"

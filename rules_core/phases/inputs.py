@@ -1,11 +1,30 @@
 """What the 2d6 combat phases calculators share: the pages they sit on and link to, the
-phase field, and each side's action dice with when it rolls a third die."""
+phase field, and each side's action dice with when it rolls a third die; and the inputs of
+the momentum page's whole fight (:mod:`rules_core.phases.calc_momentum_fight`): the
+fields, what they make of the party, its hit points and the enemy's damage track, and the
+checks that refuse a fight too large to answer exactly in time, each naming its field."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from rules_core import fight_result
+from rules_core.errors import InputError
 from rules_core.fields import ChoiceField, Field, IntField
 from rules_core.phases.expectations import EXTRA_CHOICES
-from rules_core.phases.tables import MAX_POOL, MIN_POOL, PHASE_LABELS, Phase
+from rules_core.phases.fight import Fight
+from rules_core.phases.tables import (
+    MAX_DAMAGE,
+    MAX_ENEMY_TRACK,
+    MAX_HIT_POINTS,
+    MAX_PARTY,
+    MAX_POOL,
+    MIN_FIGHT_POOL,
+    MIN_POOL,
+    PHASE_LABELS,
+    Phase,
+)
+from rules_core.phases.tracker import MAX_GOAL
 
 #: the pages the calculators sit on and link to
 ACTIONS_PAGE = "phases/actions"
@@ -32,3 +51,196 @@ def side_fields(offense_help: str, defence_help: str,
         ChoiceField("defence_extra", "Referee uses a third die for disadvantage",
                     default="auto", choices=EXTRA_CHOICES),
     )
+
+
+# ---- the momentum page's whole fight ------------------------------------------------
+
+GOAL_LABEL = "Momentum tracker spaces"
+LIMIT_NAME = "Full-damage results your side can take"
+LIMIT_LABEL = f"{LIMIT_NAME} (optional)"
+CAP_LABEL = "Round cap"
+PARTY_NAME = "Characters on the players' side"
+HP_NAME = "Hit points of each character"
+DAMAGE_LABEL = "Damage from each failed defence"
+SPREAD_LABEL = "The enemy's hits land on"
+FOCUS, SPREAD = "focus", "spread"
+AFTER_LABEL = "Once every character standing has attacked"
+TRACK_NAME = "The enemy's damage track"
+ENEMY_DAMAGE_LABEL = "Damage from each attack that deals damage"
+END, TASKS = "end", "tasks"
+#: with a damage limit, round cap x spaces x limit may not pass this (about a second of
+#: exact arithmetic in CPython; without a limit the chain is tiny)
+LIMITED_SIZE = 2400
+#: with hit points, the momentum marks x failed defences the chain may follow: each is
+#: one round walked action by action (up to about 1.1 ms at 7 dice a side, not counted
+#: by the solver's cost), so at most about 0.45 s; and the solver's cost budget (moves x
+#: 64-bit words of the exact masses) per round of the cap: 20,000 for each of the first
+#: 20 rounds, 8,000 for each after (a round late in a long fight costs more time per
+#: unit). Measured on the worst inputs the form accepts (a 20-space tracker, 7 dice a
+#: side), see the figures in the commit that set them.
+MAX_HP_STATES = 400
+#: with the enemy's damage track, the same products times the damaging attacks that put
+#: it down (a third number in the state) may be at most MAX_HP_STATES with hit points, and
+#: LIMITED_SIZE x ENEMY_FACTOR otherwise (the walk then has the hit points' work budget);
+#: measured on the worst inputs the form accepts, see the branch report
+ENEMY_FACTOR = 4
+COST_PER_ROUND = 20_000
+COST_PER_LATER_ROUND = 8_000
+COST_ROUNDS = 20
+
+
+def cost_budget(max_rounds: int) -> int:
+    """The solver's ``max_cost`` for a fight with hit points at this round cap."""
+    return (COST_PER_ROUND * min(max_rounds, COST_ROUNDS)
+            + COST_PER_LATER_ROUND * max(0, max_rounds - COST_ROUNDS))
+
+
+FIELDS = (
+    IntField("goal_spaces", GOAL_LABEL, default=6, minimum=1, maximum=MAX_GOAL,
+             help="Each success or ultra success, on offense or defence, marks one space."),
+    *side_fields("The players' side's pool, set by the referee for every offense phase "
+                 "(2 dice: one action a phase, the site's extension).",
+                 "The enemy's pool, set by the referee for every defence phase.",
+                 minimum=MIN_FIGHT_POOL),
+    ChoiceField("first_phase", "Each round opens with", default="offense",
+                choices=((Phase.OFFENSE.value, "Offense (the usual order)"),
+                         (Phase.DEFENCE.value, "Defence (the players were ambushed)"))),
+    IntField("damage_limit", LIMIT_LABEL, optional=True, minimum=1, maximum=20,
+             help="Leave empty to count only rounds. Otherwise the fight also ends when the "
+                  "players' side has failed this many defence actions."),
+    IntField("party_size", f"{PARTY_NAME} (optional)", optional=True, minimum=1,
+             maximum=MAX_PARTY,
+             help="Each character attacks once a phase: an offense phase also ends, its dice "
+                  "left lost, when every character still standing has attacked. Leave empty "
+                  "for no such limit."),
+    ChoiceField("after_attacks", AFTER_LABEL, default=END,
+                choices=((END, "The offense phase ends; its dice left are lost"),
+                         (TASKS, "The dice left go to other tasks, rolled as actions"))),
+    IntField("hit_points", f"{HP_NAME} (optional)", optional=True, minimum=1,
+             maximum=MAX_HIT_POINTS,
+             help="With no party size, the hit points of the whole side. The fight also ends "
+                  "when every character is down. Leave empty to track no hit points."),
+    IntField("damage", DAMAGE_LABEL, default=1, minimum=1, maximum=MAX_DAMAGE,
+             help="Hit points one failed defence costs the character who takes it (used "
+                  "with hit points)."),
+    ChoiceField("targeting", SPREAD_LABEL, default=FOCUS,
+                choices=((FOCUS, "One character until it is down"),
+                         (SPREAD, "The least hurt character standing"))),
+    IntField("enemy_track", f"{TRACK_NAME} (optional)", optional=True, minimum=1,
+             maximum=MAX_ENEMY_TRACK,
+             help="The damage that puts the enemy down: each offense partial success, "
+                  "success or ultra success deals the damage below, and the fight also ends "
+                  "when the enemy is down. Leave empty to deal no tracked damage."),
+    IntField("enemy_damage", ENEMY_DAMAGE_LABEL, default=1, minimum=1, maximum=MAX_DAMAGE,
+             help="Damage one damaging offense action deals to the enemy (used with the "
+                  "enemy's damage track)."),
+    fight_result.round_cap_field(),
+)
+
+
+def hits_each(inputs: dict[str, Any]) -> int | None:
+    """Failed defences that put one character (or the side) down: hit points over the
+    damage of one, rounded up (None without hit points)."""
+    hp = inputs["hit_points"]
+    return None if hp is None else -(-hp // inputs["damage"])
+
+
+def enemy_hits(inputs: dict[str, Any]) -> int | None:
+    """Damaging attacks that put the enemy down: its track over the damage of one,
+    rounded up (None without a track)."""
+    track = inputs["enemy_track"]
+    return None if track is None else -(-track // inputs["enemy_damage"])
+
+
+def total_limit(inputs: dict[str, Any]) -> int | None:
+    """Failed defences the whole side can take: the limit as given, or every character's
+    hits (None: no limit)."""
+    each = hits_each(inputs)
+    if each is None:
+        return inputs["damage_limit"]
+    return each * (inputs["party_size"] or 1)
+
+
+def fight_of(inputs: dict[str, Any]) -> Fight:
+    return Fight(inputs["offense_dice"], inputs["defence_dice"], inputs["goal_spaces"],
+                 inputs["offense_extra"], inputs["defence_extra"], Phase(inputs["first_phase"]),
+                 total_limit(inputs), inputs["party_size"], hits_each(inputs),
+                 inputs["targeting"] == SPREAD, inputs["after_attacks"] == TASKS,
+                 enemy_hits(inputs))
+
+
+def check(inputs: dict[str, Any]) -> None:
+    if inputs["hit_points"] is not None and inputs["damage_limit"] is not None:
+        raise InputError("hit_points", f"{HP_NAME}: received {inputs['hit_points']} while "
+                                       f"{LIMIT_NAME} is also set ({inputs['damage_limit']}); "
+                                       "the two both say when the side is worn down, so set "
+                                       "only one of them.")
+    if inputs["hit_points"] is None and inputs["damage"] != 1:
+        raise InputError("damage", f"{DAMAGE_LABEL}: received {inputs['damage']}, which only "
+                                   f"counts against hit points; set {HP_NAME} too, or leave "
+                                   "the damage at 1.")
+    if inputs["enemy_track"] is None and inputs["enemy_damage"] != 1:
+        raise InputError("enemy_damage", f"{ENEMY_DAMAGE_LABEL}: received "
+                                         f"{inputs['enemy_damage']}, which only counts against "
+                                         f"the enemy's damage track; set the enemy's damage track too, or "
+                                         "leave the damage at 1.")
+    if inputs["hit_points"] is not None:
+        _check_hit_points(inputs)
+        return
+    limit = inputs["damage_limit"]
+    if limit is not None:
+        size = inputs["max_rounds"] * inputs["goal_spaces"] * limit
+        if size > LIMITED_SIZE:
+            raise InputError("damage_limit", f"with {LIMIT_NAME} set, {CAP_LABEL} x "
+                                             f"{GOAL_LABEL} x that limit must be at most "
+                                             f"{LIMITED_SIZE:,} for an exact answer; received "
+                                             f"{inputs['max_rounds']} x {inputs['goal_spaces']} "
+                                             f"x {limit} = {size:,}. Lower one of the three, or "
+                                             "leave the limit empty.")
+    hits = enemy_hits(inputs)
+    if hits is not None:
+        size = inputs["max_rounds"] * inputs["goal_spaces"] * (limit or 1) * hits
+        if size > LIMITED_SIZE * ENEMY_FACTOR:
+            _too_large_for_the_enemy(inputs, f"{CAP_LABEL} x {GOAL_LABEL}"
+                                     + (" x the damage limit" if limit else ""),
+                                     f"{inputs['max_rounds']} x {inputs['goal_spaces']}"
+                                     + (f" x {limit}" if limit else ""),
+                                     size, LIMITED_SIZE * ENEMY_FACTOR)
+
+
+def _too_large_for_the_enemy(inputs: dict[str, Any], what: str, values: str, size: int,
+                             most: int) -> None:
+    raise InputError("enemy_track", f"{TRACK_NAME}: received {inputs['enemy_track']} at "
+                                    f"{inputs['enemy_damage']} damage an attack, "
+                                    f"{enemy_hits(inputs)} damaging attacks; {what} x those "
+                                    f"attacks must be at most {most:,} for an exact answer "
+                                    f"in time, received {values} x {enemy_hits(inputs)} = "
+                                    f"{size:,}. Lower one of them, raise the damage, or leave "
+                                    "the track empty.")
+
+
+def hits_text(inputs: dict[str, Any]) -> str:
+    """How the failed defences the side can take follow from the inputs, for messages."""
+    party = inputs["party_size"]
+    return (f"{hits_each(inputs)} a character ({inputs['hit_points']} hit points at "
+            f"{inputs['damage']} a failed defence) x {party or 1} "
+            f"{'characters' if party else 'side'} = {total_limit(inputs)}")
+
+
+def _check_hit_points(inputs: dict[str, Any]) -> None:
+    """Refuse before any work a chain with too many states to walk in time."""
+    limit = total_limit(inputs) or 0
+    size = inputs["goal_spaces"] * limit
+    hits = enemy_hits(inputs)
+    if size <= MAX_HP_STATES and hits is not None and size * hits > MAX_HP_STATES:
+        _too_large_for_the_enemy(inputs, f"{GOAL_LABEL} x the failed defences the side can take",
+                                 f"{inputs['goal_spaces']} x ({hits_text(inputs)})",
+                                 size * hits, MAX_HP_STATES)
+    if size > MAX_HP_STATES:
+        raise InputError("hit_points", f"{HP_NAME}: received {inputs['hit_points']}; with hit "
+                                       f"points set, {GOAL_LABEL} x the failed defences the "
+                                       f"side can take must be at most {MAX_HP_STATES:,} for "
+                                       f"an exact answer in time, received "
+                                       f"{inputs['goal_spaces']} x ({hits_text(inputs)}) = "
+                                       f"{size:,}. Lower the tracker, the hit points or the "
+                                       "party, or raise the damage.")

@@ -16,6 +16,7 @@ from rules_core.explain import escape, rule, table
 from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField
 from rules_core.messages import describe
 from rules_core.sucs import fight as sucs_fight
+from rules_core.sucs import quick
 from rules_core.sucs.fight import Fight
 from rules_core.sucs.tables import OUT_OF_COMMAND, SUPPORT_BONUS
 from rules_core.sucs.turn import Fighter, Rules
@@ -191,7 +192,7 @@ def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
     rounds = inputs["max_rounds"]
     turn_work, solver_work = sucs_fight.limits(rounds)
     return sucs_fight.cascade(fight_of(inputs), fight_of(inputs), rounds, turn_work,
-                              solver_work, sucs_fight.pruned_limit(rounds))
+                              solver_work, sucs_fight.pruned_limit(rounds), quick.play_quickly)
 
 
 def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
@@ -211,6 +212,11 @@ def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
 
 
 ANSWERS = cascade.Sharpened(_cascade, _result)
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    """The settled answer (the API's): see :mod:`rules_core.cascade`."""
+    return ANSWERS.compute(inputs)
 
 
 def attack_odds(fight: Fight) -> list[dict[str, Any]]:
@@ -329,7 +335,7 @@ ENGAGEMENT = Calculator(
     summary="Exact odds of how a fight between two groups of units ends, turn by turn, with "
             "suppression, reorganizing and close combat.",
     fields=FIELDS,
-    compute=ANSWERS.compute,
+    compute=_compute,
     sharpen=ANSWERS,
     explain=_explain,
     headline=fight_result.headline,

@@ -32,7 +32,7 @@ from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import ChoiceField, IntField, TextField
 from rules_core.sucs import fight as sucs_fight
-from rules_core.sucs import roster
+from rules_core.sucs import quick, roster
 from rules_core.sucs.calc_actions_fight import fighting_numbers
 from rules_core.sucs.calc_roster import _parse_roster
 from rules_core.sucs.cost import price
@@ -241,7 +241,8 @@ def _survivors(battle: Battle, losses: dict[str, dict[int, float]]) -> list[dict
 def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
     turns = inputs["turns"]
     return sucs_fight.cascade(battle_of(inputs, EXACT_TRY_WORK), battle_of(inputs), turns,
-                              EXACT_TRY_WORK, sucs_fight.limits(turns)[1], PRUNED_TRY_WORK)
+                              EXACT_TRY_WORK, sucs_fight.limits(turns)[1], PRUNED_TRY_WORK,
+                              quick.play_quickly)
 
 
 def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
@@ -259,6 +260,11 @@ def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
 
 
 ANSWERS = cascade.Sharpened(_cascade, _result)
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    """The settled answer (the API's): see :mod:`rules_core.cascade`."""
+    return ANSWERS.compute(inputs)
 
 
 def _headline(result: Result) -> list[tuple[str, str]]:
@@ -348,7 +354,7 @@ BATTLE = Calculator(
             "points each side loses and the units left; exact for small armies, exact to "
             "within one in a million for middling ones, a labelled simulation past that.",
     fields=FIELDS,
-    compute=ANSWERS.compute,
+    compute=_compute,
     sharpen=ANSWERS,
     explain=_explain,
     headline=_headline,

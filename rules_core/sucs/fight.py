@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -29,7 +29,6 @@ import icepool
 
 from rules_core import solver
 from rules_core.cascade import Cascade
-from rules_core.sucs import quick
 from rules_core.sucs.attack import AttackSpec, can_damage, resolve
 from rules_core.sucs.turn import (
     A_WINS,
@@ -464,25 +463,6 @@ def dice_resolver(dice: solver.Dice) -> Resolver:
     return roll
 
 
-def simulated(fight: Fight, max_rounds: int, trials: int, max_work: int | None = None
-              ) -> solver.Simulated:
-    """The fight played ``trials`` times with dice (:func:`play_quickly`, through
-    :func:`solver.simulated`, with its ``max_work``). The turn walk's budget is lifted
-    first (:data:`UNCOUNTED`): a walk tried before may have spent it, and the
-    simulation's own budget bounds the time."""
-    fight.max_work = UNCOUNTED
-    return solver.simulated(fight, max_rounds=max_rounds, trials=trials, max_work=max_work,
-                            play_once=lambda rng: play_quickly(fight, max_rounds, rng))
-
-
-def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[Round, int]:
-    """One fight with real chances and no account of it: (the end state, turns played).
-    Each turn's initiative and every attack are drawn from their exact chances, on the
-    fight's quick player (:mod:`rules_core.sucs.quick`: the same turn on small integers,
-    its tables kept on the fight)."""
-    return quick.player(fight)(max_rounds, rng)
-
-
 # ---- how a fight is answered (rules_core.cascade) ------------------------------------
 
 #: a simulation step plays this many fights divided by the units on the field squared (a
@@ -530,11 +510,13 @@ def _too_large(message: str) -> solver.TooLarge:
 
 
 def cascade(walked: Fight, played: Fight, max_rounds: int, turn_work: int, solver_work: int,
-            pruned_work: int) -> Cascade:
+            pruned_work: int,
+            play_quickly: Callable[[Fight, int, random.Random], tuple[Round, int]]) -> Cascade:
     """How a fight is answered: the exact walk of ``walked`` (its turns within
     ``turn_work``, the solver's within ``solver_work``), then its pruned walk within
     ``pruned_work``, then a simulation of ``played`` (the same fight, whose turn walk is
-    never budgeted: :data:`UNCOUNTED`)."""
+    never budgeted: :data:`UNCOUNTED`), each fight played by ``play_quickly``
+    (:func:`rules_core.sucs.quick.play_quickly`, which sits above this module)."""
     walks = Walks(walked, max_rounds, turn_work, solver_work, pruned_work)
     played.max_work = UNCOUNTED
     units = len(played.units["a"]) + len(played.units["b"])

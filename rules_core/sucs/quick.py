@@ -308,3 +308,10 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         return (2, state), played  # type: ignore[return-value]
 
     return play
+
+
+def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[Round, int]:
+    """One fight with real chances and no account of it: (the end state, turns played).
+    Each turn's initiative and every attack are drawn from their exact chances, on the
+    fight's quick player (the same turn on small integers, its tables kept on the fight)."""
+    return player(fight)(max_rounds, rng)

@@ -18,6 +18,7 @@ from rules_core import api, cascade, solver
 from rules_core.fields import initial_inputs, validate
 from rules_core.heroic import calc_groups_fight as heroic_calc
 from rules_core.heroic import fight as heroic
+from rules_core.heroic import quick as heroic_quick
 from rules_core.sucs import calc_actions_fight as sucs_calc
 from rules_core.sucs import calc_roster_battle as battle_calc
 
@@ -48,7 +49,7 @@ def exact_of(answers: cascade.Cascade) -> solver.Odds:
 
 
 FIGHTS = {
-    "heroic": lambda: heroic.cascade(heroic_calc.build(heroic_inputs()), 6),
+    "heroic": lambda: heroic.cascade(heroic_calc.build(heroic_inputs()), 6, heroic_quick.play_quickly),
     "sucs": lambda: sucs_calc._cascade(sucs_inputs()),
 }
 
@@ -93,7 +94,7 @@ def test_a_pruned_step_is_below_the_exact_answer_by_at_most_its_bound() -> None:
     raw = heroic_inputs(a_members=4, b_members=3, max_rounds=8)
     fight = heroic_calc.build(raw)
     exact = solver.solve(fight, max_rounds=8)
-    answers = heroic.cascade(fight, 8)
+    answers = heroic.cascade(fight, 8, heroic_quick.play_quickly)
     pruned_only = replace(answers, walks=tuple(w for w in answers.walks if w[0] == "pruned"))
     done = cascade.Refinement(pruned_only).settle()
     assert done.method == "pruned" and isinstance(done.answer, solver.Pruned)

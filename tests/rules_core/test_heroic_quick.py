@@ -57,7 +57,7 @@ def test_every_round_is_drawn_at_the_exact_chances(name: str) -> None:
     one in 10,000; no state is drawn that the exact round cannot reach."""
     fight = FIGHTS[name]
     for rounds in (1, 2):
-        counts = drawn(lambda r, rng: model.play_quickly(fight, r, rng), rounds, 6_000,
+        counts = drawn(lambda r, rng: quick.play_quickly(fight, r, rng), rounds, 6_000,
                        rounds, lambda state, _: state)
         assert sampled_fits(exact_after(fight, rounds), counts) == "", (name, rounds)
 
@@ -69,12 +69,12 @@ def test_a_played_fight_stops_where_the_exact_walk_would() -> None:
     fight = FIGHTS["carried wounds"]
     rng = random.Random(3)
     for _ in range(200):
-        state, played = model.play_quickly(fight, 5, rng)
+        state, played = quick.play_quickly(fight, 5, rng)
         assert 1 <= played <= 5
         assert (fight.outcome(state) is None) == (state[0] == "fight" and played == 5)
         assert set(fight.losses(state)) == {"a", "b"}
-    assert model.play_quickly(fight, 0, rng) == (fight.start(), 0)
-    again = [model.play_quickly(fight, 5, random.Random(9)) for _ in range(2)]
+    assert quick.play_quickly(fight, 0, rng) == (fight.start(), 0)
+    again = [quick.play_quickly(fight, 5, random.Random(9)) for _ in range(2)]
     assert again[0] == again[1]
     assert quick.player(fight) is quick.player(fight)  # its tables are kept with the fight
 
@@ -85,7 +85,7 @@ def test_the_intervals_hold_the_exact_chances_as_often_as_they_say() -> None:
     fight = FIGHTS["whole members"]
     exact = solver.solve(fight, max_rounds=4)
     chances = {name: float(p) for name, p in exact.outcomes.items()}
-    hits = covered(lambda r, rng: model.play_quickly(fight, r, rng),
+    hits = covered(lambda r, rng: quick.play_quickly(fight, r, rng),
                    lambda state: fight.outcome(state) or solver.STILL_FIGHTING, chances, 4,
                    200, 200)
     assert all(n >= 180 for n in hits.values()), hits

@@ -179,7 +179,7 @@ def test_a_simulated_answer_counts_each_fight_played() -> None:
     data = fight_result.to_result(got, (("a", "A lost"), ("b", "B lost")))
     assert data["method"] == "simulation" and data["trials"] == 4
     assert "outcomes_exact" not in data and "error_bound" not in data
-    assert fight_result.headline(data)[0] == ("A wins", f"25.0% ({percent(low)}-{percent(high)})")
+    assert fight_result.headline(data)[0] == ("A wins", f"25.0% ({percent(low)} to {percent(high)})")
     note = fight_result.simulation_note(data, "Too large.")
     assert "**A simulation, not exact odds.** Too large. So the fight was played 4 times" in note
 

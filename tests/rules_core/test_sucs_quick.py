@@ -12,7 +12,8 @@ import pytest
 
 from rules_core import solver
 from rules_core.sucs import quick
-from rules_core.sucs.fight import Fight, play_quickly
+from rules_core.sucs.fight import Fight
+from rules_core.sucs.quick import play_quickly
 from rules_core.sucs.turn import Fighter as F
 from rules_core.sucs.turn import Rules
 from tests.rules_core.sim_check import covered, drawn, exact_after, sampled_fits
