@@ -353,7 +353,8 @@ class DroppedTooMuch(TooLarge):
 
     def __init__(self, max_pruned: float, rounds: int, pruned: float) -> None:
         super().__init__("The chance dropped", 0)
-        self.args = (f"the chance dropped passes {max_pruned:g} in round {rounds + 1}",)
+        self.args = (f"what it drops passes {max_pruned:g}, the most an answer may leave "
+                     f"out, in round {rounds + 1}",)
         self.rounds, self.pruned = rounds, pruned
 
 

@@ -171,8 +171,9 @@ def _check(inputs: dict[str, Any]) -> None:
 
 
 def carry_pairs(inputs: dict[str, Any]) -> int:
-    """The pairs of HP totals carried wounds may have to follow."""
-    return model.carry_pairs(build(inputs))
+    """The pairs of HP totals carried wounds may have to follow
+    (:func:`rules_core.heroic.fight.carry_pairs`, from the form's inputs)."""
+    return inputs["a_members"] * inputs["a_hp"] * inputs["b_members"] * inputs["b_hp"]
 
 
 def pruned_budget(max_rounds: int) -> int:

@@ -222,8 +222,9 @@ def test_a_walk_dropping_more_than_an_answer_may_stops_and_is_simulated(monkeypa
     assert walk.work < calc.pruned_budget(20)
     got = api.run("heroic.engagement", raw)["result"]
     assert got["method"] == "simulation"
-    assert (f"what is dropped passes the {one_in(1e-8)} an answer may leave out in round "
-            f"{err.value.rounds + 1} of 20") in got["simulated_because"]
+    assert ("The walk with its least likely ways dropped: what it drops passes 1e-08, the "
+            f"most an answer may leave out, in round {err.value.rounds + 1}"
+            ) in got["simulated_because"]
 
 
 def test_a_pruned_walk_that_dropped_nothing_is_answered_and_says_it_is_exact() -> None:

@@ -437,7 +437,7 @@ def test_close_combat_past_the_exact_walk_is_answered_to_within_a_millionth() ->
     for name, p in exact.outcomes.items():
         assert got["outcomes"].get(name, 0.0) - 1e-12 <= p <= got["outcomes"].get(name, 0.0) \
             + bound + 1e-12, name
-    assert ["Each chance exact to within", one_in(bound)] in reply["display"]["headline"]
+    assert ["Precision", f"exact to within {one_in(bound)}"] in reply["display"]["headline"]
     assert f"**Exact to within {one_in(bound)}.**" in reply["explanation"]
 
 
@@ -451,15 +451,16 @@ def test_past_both_walks_a_fight_is_simulated_and_says_how_to_get_exact_odds() -
     reply = api.run("sucs.engagement", inputs)
     assert reply["ok"], reply
     got = reply["result"]
-    assert got["method"] == "simulation" and got["trials"] >= calc.MIN_SIM_TRIALS
+    assert got["method"] == "simulation" and got["settled"] and got["stopped"] == "precision"
     why = got["simulated_because"]
-    assert "past the limit of 75,000 for an exact answer at a cap of 7" in why
-    assert "nor does it fit with its least likely ways dropped" in why
+    assert "The exact walk: The work of building this fight's turns is past the limit of " \
+           "75,000 for an exact answer (the first 2 turns fit)" in why
+    assert "The walk with its least likely ways dropped: " in why
     assert "For exact odds, lower the Round cap to 5 or less (the first 5 turns fit)" in why
     assert "**A simulation, not exact odds.** " + why in reply["explanation"]
     low, high = got["intervals"]["Side A wins"]
     assert ["Side A wins", f"{percent(got['outcomes']['Side A wins'])} "
-                           f"({percent(low)}-{percent(high)})"] in reply["display"]["headline"]
+                           f"({percent(low)} to {percent(high)})"] in reply["display"]["headline"]
     walked = fight_of(validate(FIELDS, inputs))
     walked.work, walked.max_work = 0, 10**9
     full = solver.solve_pruned(walked, max_rounds=7, floor=sucs_fight.PRUNE_FLOOR)
