@@ -83,3 +83,21 @@ test("a damaged old store left in place never brings back a roster deleted after
   move(area);
   assert.deepEqual(movedNames(area).sort(), ["Good 1", "Good 3"]);
 });
+
+test("a move cut short at an earlier visit leaves in the old key only what is not under its own key", () => {
+  const raw = oldStore(3);
+  const first = JSON.parse(raw).rosters[0];
+  const area = new MemoryStorage(raw.length + 60_000);
+  area.setItem(LEGACY_KEY, raw);
+  area.setItem("entry:old0", JSON.stringify({ id: "old0", rev: 1, order: 0, roster: first.roster }));
+  area.setItem("other", "x".repeat(60_000 - JSON.stringify(first).length - 40)); // no room for another
+  const out = move(area);
+  assert.ok(out.unmoved.length >= 1 && !out.unmoved.includes("Army 0"), String(out.unmoved));
+  const left = JSON.parse(/** @type {string} */ (area.getItem(LEGACY_KEY))).rosters;
+  assert.deepEqual(left.map((/** @type {any} */ r) => r.roster.name), out.unmoved, "the old key holds only what did not move");
+  assert.ok(left.every((/** @type {any} */ r) => r.order === Number(r.id.slice(3))), "each keeps its place");
+  area.removeItem("other");
+  assert.deepEqual(move(area).unmoved, []);
+  assert.deepEqual(movedNames(area).sort(), ["Army 0", "Army 1", "Army 2"]);
+  assert.deepEqual([1, 2].map((i) => JSON.parse(area.getItem(`entry:old${i}`)).order), [1, 2], "each keeps its place");
+});

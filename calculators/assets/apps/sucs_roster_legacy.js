@@ -172,21 +172,21 @@ export function migrateLegacy(area, kept, entryPrefix, activeKey, movedKey, limi
     if (found.data && !damaged) {
       // round by round: write what fits, then the old key without what moved (room freed)
       const all = /** @type {unknown[]} */ (found.data.rosters);
-      let shrunk = false;
+      let inOld = found.entries.length;
+      /** @param {typeof waiting} rest */
+      const keepOnly = (rest) => {
+        const rosters = rest.map((e) => ({ ...(/** @type {object} */ (all[e.index])), id: e.id, order: e.order }));
+        area.setItem(LEGACY_KEY, JSON.stringify({ ...found.data, rosters }));
+        inOld = rest.length;
+      };
+      if (left.length && left.length < inOld) keepOnly(left); // a move cut short at an earlier visit
       while (left.length) {
         const failed = left.filter((e) => !write(e));
         if (failed.length === left.length) break;
         left = failed;
-        const rest = left.map((e) => ({ ...(/** @type {object} */ (all[e.index])), id: e.id, order: e.order }));
-        if (left.length) area.setItem(LEGACY_KEY, JSON.stringify({ ...found.data, rosters: rest }));
-        shrunk = true;
+        if (left.length) keepOnly(left);
       }
       if (!left.length) area.removeItem(LEGACY_KEY);
-      else if (!shrunk && waiting.length < found.entries.length) {
-        // a move cut short at an earlier visit: drop what is under its own key already
-        const rest = left.map((e) => ({ ...(/** @type {object} */ (all[e.index])), id: e.id, order: e.order }));
-        area.setItem(LEGACY_KEY, JSON.stringify({ ...found.data, rosters: rest }));
-      }
     } else {
       left = left.filter((e) => !write(e));
       const now = [...moved, ...waiting.filter((e) => !left.includes(e)).map((e) => e.id)];
