@@ -3,8 +3,8 @@ and 6), in Chromium: "Fight this roster" pressed while the rules engine is still
 says it waits and fights once the engine is up; legality reads "checking…" until the rules
 have been checked; a line's count of 150, 0, -2, 2.5 or nothing is refused with the
 core's message under the line (the typed value kept until fixed), at 390 and 1366 px; the
-name-clash question says how the two rosters differ, and Esc puts the focus back where it
-was; every scrolling code block on the roster page can be reached from the keyboard; the
+name-clash question says how the two rosters differ, and Esc puts the focus back on the
+file button (where it was, or in a browser that does not focus what is clicked); every scrolling code block on the roster page can be reached from the keyboard; the
 no-script line never shows once scripts run."""
 
 from __future__ import annotations
@@ -134,8 +134,8 @@ def test_the_clash_question_says_how_the_rosters_differ_and_esc_returns_the_focu
     incoming = {**mine, "points_limit": 300, "units": [mine["units"][0], {**mine["units"][1], "count": 3}]}
     path = tmp_path / "alpha.json"
     path.write_text(json.dumps(incoming))
-    opener = page.locator(f"{APP} .sucs-import")
-    opener.focus()
+    # as in Safari, which does not focus what is clicked: the focus is nowhere when the file comes
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.set_input_files(f"{APP} .sucs-import", str(path))
     dialog = page.locator(".sucs-ask[open]")
     dialog.wait_for(timeout=RUNTIME_TIMEOUT_MS)

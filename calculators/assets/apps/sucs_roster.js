@@ -79,6 +79,8 @@ export class RosterApp {
     this.previewNotice = ""; // the notice a received roster's preview shows
     this.live = false; // the start (share link included) is done: the status may say ready
     this.fightWaiting = false; // "Fight this roster" was pressed before the start was done
+    /** @type {HTMLElement | null} the control that opened the import under way (its questions return there) */
+    this.opener = null;
     /** The last check started at once (the start waits for it before saying ready). */
     this.checking = Promise.resolve();
     // busy while a computation is in flight or scheduled, or until the start is done
@@ -93,7 +95,8 @@ export class RosterApp {
         end: () => endPreview(this),
       },
       checkFile: (file) => this.run("file", { file }),
-      question: this.busy.question,
+      // a file's questions give the focus back to the file button
+      question: (q) => this.busy.question({ ...q, returnTo: this.opener }),
       notice: (text, withUndo) => notice(this, text, withUndo),
       showProblems: (title, problems) => showProblems(this, title, problems),
       switchTo: (id) => this.switchTo(id),
@@ -298,10 +301,13 @@ export class RosterApp {
           message: `It is ${(file.size / 1e6).toFixed(1)} MB; a roster file is at most ${RULES.max_file_chars.toLocaleString("en")} characters (an export of every roster fits).` }]);
         return;
       }
+      this.opener = e.target;
       try {
         await this.imports.importText(await file.text(), `The file ${file.name}`);
       } catch (err) {
         this.bridge.runtimeFailed(this.root, err);
+      } finally {
+        this.opener = null;
       }
     });
     watchOtherTabs(this);

@@ -349,7 +349,7 @@ export function busyTracker(root, bridge, dialog) {
       }, ms));
       update();
     },
-    /** @param {{title: string, text: string, choices: string[][], cancel: string}} q */
+    /** @param {{title: string, text: string, choices: string[][], cancel: string, returnTo?: HTMLElement | null}} q */
     async question(q) {
       const held = starting;
       starting = false;
