@@ -155,6 +155,8 @@ def roster_app_data() -> dict[str, Any]:
             "max_limit": roster.MAX_LIMIT, "max_file_chars": MAX_FILE_CHARS,
             "max_roster_chars": roster.MAX_ROSTER_CHARS,
             "max_depth": MAX_DEPTH, "max_rosters": roster.MAX_ROSTERS,
+            "read_units": roster.READ_UNITS, "read_rosters": roster.READ_ROSTERS,
+            "storage_chars": roster.STORAGE_CHARS,
             "battle_units": roster.MAX_BATTLE_UNITS, "max_targets": MAX_TARGETS,
             "target_number": {str(q): tn for q, (tn, _) in QUALITY.items()},
         },

@@ -30,8 +30,24 @@ ROSTER_FORMAT = "sucs-roster"
 COLLECTION_FORMAT = "sucs-rosters"
 VERSION = 1
 MAX_DEPTH = 12
+#: the most rosters the builder keeps: New, Duplicate and Copy refuse past it
 MAX_ROSTERS = 200
+#: the most lines the builder gives one roster: Add unit, Add a blank unit and Copy refuse
+#: past it
 MAX_UNITS = 100
+#: the local storage a browser gives one site, in characters (5 MiB: Chromium, Firefox
+#: and Safari alike); nothing the builder ever saved, in any version, is larger
+STORAGE_CHARS = 5 * 1024 * 1024
+#: the shortest unit line and the shortest roster as the builder saves them (compact
+#: JSON, every stat written out; a test measures both)
+MIN_UNIT_CHARS = 400
+MIN_ROSTER_CHARS = 70
+#: what a roster file or a saved roster may hold when it is read: earlier versions let
+#: Copy, Add a blank unit and New run past MAX_UNITS and MAX_ROSTERS, so reading takes
+#: as much as a site's storage could ever hold. A roster over the builder's limits is
+#: shown, exported and imported whole; only additions are refused.
+READ_UNITS = STORAGE_CHARS // MIN_UNIT_CHARS
+READ_ROSTERS = STORAGE_CHARS // MIN_ROSTER_CHARS
 #: the longest unit line a roster file holds as the builder writes it (compact JSON, names
 #: of MAX_NAME characters, the longest alternative weapons): a test measures it
 MAX_UNIT_CHARS = 800
@@ -39,9 +55,10 @@ MAX_UNIT_CHARS = 800
 #: link may carry)
 MAX_ROSTER_CHARS = MAX_UNITS * MAX_UNIT_CHARS + 1_000
 #: the largest roster file: an "Export all" of MAX_ROSTERS rosters of MAX_UNITS units each
-#: fits, so whatever the builder exports imports back (the one import limit; the page
-#: reads it from the app's data)
-MAX_FILE_CHARS = MAX_ROSTERS * MAX_ROSTER_CHARS
+#: fits, and so does anything a site's storage holds, exported (STORAGE_CHARS, compact)
+#: or pretty-printed as earlier versions wrote it: whatever the builder exports imports
+#: back (the one import limit; the page reads it from the app's data)
+MAX_FILE_CHARS = max(MAX_ROSTERS * MAX_ROSTER_CHARS, 3 * STORAGE_CHARS)
 MAX_COUNT = 99
 #: units a side may field in a battle of two rosters, counts included (sucs.roster_battle)
 MAX_BATTLE_UNITS = 20
@@ -78,14 +95,14 @@ ROSTER = ObjectField("roster", "Roster", fields=(
     _version("version"),
     NameField("name", "Roster name", max_length=MAX_NAME),
     IntField("points_limit", "Points limit (0 for none)", minimum=0, maximum=MAX_LIMIT),
-    ListField("units", "Units", of=ENTRY, max_items=MAX_UNITS, item="unit"),
+    ListField("units", "Units", of=ENTRY, max_items=READ_UNITS, item="unit"),
 ))
 
 #: a file of several rosters
 COLLECTION = ObjectField("file", "File", fields=(
     ChoiceField("format", "Format", choices=((COLLECTION_FORMAT, f'"{COLLECTION_FORMAT}"'),)),
     _version("version"),
-    ListField("rosters", "Rosters", of=ROSTER, min_items=1, max_items=MAX_ROSTERS,
+    ListField("rosters", "Rosters", of=ROSTER, min_items=1, max_items=READ_ROSTERS,
               item="roster"),
 ))
 

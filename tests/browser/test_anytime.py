@@ -39,6 +39,8 @@ GREEN = army("Green section", [("Veterans", 10, VETERANS), ("Gun team", 10, GUNN
 #: aside, the headline's text and the status line
 SAMPLER = """el => {
   el._samples = [];
+  el._inputs = [];
+  el.addEventListener('input', () => el._inputs.push(performance.now()), true);
   el._sampler = setInterval(() => {
     const result = el.querySelector('.calc-result');
     const head = el.querySelector('.calc-headline');
@@ -91,8 +93,10 @@ def test_a_large_battle_sharpens_in_place_and_never_shows_another_setups_figures
     try:
         handle = root.element_handle()
         page.evaluate(SAMPLER, handle)
-        begun = page.evaluate("() => performance.now()")
+        mark = page.evaluate("() => performance.now()")
         set_rosters(root, RED, BLUE)
+        # the moment the first roster changed in the form
+        begun = page.evaluate("([el, t]) => el._inputs.find(x => x >= t)", [handle, mark])
         # this battle's first figures, with their precision, while it still refines
         page.wait_for_function(
             "el => el.dataset.refining && el.querySelector('.calc-headline')"
@@ -137,8 +141,9 @@ def test_a_large_battle_sharpens_in_place_and_never_shows_another_setups_figures
             assert other["ok"]
             assert page.evaluate("el => Boolean(el.dataset.refining) || !el._running", handle)
         # a change during refinement starts over for the new rosters
-        changed = page.evaluate("() => performance.now()")
+        mark = page.evaluate("() => performance.now()")
         set_rosters(root, RED, GREEN)
+        changed = page.evaluate("([el, t]) => el._inputs.find(x => x >= t)", [handle, mark])
         page.wait_for_function(
             "el => el.querySelector('.calc-headline')"
             " && el.querySelector('.calc-headline').textContent.includes('Green section')"

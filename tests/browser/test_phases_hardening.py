@@ -234,6 +234,37 @@ def test_a_race_between_tabs_asks_and_keeps_both_fights(two_tabs) -> None:  # ty
     assert not errors
 
 
+def test_a_reload_while_asked_about_another_tabs_fight_keeps_a_copy(two_tabs) -> None:  # type: ignore[no-untyped-def]
+    """Tab B is reloaded while it asks which fight to keep: B's fight (with its last
+    step) is kept aside, the other tab's save is untouched, and B says so after the reload."""
+    a, b, errors = two_tabs
+    settle(a)
+    if stored(a) is None:  # run alone: a fight of the two tabs first
+        act(a, "start")
+        b.wait_for_function(f"() => document.querySelectorAll('{APP} .pt-log li').length === 1")
+    settle(b)
+    elsewhere = b.evaluate(f"""() => {{ const s = JSON.parse(localStorage.getItem('{KEY}'));
+        s.history.push({{ ...s.history[s.history.length - 1], text: 'Saved in the other tab' }});
+        const text = JSON.stringify(s); localStorage.setItem('{KEY}', text); return text; }}""")
+    before = len(kept(b))
+    b.locator(f'{APP} [data-pt="roll"]').click()
+    b.locator(".pt-ask[open]").wait_for()
+    mine = len(json.loads(elsewhere)["history"])  # B's steps: the same count, its own roll last
+    b.reload()
+    settle(b)
+    copies = [json.loads(text) for text in kept(b)]
+    assert len(copies) == before + 1
+    # B's fight as B had it: its own roll last, not the other tab's step
+    ours = [c for c in copies if c["history"][-1]["text"] != "Saved in the other tab"
+            and len(c["history"]) == mine]
+    assert ours, [len(c["history"]) for c in copies]
+    assert b.evaluate(f"() => localStorage.getItem('{KEY}')") == elsewhere  # the other tab's save, untouched
+    notice = b.locator(f"{APP} .pt-notice").inner_text()
+    assert "reloaded" in notice and "kept aside" in notice
+    assert not b.locator(".pt-ask[open]").count()
+    assert not errors
+
+
 def test_undo_onto_a_step_the_rules_engine_refuses_keeps_a_copy(tracker: Page) -> None:
     """Undo back onto a damaged step: the step is dropped (back to the last one the rules
     engine accepts), and the fight as it was before is kept aside, not lost."""

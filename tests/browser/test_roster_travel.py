@@ -1,7 +1,7 @@
 """The army builder honest while its engine loads, and rosters that travel (issue 30), in
 Chromium with real storage: before the rules engine is up (its WebAssembly download held)
-the totals, the limit and the legality are the core's, from the published units' costs,
-and a custom unit says it waits for the calculator (at 390 and 1366 px); a received
+the totals and the limit are the core's, from the published units' costs, the legality
+reads "checking…", and a custom unit says it waits for the calculator (at 390 and 1366 px); a received
 roster (share link or file) in a fresh browser replaces the untouched starter roster
 without a question; a cut share link says so and keeps what was open; the points limit
 refuses -5, 1e9 and abc with the core's message next to the field; an "Export all" of 25
@@ -276,8 +276,9 @@ def test_totals_and_legality_before_the_engine_is_up(browser: Browser, site, wid
             app = page.locator(APP)
             assert app.get_attribute("data-status") != "ready"  # the engine is not up
             expected = check(legal)
+            # legal only once the rules are checked: until then "checking…" (issue 43, item 5)
             assert headline(page) == {"total": str(expected["total"]), "limit-out": "500",
-                                      "left": str(expected["remaining"]), "legal": "yes"}
+                                      "left": str(expected["remaining"]), "legal": "checking…"}
             assert expected["legal"]
             costs = page.locator(f"{APP} .sucs-line-cost").all_inner_texts()
             assert costs == [f"{u['cost']} pts each · {u['subtotal']} pts" for u in expected["units"]]
@@ -292,7 +293,7 @@ def test_totals_and_legality_before_the_engine_is_up(browser: Browser, site, wid
             # a custom unit's cost needs the calculator: it says so, never 0
             page.select_option(f"{APP} .sucs-pick", "custom")
             page.wait_for_function(f"() => document.querySelector('.sucs-total').textContent === '{WAITING}'")
-            assert headline(page)["legal"] == WAITING
+            assert headline(page)["legal"] == "checking…"
             assert page.locator(f"{APP} .sucs-line-cost").nth(1).inner_text() == WAITING
             assert fits(page, f"{APP} .sucs-totals, {APP} .sucs-line")
             assert app.get_attribute("data-status") != "ready"
@@ -324,7 +325,7 @@ def test_a_received_roster_is_shown_before_the_engine_is_up(browser: Browser, si
                 shown = "Received" if load == "link" else "From a file"
                 assert page.locator(f"{APP} .sucs-name").input_value() == shown
                 assert headline(page) == {"total": str(expected["total"]), "limit-out": "100",
-                                          "left": str(expected["remaining"]), "legal": "yes"}
+                                          "left": str(expected["remaining"]), "legal": "checking…"}
                 assert "shown as received" in page.locator(f"{APP} .sucs-notice").inner_text()
             assert not errors, errors
     finally:

@@ -171,12 +171,14 @@ def test_huge_values_are_set_aside_and_the_rest_loads(builder: Page) -> None:
     huge_limit = roster("Big limit", limit=10**30)
     raw = store_text(roster("Alpha"), huge_name, many_units, huge_limit, roster("Charlie"))
     reopen(page, raw)
-    assert picker_names(page) == ["Alpha", "Charlie"]
+    # 150 lines is more than the builder adds (100), not damage: an earlier version let Copy
+    # run past it, so the roster is moved and shown as it is (issue 46, item 1)
+    assert picker_names(page) == ["Alpha", "Horde", "Charlie"]
     text = page.locator(f"{APP} .sucs-damage").inner_text()
-    assert "roster 3 “Horde”" in text and "roster 4 “Big limit”" in text and "roster 2" in text
+    assert "roster 4 “Big limit”" in text and "roster 2" in text and "Horde" not in text
     assert len(text) < 2000  # the huge name is not repeated at length
     assert list(kept(page).values()) == [raw]
-    assert saved_names(page) == ["Alpha", "Charlie"]
+    assert saved_names(page) == ["Alpha", "Horde", "Charlie"]
 
 
 def test_damaged_store_too_big_to_copy_is_left_in_place(builder: Page, tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ test("the old one-key store moves to one key per roster; damaged text is kept as
   const area = new MemoryStorage();
   area.setItem(LEGACY_KEY, store);
   const kept = new KeptCopies(/** @type {any} */ (area), "kept:");
-  const out = migrateLegacy(/** @type {any} */ (area), kept, "entry:", "active", limits());
+  const out = migrateLegacy(/** @type {any} */ (area), kept, "entry:", "active", "moved", limits());
   assert.equal(out.error, null);
   assert.deepEqual(JSON.parse(area.getItem("entry:a1")).roster, good.roster);
   assert.equal(area.getItem("active"), "a1");

@@ -14,7 +14,6 @@ import pytest
 from rules_core import api, solver
 from rules_core.dice.distribution import one_in, percent
 from rules_core.fields import validate
-from rules_core.sucs import calc_actions_fight as calc
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.calc_actions_fight import FIELDS, fight_of, parse_side
 from rules_core.sucs.fight import Fight, Round

@@ -10,7 +10,7 @@ import pytest
 from rules_core import api
 from rules_core.sucs.calc_tech_levels import preset_json
 from rules_core.sucs.presets import by_id
-from rules_core.sucs.roster import normalize_roster, parse_file
+from rules_core.sucs.roster import READ_UNITS, normalize_roster, parse_file
 
 
 def entry(preset_id: str, count: int = 1, **changes: object) -> dict:
@@ -115,7 +115,7 @@ HOSTILE = [
     '{"format": "sucs-roster", "version": 1, "name": "x", "points_limit": 10, '
     '"units": [{"name": "a", "count": 1, "stats": {"speed": true, "hack": 1}}]}',
     '{"format": "sucs-roster", "version": 1, "name": "x", "points_limit": 10, "units": ['
-    + ",".join(['{"name": "a", "count": 1, "stats": {}}'] * 101) + "]}",
+    + ",".join(['{"name": "a", "count": 1, "stats": {}}'] * (READ_UNITS + 1)) + "]}",
     '{"format": "sucs-rosters", "version": 1, "rosters": []}',
     '{"format": "sucs-rosters", "version": 1, "rosters": [{"format": "sucs-roster"}]}',
 ]
@@ -183,7 +183,7 @@ def test_a_stored_roster_is_checked_on_its_own() -> None:
 
 
 @pytest.mark.parametrize("change", [
-    {"points_limit": 10**30}, {"name": "x" * 100_000}, {"units": [{"name": "a", "count": 1, "stats": {}}] * 150},
+    {"points_limit": 10**30}, {"name": "x" * 100_000}, {"units": [{"name": "a", "count": 1, "stats": {}}] * (READ_UNITS + 1)},
     {"rev": 3}, {"id": "r1"},
 ])
 def test_store_entry_fields_and_huge_values_are_refused(change: dict) -> None:

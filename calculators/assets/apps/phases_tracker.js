@@ -12,7 +12,7 @@
 import { FightStore } from "./phases_tracker_store.js";
 import { render, showError, notice } from "./phases_tracker_view.js";
 import { ACTIONS, importFight } from "./phases_tracker_actions.js";
-import { save, SAVE_PROBLEMS, watchOtherTabs } from "./phases_tracker_sync.js";
+import { save, SAVE_PROBLEMS, watchOtherTabs, watchLeaving, recoveredNotice } from "./phases_tracker_sync.js";
 
 const CALC = "phases.tracker";
 
@@ -48,6 +48,7 @@ export class TrackerApp {
     this.unsaved = false; // this tab has steps storage does not hold
     this.live = false;
     this.syncing = false; // another tab's fight is being taken in
+    this.asking = false; // the GM is asked which fight to keep (another tab's save)
   }
 
   /** @param {string} sel @returns {any} */
@@ -162,6 +163,7 @@ export class TrackerApp {
       if (file) importFight(this, file).catch((err) => bridge.runtimeFailed(root, err));
     });
     watchOtherTabs(this);
+    watchLeaving(this);
   }
 
   /** Start the runtime and check the saved fight with the core itself. */
@@ -176,6 +178,7 @@ export class TrackerApp {
         + (loaded.kept ? "A copy of it as it was is kept aside below; " : "There was no room to copy it, so it was left where it was; ")
         + (this.history.length ? "the rest was loaded." : "start a new fight."));
     }
+    recoveredNotice(this);
     await this.startUp(loaded.problems.length > 0);
   }
 

@@ -2,8 +2,8 @@
 // The action dice tracker kept in step with its saved fight (phases_tracker_store.js reads
 // and writes it): each step saved; another tab's newer save never overwritten (the GM is
 // asked which fight to keep, and the other is kept aside); another tab's fight taken in
-// when this tab has nothing unsaved.
-import { askPersist, PERSIST_REFUSED, ask } from "./storage_kit.js";
+// when this tab has nothing unsaved; a tab left while it asks keeps its fight aside.
+import { askPersist, PERSIST_REFUSED, ask, scopedKey } from "./storage_kit.js";
 import { FIGHT_KEY, KEPT_PREFIX } from "./phases_tracker_store.js";
 import { render, notice, renderStorage } from "./phases_tracker_view.js";
 
@@ -47,13 +47,14 @@ async function resolveConflict(app) {
   const { store } = app;
   const theirs = store.theirs();
   if (!theirs) { await save(app); return; }
+  app.asking = true;
   const choice = await ask(app.$(".pt-ask"), {
     title: "The fight was changed in another tab",
     text: "This tab's fight and the other tab's have both moved on. Use the other tab's fight (this tab's is kept "
       + "aside as a copy you can download), or keep this tab's (the other tab's is kept aside).",
     choices: [["theirs", "Use the other tab's fight"], ["mine", "Keep this tab's fight"]],
     cancel: "theirs",
-  });
+  }).finally(() => { app.asking = false; });
   const mine = store.text(app.history);
   if (choice === "mine") {
     if (theirs.raw !== null) store.kept.keep(theirs.raw);
@@ -107,4 +108,39 @@ export function watchOtherTabs(app) {
   /** @param {StorageEvent} event */
   const listener = (event) => { onStorage(event).catch((err) => bridge.runtimeFailed(root, err)); };
   window.addEventListener("storage", listener);
+}
+
+// The tab is reloaded or closed while it asks about another tab's fight: this tab's fight
+// is not lost. It is kept aside (as "Use the other tab's fight" would keep it), the other
+// tab's fight stays saved, and the next start of this tab says so.
+const RECOVERED_KEY = scopedKey("phases-tracker:recovered");
+
+/** @param {TrackerApp} app */
+export function watchLeaving(app) {
+  const keepOnLeave = () => {
+    if (!app.root.isConnected) { window.removeEventListener("pagehide", keepOnLeave); return; }
+    if (!app.asking) return;
+    const kept = app.store.kept.keep(app.store.text(app.history)) !== null;
+    try {
+      window.sessionStorage.setItem(RECOVERED_KEY, kept ? "kept" : "full");
+    } catch { /* the copy is kept; only the note is lost */ }
+  };
+  window.addEventListener("pagehide", keepOnLeave);
+}
+
+/** What the last page of this tab kept on leaving, said once. @param {TrackerApp} app */
+export function recoveredNotice(app) {
+  /** @type {string | null} */
+  let said;
+  try {
+    said = window.sessionStorage.getItem(RECOVERED_KEY);
+    window.sessionStorage.removeItem(RECOVERED_KEY);
+  } catch { return; }
+  if (said === "kept") {
+    notice(app, "This tab was reloaded while it asked about the fight changed in another tab: this tab's fight was "
+      + "kept aside below (Download it, then Load a fight file brings it back); the other tab's fight is shown.");
+  } else if (said === "full") {
+    notice(app, "This tab was reloaded while it asked about the fight changed in another tab, and there was no room "
+      + "to keep this tab's fight aside: the other tab's fight is shown.");
+  }
 }

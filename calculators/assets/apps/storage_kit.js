@@ -186,12 +186,13 @@ export { download } from "../site.js";
  * Ask with the app's modal <dialog> (not window.confirm); resolves to the chosen key
  * (Escape gives `cancel`). The dialog holds [data-ask=title], [data-ask=text] and
  * [data-ask=choices]. choices: [[key, label], ...]; the first has the focus. Questions
- * wait their turn.
+ * wait their turn. Once answered (or on Escape) the focus goes back where it was, or to
+ * `returnTo` when it was nowhere (a browser that does not focus what is clicked: Safari).
  * @param {HTMLDialogElement & {askQueue?: Promise<unknown>}} dialog
- * @param {{title: string, text: string, choices: string[][], cancel: string}} question
+ * @param {{title: string, text: string, choices: string[][], cancel: string, returnTo?: HTMLElement | null}} question
  * @returns {Promise<string>}
  */
-export function ask(dialog, { title, text, choices, cancel }) {
+export function ask(dialog, { title, text, choices, cancel, returnTo = null }) {
   const part = (/** @type {string} */ name) => /** @type {HTMLElement} */ (dialog.querySelector(`[data-ask="${name}"]`));
   const next = (dialog.askQueue || Promise.resolve()).then(() => new Promise((resolve) => {
     const before = document.activeElement;
@@ -202,7 +203,8 @@ export function ask(dialog, { title, text, choices, cancel }) {
       dialog.removeEventListener("cancel", onCancel);
       if (dialog.open) dialog.close();
       delete dialog.dataset.open;
-      if (before instanceof HTMLElement && before.isConnected) before.focus();
+      const back = [before, returnTo].find((e) => e instanceof HTMLElement && e.isConnected && e !== document.body);
+      if (back instanceof HTMLElement) back.focus();
       resolve(key);
     };
     /** @param {Event} event */

@@ -13,15 +13,16 @@
 // before it is checked (_preview), saving and other tabs (_sync) and what the GM is told
 // (_messages); sucs_roster_import.js reads files and links.
 import {
-  RULES, HASH_KEY, clone, canonical, configure, limits, busyTracker, quickCheck,
+  RULES, HASH_KEY, clone, canonical, configure, limits, busyTracker, quickCheck, unmovedMessage,
 } from "./sucs_roster_lib.js";
 import { el, showCards, lineNode, showCheck, pendingEdits } from "./sucs_roster_dom.js";
 import { RosterStore } from "./sucs_roster_store.js";
 import { importer } from "./sucs_roster_import.js";
 import { ACTIONS } from "./sucs_roster_actions.js";
 import { buildEditor, openEditor, closeEditor } from "./sucs_roster_editor.js";
-import { bindLimitField, limitError } from "./sucs_roster_limit.js";
+import { bindLimitField, limitError, lineCount } from "./sucs_roster_limit.js";
 import { showPreview, endPreview } from "./sucs_roster_preview.js";
+import { lineLimitProblem, roomProblem } from "./sucs_roster_room.js";
 import { notice, showProblems, renderStorage, reportDamage, problemText } from "./sucs_roster_messages.js";
 import {
   save, keepForGood, validateEntries, watchOtherTabs, watchLeaving, recoveredNotice,
@@ -65,14 +66,21 @@ export class RosterApp {
     this.checkSeq = 0; // the latest check started: an older reply is dropped
     this.costSeq = 0; // the latest pricing of the editor, likewise
     this.limitSeq = 0; // the latest check of a refused points limit, likewise
+    this.countSeq = 0; // the latest check of a refused line count, likewise
+    /** @type {{rosterId: string | null, index: number, typed: string, message: string} | null} a refused count */
+    this.countError = null;
     this.pricing = 0; // edits being priced: not in the roster yet
     /** @type {{restore: () => void, id: string | null} | null} the last delete or replace */
     this.undo = null;
     this.saveProblem = "";
     this.damageText = "";
+    this.moveText = ""; // the old store's rosters not moved yet (unmovedMessage)
     this.persistText = "";
     this.previewNotice = ""; // the notice a received roster's preview shows
     this.live = false; // the start (share link included) is done: the status may say ready
+    this.fightWaiting = false; // "Fight this roster" was pressed before the start was done
+    /** @type {HTMLElement | null} the control that opened the import under way (its questions return there) */
+    this.opener = null;
     /** The last check started at once (the start waits for it before saying ready). */
     this.checking = Promise.resolve();
     // busy while a computation is in flight or scheduled, or until the start is done
@@ -87,7 +95,8 @@ export class RosterApp {
         end: () => endPreview(this),
       },
       checkFile: (file) => this.run("file", { file }),
-      question: this.busy.question,
+      // a file's questions give the focus back to the file button
+      question: (q) => this.busy.question({ ...q, returnTo: this.opener }),
       notice: (text, withUndo) => notice(this, text, withUndo),
       showProblems: (title, problems) => showProblems(this, title, problems),
       switchTo: (id) => this.switchTo(id),
@@ -164,8 +173,16 @@ export class RosterApp {
       cost: costs[i], preset: line.preset ? this.presetById.get(line.preset) : null, editing: this.editing === i,
       onChange: () => this.changed(),
       onEdit: () => openEditor(this, i),
-      onCopy: () => { r.units.splice(i + 1, 0, clone(line)); this.changed(); },
-      onRemove: () => { r.units.splice(i, 1); if (this.editing !== null) closeEditor(this); this.changed(); },
+      onCopy: () => this.addLine(clone(line), i + 1),
+      onCount: (text) => { lineCount(this, i, text).catch((err) => this.bridge.runtimeFailed(this.root, err)); },
+      countError: this.countError && this.countError.rosterId === this.store.active && this.countError.index === i
+        ? this.countError : null,
+      onRemove: () => {
+        r.units.splice(i, 1);
+        this.countError = null;
+        if (this.editing !== null) closeEditor(this);
+        this.changed();
+      },
     })));
   }
 
@@ -234,11 +251,17 @@ export class RosterApp {
       el("option", { value: p.id, text: `${p.name} (${p.total_cost} pts${p.reproduced ? "" : `, printed extra +${p.published_cost}`})` })));
   }
 
-  /** @param {Roster["units"][number]} line */
-  addLine(line) {
-    this.roster().units.push(line);
-    notice(this, "");
+  /** A line added to the shown roster (at its end, or at `index`), unless the roster
+   *  has the most lines it may take or storage has no room: then the notice says why.
+   *  @param {Roster["units"][number]} line @param {number} [index] @returns {boolean} added */
+  addLine(line, index = this.roster().units.length) {
+    const refused = lineLimitProblem(this.roster()) || roomProblem(this.store.area, JSON.stringify(line).length + 1, "The unit was not added");
+    notice(this, refused);
+    if (refused) return false;
+    this.countError = null;
+    this.roster().units.splice(index, 0, line);
     this.changed({ now: true });
+    return true;
   }
 
   // -- roster management
@@ -246,6 +269,7 @@ export class RosterApp {
   switchTo(id) {
     this.store.active = id;
     limitError(this, "");
+    this.countError = null;
     if (this.editing !== null) closeEditor(this);
     this.lastCheck = null;
     this.refresh({ now: true });
@@ -277,10 +301,13 @@ export class RosterApp {
           message: `It is ${(file.size / 1e6).toFixed(1)} MB; a roster file is at most ${RULES.max_file_chars.toLocaleString("en")} characters (an export of every roster fits).` }]);
         return;
       }
+      this.opener = e.target;
       try {
         await this.imports.importText(await file.text(), `The file ${file.name}`);
       } catch (err) {
         this.bridge.runtimeFailed(this.root, err);
+      } finally {
+        this.opener = null;
       }
     });
     watchOtherTabs(this);
@@ -309,6 +336,7 @@ export class RosterApp {
     const loaded = this.store.load();
     this.ensureActive();
     if (loaded.error) this.saveProblem = problemText(loaded.error);
+    this.moveText = unmovedMessage(this.store.unmoved);
     if (loaded.damage.length) reportDamage(this, loaded.damage);
     this.ui.inert = false;
     renderStorage(this);
@@ -344,5 +372,6 @@ export class RosterApp {
     this.live = true;
     bridge.setStatus(root, "ready", "Live: costs and checks come from the rules engine.");
     this.busy.setStarting(false);
+    if (this.fightWaiting) ACTIONS.fight(this, this.$('[data-sucs="fight"]'));
   }
 }

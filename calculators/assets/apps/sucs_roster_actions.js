@@ -8,6 +8,7 @@ import { KEPT_PREFIX } from "./sucs_roster_store.js";
 import { openEditor, closeEditor } from "./sucs_roster_editor.js";
 import { notice, renderStorage } from "./sucs_roster_messages.js";
 import { save } from "./sucs_roster_sync.js";
+import { rosterLimitProblem, roomProblem, savedChars } from "./sucs_roster_room.js";
 import { fill } from "../handon.js";
 
 /** The page's army-against-army calculator (sucs.roster_battle), if it has one. */
@@ -15,18 +16,21 @@ const BATTLE = '.calc[data-calculator="sucs.roster_battle"]';
 
 /** @typedef {import("./sucs_roster.js").RosterApp} RosterApp */
 
+/** A roster added and shown, unless the builder keeps the most rosters it may or storage
+ *  has no room: then the notice says why. @param {RosterApp} app
+ *  @param {import("./sucs_roster_store.js").Roster} roster @param {string} done */
+function addRoster(app, roster, done) {
+  const refused = rosterLimitProblem(app.store.entries.length) || roomProblem(app.store.area, savedChars(roster), "No roster was added");
+  notice(app, refused || done);
+  if (refused) return;
+  app.switchTo(app.store.add(roster).id);
+}
+
 /** @type {Record<string, (app: RosterApp, button: HTMLElement) => unknown>} */
 export const ACTIONS = {
-  new: (app) => {
-    const entry = app.store.add(blankRoster(unusedName("New army", app.store.rosters().map((r) => r.name))));
-    notice(app, "");
-    app.switchTo(entry.id);
-  },
-  duplicate: (app) => {
-    const entry = app.store.add({ ...clone(app.roster()), name: `${app.roster().name} (copy)`.slice(0, RULES.max_name) });
-    notice(app, "Roster duplicated.");
-    app.switchTo(entry.id);
-  },
+  new: (app) => addRoster(app, blankRoster(unusedName("New army", app.store.rosters().map((r) => r.name))), ""),
+  duplicate: (app) => addRoster(app, { ...clone(app.roster()), name: `${app.roster().name} (copy)`.slice(0, RULES.max_name) },
+    "Roster duplicated."),
   delete: (app) => {
     const { store } = app;
     const removed = store.remove(store.active);
@@ -57,17 +61,26 @@ export const ACTIONS = {
     app.changed({ now: true });
   },
   "add-blank": (app) => {
-    app.addLine({ name: "Custom unit", count: 1, preset: null, stats: clone(app.data.spec.initial) });
-    openEditor(app, app.roster().units.length - 1);
+    if (app.addLine({ name: "Custom unit", count: 1, preset: null, stats: clone(app.data.spec.initial) })) {
+      openEditor(app, app.roster().units.length - 1);
+    }
   },
   "close-editor": (app) => closeEditor(app),
   // the open roster against the one picked, in the battle calculator below the builder:
   // its fields filled as a reader would, so it computes, keeps its address and is pinned
+  // before the rules engine is live (a received roster may still be on its way in), the
+  // fight waits and says so, as a Roll does; it is fought once the start is done
   fight: (app) => {
     const widget = /** @type {HTMLElement | null} */ (document.querySelector(BATTLE));
-    const foe = (app.store.get(app.$(".sucs-foe").value) || app.active()).roster;
     const note = app.$(".sucs-battle-note");
     note.hidden = false;
+    if (!app.live) {
+      app.fightWaiting = true;
+      note.textContent = "The battle will be fought as soon as the rules engine is ready…";
+      return;
+    }
+    app.fightWaiting = false;
+    const foe = (app.store.get(app.$(".sucs-foe").value) || app.active()).roster;
     for (const army of [app.roster(), foe]) {
       const units = army.units.reduce((n, u) => n + u.count, 0);
       if (units && units <= RULES.battle_units) continue;
@@ -96,8 +109,9 @@ export const ACTIONS = {
   },
   "kept-delete": async (app, button) => {
     const key = button.closest("li")?.dataset.key || "";
-    if (await app.busy.question(QUESTIONS.dropKept) === "delete") app.store.dropKept(key);
-    save(app); // room freed: saving resumes
+    const drop = await app.busy.question(QUESTIONS.dropKept) === "delete";
+    if (drop) app.store.dropKept(key);
+    save(app, { freed: drop }); // room freed: saving resumes
     renderStorage(app);
   },
   share: async (app) => {

@@ -53,27 +53,31 @@ export function cardNodes(r, costs) {
   });
 }
 
-/** One line of the roster: name and count inputs, cost, stats and its buttons.
+/** One line of the roster: name and count inputs, cost, stats and its buttons. A count
+ *  typed is handed to `onCount`; `countError` (a refused count, as typed, and why) is shown
+ *  under the line.
  *  @param {Line} line @param {number} i
  *  @param {{cost: LineCost | undefined, preset: any, editing: boolean, onChange: () => void, onEdit: () => void,
- *    onCopy: () => void, onRemove: () => void}} handlers */
-export function lineNode(line, i, { cost, preset, editing, onChange, onEdit, onCopy, onRemove }) {
+ *    onCopy: () => void, onRemove: () => void, onCount?: (text: string) => void,
+ *    countError?: {typed: string, message: string} | null}} handlers */
+export function lineNode(line, i, { cost, preset, editing, onChange, onEdit, onCopy, onRemove, onCount, countError }) {
   const name = el("input", { type: "text", class: "sucs-line-name", value: line.name, maxlength: RULES.max_name,
     "aria-label": `Name of unit ${i + 1}`, autocomplete: "off" });
   name.addEventListener("change", () => {
     const text = name.value.trim();
     if (text) { line.name = text.slice(0, RULES.max_name); onChange(); } else name.value = line.name;
   });
-  const count = el("input", { type: "number", class: "sucs-line-count", value: line.count, min: 1, max: RULES.max_count,
-    step: 1, inputmode: "numeric", "aria-label": `How many of unit ${i + 1}` });
-  count.addEventListener("change", () => {
-    const n = parseInt(count.value, 10);
-    if (Number.isInteger(n) && n >= 1 && n <= RULES.max_count) { line.count = n; onChange(); } else count.value = String(line.count);
-  });
+  const errorId = `sucs-count-error-${i}`;
+  const count = el("input", { type: "number", class: "sucs-line-count", value: countError ? countError.typed : line.count,
+    min: 1, max: RULES.max_count, step: 1, inputmode: "numeric", "aria-label": `How many of unit ${i + 1}`,
+    "aria-describedby": errorId, "aria-invalid": countError ? "true" : null });
+  count.addEventListener("change", () => { if (onCount) onCount(count.value.trim()); });
+  const error = el("p", { class: "calc-error sucs-count-error", id: errorId, hidden: !countError, text: countError ? countError.message : "" });
   return el("li", { class: `sucs-line${editing ? " sucs-line-editing" : ""}`, "data-index": i },
     el("div", { class: "sucs-line-main" }, name,
       el("label", { class: "sucs-line-count-label" }, "× ", count),
       el("span", { class: "sucs-line-cost", text: cost ? `${cost.cost} pts each · ${cost.subtotal} pts` : WAITING })),
+    error,
     el("p", { class: "sucs-line-stats", text: statLine(line.stats) }),
     el("p", { class: "sucs-line-features", text: [preset ? `${preset.list_title}: ${preset.name}` : "custom unit",
       ...featureList(line.stats)].join(" · ") }),
@@ -225,8 +229,11 @@ export function showCheck(root, reply) {
   $(".sucs-left").textContent = !res.points_limit ? "-"
     : !unknown(res.remaining) ? String(Math.abs(res.remaining))
       : res.over_limit ? `at least ${res.known - res.points_limit}` : WAITING;
-  $(".sucs-legal").textContent = unknown(res.legal) ? WAITING : res.legal ? "yes" : "no";
-  root.dataset.legal = unknown(res.legal) ? "waiting" : res.legal ? "yes" : "no";
+  // legal only once the rules engine has checked every rule; before, a roster over its
+  // limit is known not to be, and any other is being checked
+  const checking = unknown(res.legal) || (res.provisional && res.legal);
+  $(".sucs-legal").textContent = checking ? CHECKING : res.legal ? "yes" : "no";
+  root.dataset.legal = checking ? "checking" : res.legal ? "yes" : "no";
   root.dataset.over = res.over_limit ? "yes" : "no";
   root.dataset.checked = res.provisional ? "provisional" : "core";
   $(".sucs-warnings").replaceChildren(...(res.provisional
@@ -237,6 +244,8 @@ export function showCheck(root, reply) {
 
 /** What a value the rules engine has not worked out yet says. */
 export const WAITING = "waiting for the calculator";
+/** What the legality says until the rules engine has checked the roster. */
+export const CHECKING = "checking…";
 
 /** The printable cards of roster `r`, with totals when the check `costs` is known.
  *  @param {HTMLElement} root @param {Roster} r @param {any} costs */

@@ -5,9 +5,10 @@
 // exactly is opened instead of being added twice. An "?add=" link (from the unit cost
 // builder or a published unit's row) adds one unit to the open roster.
 import {
-  RULES, countOf, HASH_KEY, ADD_PARAM, QUESTIONS, suffixed, textProblem, decodeShare, clone, shapeProblem,
+  RULES, countOf, HASH_KEY, ADD_PARAM, QUESTIONS, suffixed, textProblem, decodeShare, clone, shapeProblem, rosterDifference,
 } from "./sucs_roster_lib.js";
 import { replaceAddress } from "../site.js";
+import { roomProblem, savedChars } from "./sucs_roster_room.js";
 
 /**
  * @typedef {import("./sucs_roster_store.js").Roster} Roster
@@ -21,7 +22,7 @@ import { replaceAddress } from "../site.js";
  *   setUndo: (undo: {restore: () => void, id: string | null} | null) => void,
  *   openedAt: string,
  *   presetById: Map<string, any>,
- *   addLine: (line: Roster["units"][number]) => void}} View
+ *   addLine: (line: Roster["units"][number]) => boolean}} View
  */
 
 /** The import functions of one builder. @param {View} view */
@@ -39,7 +40,8 @@ export function importer({ store, starter, preview, checkFile, question, notice,
       if (p.kind === "clash") {
         left -= 1;
         if (!action) {
-          const choice = await question(QUESTIONS.clash(/** @type {any} */ (p.match).roster.name, source, left));
+          const mine = /** @type {import("./sucs_roster_store.js").Entry} */ (p.match).roster;
+          const choice = await question(QUESTIONS.clash(mine.name, source, left, rosterDifference(mine, p.r)));
           if (choice === "cancel") { notice(`${source}: import cancelled; nothing was changed.`); return; }
           if (choice.endsWith("-all")) all = choice.slice(0, -4);
           action = choice.endsWith("-all") ? all : choice;
@@ -48,6 +50,11 @@ export function importer({ store, starter, preview, checkFile, question, notice,
       }
       items.push({ r: p.r, match: p.match, action });
     }
+    // all or nothing: an import storage has no room for is refused whole, before anything is saved
+    const grows = items.reduce((n, { r, match, action }) => n + (action === "add" || action === "rename" ? savedChars(r)
+      : (action === "replace" || action === "fill") && match ? Math.max(0, savedChars(r) - savedChars(match.roster)) : 0), 0);
+    const full = roomProblem(store.area, grows, `${source} was not imported; nothing was changed`);
+    if (full) { showProblems(full, []); return; }
     const { first, counts, replaced } = store.applyImport(items, (name) => suffixed(name, "(imported)"));
     if (first) switchTo(first);
     const parts = [counts.added ? `${countOf(counts.added, "roster")} added` : "",
@@ -90,8 +97,8 @@ export function importer({ store, starter, preview, checkFile, question, notice,
       return [];
     }
     const list = value && value.format === RULES.collection && Array.isArray(value.rosters) ? value.rosters : [value];
-    const lim = { maxUnits: RULES.max_units, maxName: RULES.max_name };
-    return list.length && list.length <= RULES.max_rosters && list.every((/** @type {unknown} */ r) => !shapeProblem(r, lim)) ? list : [];
+    const lim = { maxUnits: RULES.read_units, maxName: RULES.max_name };
+    return list.length && list.length <= RULES.read_rosters && list.every((/** @type {unknown} */ r) => !shapeProblem(r, lim)) ? list : [];
   }
 
   /** @param {string} text @param {string} source */
@@ -214,7 +221,7 @@ export function importer({ store, starter, preview, checkFile, question, notice,
     if (!entry || !line) return;
     const before = clone(entry.roster);
     showProblems("", []);
-    addLine(line);
+    if (!addLine(line)) return; // refused: the notice says why
     notice(`Added ${line.name} to “${entry.roster.name}”.`, true);
     setUndo({ restore: () => { if (store.get(entry.id)) Object.assign(entry, { roster: before, dirty: true }); }, id: entry.id });
   }

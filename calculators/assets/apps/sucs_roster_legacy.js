@@ -2,10 +2,16 @@
 // The army builder's first storage format kept every roster in one localStorage key,
 // "sucs-rosters:v1" (not scoped to the site's base path), with damaged parts kept under
 // "sucs-rosters:v1:damaged…". On first load this module moves it to one key per roster
-// (sucs_roster_store.js). Nothing is lost: a roster is written only where no roster of
-// that id exists yet; the old key is removed only after every roster in it was written
-// and any damaged text was copied aside whole; with no room it stays where it was, is
-// listed for download, and the move is tried again at the next visit.
+// (sucs_roster_store.js), whatever its size. Nothing is lost and nothing comes back:
+// - a sound old store moves roster by roster, and after each round of writes the old key
+//   is written again without the rosters now saved under their own keys, so the move
+//   never needs room for two copies, and a roster deleted after its move is nowhere to
+//   come back from; the old key goes once it is empty;
+// - a damaged one is copied aside whole before it goes (its good rosters move first);
+//   until it can go, the ids already moved are listed under a key of their own, so a
+//   later visit moves only the others;
+// - what could not be moved (no room) stays where it was, untouched, is reported by name
+//   with the reason, and the move is tried again at the next visit or once room is freed.
 import { guardedParse, isObj } from "./storage_kit.js";
 import { nameInText, shapeProblem } from "./sucs_roster_lib.js";
 
@@ -57,8 +63,10 @@ export function salvage(raw, maxDepth) {
  * @param {{maxChars: number, maxDepth: number, maxUnits: number, maxName: number}} limits
  */
 export function analyzeLegacy(raw, limits) {
-  /** @type {Array<{id: string, rev: number, roster: any}>} */
+  /** @type {Array<{id: string, rev: number, order: number, index: number, roster: any}>} */
   const entries = [];
+  /** @type {Record<string, any> | null} the old store, when it is sound JSON of the known format */
+  let data = null;
   /** @type {Array<{label: string, reason: string}>} */
   const bad = [];
   let whole = "";
@@ -75,14 +83,15 @@ export function analyzeLegacy(raw, limits) {
   } else if (!isObj(parsed.value)) {
     whole = "the saved data is not a set of rosters";
   } else {
-    const data = parsed.value;
-    if (data.schema !== "sucs-roster-store" || data.version !== 1) {
-      const version = typeof data.version === "number" ? ` (version ${data.version})` : "";
+    const value = parsed.value;
+    if (value.schema !== "sucs-roster-store" || value.version !== 1) {
+      const version = typeof value.version === "number" ? ` (version ${value.version})` : "";
       whole = `the saved data is in a format this page does not know${version}`;
     }
-    if (Array.isArray(data.rosters)) candidates = data.rosters;
+    if (Array.isArray(value.rosters)) candidates = value.rosters;
     else if (!whole) whole = "the saved data has no list of rosters";
-    active = typeof data.active === "string" ? data.active : null;
+    active = typeof value.active === "string" ? value.active : null;
+    if (!whole) data = value;
   }
   const ids = new Set();
   candidates.forEach((value, index) => {
@@ -100,9 +109,22 @@ export function analyzeLegacy(raw, limits) {
     while (ids.has(id)) id = `${id}x`.slice(-64);
     ids.add(id);
     const rev = Number.isSafeInteger(value.rev) && value.rev >= 0 ? value.rev : 0;
-    entries.push({ id, rev, roster });
+    // a store written again during a move keeps each roster's place in the list
+    const order = typeof value.order === "number" && Number.isFinite(value.order) ? value.order : index;
+    entries.push({ id, rev, order, index, roster });
   });
-  return { entries, bad, whole, active };
+  return { entries, bad, whole, active, data };
+}
+
+/**
+ * @typedef {{damage: Array<{label: string, reason: string, kept: boolean}>, error: string | null, stuck: string | null,
+ *   unmoved: string[], total: number}} Moved
+ */
+
+/** @param {Storage} area @param {string} key @returns {Set<string>} */
+function movedIds(area, key) {
+  const parsed = guardedParse(area.getItem(key), { maxChars: 10_000_000, maxDepth: 2 });
+  return new Set(parsed.ok && Array.isArray(parsed.value) ? parsed.value.filter((v) => typeof v === "string") : []);
 }
 
 /**
@@ -111,12 +133,13 @@ export function analyzeLegacy(raw, limits) {
  * @param {import("./storage_kit.js").KeptCopies} kept where damaged text is copied
  * @param {string} entryPrefix
  * @param {string} activeKey
+ * @param {string} movedKey where the ids moved from a damaged old store still in place are listed
  * @param {{maxChars: number, maxDepth: number, maxUnits: number, maxName: number}} limits
- * @returns {{damage: Array<{label: string, reason: string, kept: boolean}>, error: string | null, stuck: string | null}}
+ * @returns {Moved} the damage found, the rosters not moved (their names), how many the old store held
  */
-export function migrateLegacy(area, kept, entryPrefix, activeKey, limits) {
-  /** @type {{damage: Array<{label: string, reason: string, kept: boolean}>, error: string | null, stuck: string | null}} */
-  const out = { damage: [], error: null, stuck: null };
+export function migrateLegacy(area, kept, entryPrefix, activeKey, movedKey, limits) {
+  /** @type {Moved} */
+  const out = { damage: [], error: null, stuck: null, unmoved: [], total: 0 };
   try {
     // copies kept aside by the old version move under this site's own names
     const oldKept = [];
@@ -126,30 +149,66 @@ export function migrateLegacy(area, kept, entryPrefix, activeKey, limits) {
     }
     for (const key of oldKept) kept.move(key, area.getItem(key) || "");
     const raw = area.getItem(LEGACY_KEY);
-    if (raw === null) return out;
+    if (raw === null) {
+      area.removeItem(movedKey);
+      return out;
+    }
     const found = analyzeLegacy(raw, limits);
-    let complete = true;
-    found.entries.forEach(({ id, rev, roster }, order) => {
-      if (area.getItem(entryPrefix + id) !== null) return; // already moved at an earlier visit
+    out.total = found.entries.length;
+    const moved = movedIds(area, movedKey);
+    // a roster whose key exists was moved at an earlier visit (and may have been edited since)
+    const waiting = found.entries.filter(({ id }) => !moved.has(id) && area.getItem(entryPrefix + id) === null);
+    /** @param {typeof waiting[number]} e */
+    const write = ({ id, rev, order, roster }) => {
       try {
         area.setItem(entryPrefix + id, JSON.stringify({ id, rev, order, roster }));
+        return true;
       } catch {
-        complete = false;
+        return false;
       }
-    });
-    if (found.active && complete) {
+    };
+    let left = waiting;
+    const damaged = Boolean(found.whole || found.bad.length);
+    if (found.data && !damaged) {
+      // round by round: write what fits, then the old key without what moved (room freed)
+      const all = /** @type {unknown[]} */ (found.data.rosters);
+      let inOld = found.entries.length;
+      /** @param {typeof waiting} rest */
+      const keepOnly = (rest) => {
+        const rosters = rest.map((e) => ({ ...(/** @type {object} */ (all[e.index])), id: e.id, order: e.order }));
+        area.setItem(LEGACY_KEY, JSON.stringify({ ...found.data, rosters }));
+        inOld = rest.length;
+      };
+      if (left.length && left.length < inOld) keepOnly(left); // a move cut short at an earlier visit
+      while (left.length) {
+        const failed = left.filter((e) => !write(e));
+        if (failed.length === left.length) break;
+        left = failed;
+        if (left.length) keepOnly(left);
+      }
+      if (!left.length) area.removeItem(LEGACY_KEY);
+    } else {
+      left = left.filter((e) => !write(e));
+      const now = [...moved, ...waiting.filter((e) => !left.includes(e)).map((e) => e.id)];
+      if (now.length > moved.size) {
+        try { area.setItem(movedKey, JSON.stringify(now)); } catch { /* each moved key is found at the next visit */ }
+      }
+      let copied = true;
+      if (damaged) {
+        copied = !left.length && kept.keep(raw) !== null;
+        const parts = found.whole ? [{ label: "all saved rosters, as they were", reason: found.whole }] : [];
+        out.damage = [...parts, ...found.bad].map((p) => ({ ...p, kept: copied }));
+      }
+      if (!left.length && copied) {
+        area.removeItem(LEGACY_KEY);
+        area.removeItem(movedKey);
+      } else if (damaged) out.stuck = LEGACY_KEY;
+    }
+    if (found.active && !left.some((e) => e.id === found.active) && area.getItem(activeKey) === null) {
       try { area.setItem(activeKey, found.active); } catch { /* the first roster is shown */ }
     }
-    const damaged = Boolean(found.whole || found.bad.length);
-    let copied = true;
-    if (damaged) {
-      copied = complete && kept.keep(raw) !== null;
-      const parts = found.whole ? [{ label: "all saved rosters, as they were", reason: found.whole }] : [];
-      out.damage = [...parts, ...found.bad].map((p) => ({ ...p, kept: copied }));
-    }
-    if (complete && copied) area.removeItem(LEGACY_KEY);
-    else if (damaged) out.stuck = LEGACY_KEY;
-    if (!complete) out.error = "full";
+    out.unmoved = left.map((e) => String(e.roster.name).slice(0, limits.maxName));
+    if (left.length) out.error = "full";
   } catch {
     out.error = "blocked";
   }

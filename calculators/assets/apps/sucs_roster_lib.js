@@ -19,7 +19,8 @@ export const ADD_PARAM = "add";
  * @typedef {{format: string, collection: string, version: number, starter_limit: number,
  *   max_name: number, max_units: number, max_count: number, max_limit: number,
  *   max_file_chars: number, max_roster_chars: number, max_depth: number, max_rosters: number,
- *   battle_units: number, max_targets: number,
+ *   battle_units: number, max_targets: number, read_units: number, read_rosters: number,
+ *   storage_chars: number,
  *   target_number: Record<string, number>}} Rules
  */
 /** @type {Rules} */
@@ -32,7 +33,7 @@ export function configure(rules) {
 
 /** The store's limits, from the core's. */
 export function limits() {
-  return { maxChars: RULES.max_file_chars, maxDepth: RULES.max_depth, maxUnits: RULES.max_units, maxName: RULES.max_name };
+  return { maxChars: RULES.max_file_chars, maxDepth: RULES.max_depth, maxUnits: RULES.read_units, maxName: RULES.max_name };
 }
 
 /** Enough shape to show a roster without errors; the rules core checks it fully later.
@@ -228,6 +229,20 @@ export const SAVE_PROBLEMS = {
     + "Download it below, then delete it to resume saving; Export all rosters keeps your work as a file meanwhile.",
 };
 
+/** What the GM is told while rosters of the old single-key store could not be moved (no
+ *  room): which, why, where they are, and when they move. Shown until they are moved;
+ *  a later save's success does not hide it.
+ *  @param {{names: string[], total: number}} unmoved */
+export function unmovedMessage({ names, total }) {
+  if (!names.length) return "";
+  const shown = names.slice(0, 8).map((n) => `“${n}”`);
+  if (names.length > shown.length) shown.push(`and ${names.length - shown.length} more`);
+  return `${names.length} of the ${countOf(total, "roster")} saved by an earlier version of the builder could not be moved `
+    + `into this version's storage, because this browser's storage is full: ${shown.join(", ")}. They are not lost: they stay `
+    + "where the earlier version saved them, untouched, and move as soon as there is room (at your next visit, or when you "
+    + "delete rosters or kept copies you no longer need). Export all rosters saves the ones shown here as a file.";
+}
+
 /** The report of damaged saved data: which rosters, why, and where they went.
  * @param {Array<{label: string, reason: string, kept: boolean}>} parts */
 export function damageMessage(parts) {
@@ -248,10 +263,11 @@ export const QUESTIONS = {
     choices: [["both", "Keep both"], ["theirs", "Use the other tab's version"]],
     cancel: "both",
   }),
-  /** @param {string} name @param {string} source @param {number} left clashes after this one */
-  clash: (name, source, left) => ({
+  /** @param {string} name @param {string} source @param {number} left clashes after this one
+   *  @param {string} [difference] how the two differ (rosterDifference) */
+  clash: (name, source, left, difference = "") => ({
     title: `You already have a roster called “${name}”`,
-    text: `${source} holds a different roster of that name. Keep both adds it as a separate roster; Replace overwrites `
+    text: `${source} holds a different roster of that name. ${difference ? `${difference} ` : ""}Keep both adds it as a separate roster; Replace overwrites `
       + "your saved version with it (Undo brings yours back); "
       + (left ? "Skip leaves this one out; " : "")
       + "Cancel stops the import and changes nothing."
@@ -267,6 +283,31 @@ export const QUESTIONS = {
     cancel: "keep",
   },
 };
+
+/** How a saved roster and one received under the same name differ, in a sentence: the
+ *  points limit, the lines and units, and the first lines that are not the same.
+ *  @param {import("./sucs_roster_store.js").Roster} mine @param {import("./sucs_roster_store.js").Roster} theirs */
+export function rosterDifference(mine, theirs) {
+  const parts = [];
+  if (mine.name !== theirs.name) parts.push(`the name is written “${mine.name}” here and “${theirs.name}” in it`);
+  if (mine.points_limit !== theirs.points_limit) {
+    parts.push(`the points limit is ${mine.points_limit || "none"} here and ${theirs.points_limit || "none"} in it`);
+  }
+  const models = (/** @type {typeof mine} */ r) => r.units.reduce((n, u) => n + u.count, 0);
+  const size = (/** @type {typeof mine} */ r) => `${countOf(r.units.length, "line")} (${countOf(models(r), "unit")})`;
+  if (size(mine) !== size(theirs)) parts.push(`yours has ${size(mine)}, it has ${size(theirs)}`);
+  const line = (/** @type {typeof mine.units[number] | undefined} */ u) => (u ? `${u.count} × ${u.name}` : "nothing");
+  const differ = [];
+  for (let i = 0; i < Math.max(mine.units.length, theirs.units.length); i += 1) {
+    const a = mine.units[i];
+    const b = theirs.units[i];
+    if (canonical(a) === canonical(b)) continue;
+    const what = a && b && line(a) === line(b) ? `${line(a)}, with other stats` : `${line(a)} here, ${line(b)} in it`;
+    differ.push(`line ${i + 1}: ${what}`);
+  }
+  if (differ.length) parts.push(differ.slice(0, 3).join("; ") + (differ.length > 3 ? `; and ${differ.length - 3} more line(s) differ` : ""));
+  return parts.length ? `How they differ: ${parts.join("; ")}.` : "";
+}
 
 /** The app's computations (through the bridge) and timers keep root._busy true, as does
  *  the start until setStarting(false); waiting for the GM's answer to a question does not.
@@ -302,7 +343,7 @@ export function busyTracker(root, bridge, dialog) {
       }, ms));
       update();
     },
-    /** @param {{title: string, text: string, choices: string[][], cancel: string}} q */
+    /** @param {{title: string, text: string, choices: string[][], cancel: string, returnTo?: HTMLElement | null}} q */
     async question(q) {
       const held = starting;
       starting = false;

@@ -38,12 +38,13 @@ export function renderStorage(app) {
   const show = (/** @type {string} */ sel, /** @type {string} */ text) => { app.$(sel).textContent = text; app.$(sel).hidden = !text; };
   show(".sucs-save-problem", app.saveProblem);
   show(".sucs-damage", app.damageText);
+  show(".sucs-move-problem", app.moveText);
   show(".sucs-persist-text", app.persistText);
   app.$(".sucs-persist").hidden = !app.persistText;
   app.$(".sucs-kept-title").hidden = !kept.length;
   app.$(".sucs-kept").replaceChildren(...keptNodes(kept));
-  app.$('.sucs-storage [data-sucs="export-all"]').hidden = !app.saveProblem;
-  app.$(".sucs-storage").hidden = !app.saveProblem && !app.damageText && !kept.length;
+  app.$('.sucs-storage [data-sucs="export-all"]').hidden = !app.saveProblem && !app.moveText;
+  app.$(".sucs-storage").hidden = !app.saveProblem && !app.damageText && !app.moveText && !kept.length;
 }
 
 /** @param {RosterApp} app @param {Damage[]} parts */

@@ -12,6 +12,8 @@ import { migrateLegacy } from "./sucs_roster_legacy.js";
 export const ENTRY_PREFIX = scopedKey("sucs-roster:");
 export const ACTIVE_KEY = scopedKey("sucs-rosters:active");
 export const KEPT_PREFIX = scopedKey("sucs-rosters:kept:");
+/** the ids already moved from a damaged old store still in place (sucs_roster_legacy.js) */
+export const MOVED_KEY = scopedKey("sucs-rosters:moved");
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
@@ -22,7 +24,7 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
  * @typedef {{label: string, reason: string, kept: boolean}} Damage
  * @typedef {{maxChars: number, maxDepth: number, maxUnits: number, maxName: number}} Limits
  * @typedef {{added: string[], removed: string[], refreshed: string[], restored: string[], kept: string[],
- *   conflicts: string[], damage: Damage[], error: string | null}} SyncResult
+ *   conflicts: string[], damage: Damage[], error: string | null, freed: boolean}} SyncResult
  */
 
 /** @param {string} key */
@@ -67,6 +69,8 @@ export class RosterStore {
     this.stuck = new Set();
     /** @type {Map<string, {key: string, label: string, size: string}>} */
     this.labels = new Map();
+    /** the rosters of the old store not moved yet (no room), and how many it held */
+    this.unmoved = { names: /** @type {string[]} */ ([]), total: 0 };
   }
 
   /** @param {string | null} id */
@@ -229,19 +233,29 @@ export class RosterStore {
     return { disk, damage, error: null };
   }
 
-  /** Read the saved rosters for the first time (migrating an older store first).
+  /** Move the old single-key store, or what is left of it (sucs_roster_legacy.js); the
+   *  rosters it could not move are in `unmoved`. */
+  moveLegacy() {
+    if (!this.area) return { damage: [], error: null };
+    const migrated = migrateLegacy(this.area, this.kept, ENTRY_PREFIX, ACTIVE_KEY, MOVED_KEY, this.limits);
+    if (migrated.stuck) this.stuck.add(migrated.stuck);
+    this.unmoved = { names: migrated.unmoved, total: migrated.total };
+    return migrated;
+  }
+
+  /** Read the saved rosters for the first time (moving an older store first). A failed
+   *  move is not a save's error: `unmoved` says what is left, until it is moved.
    *  @returns {{error: string | null, damage: Damage[]}} */
   load() {
     if (!this.area) return { error: "blocked", damage: [] };
-    const migrated = migrateLegacy(this.area, this.kept, ENTRY_PREFIX, ACTIVE_KEY, this.limits);
-    if (migrated.stuck) this.stuck.add(migrated.stuck);
+    const migrated = this.moveLegacy();
     const { disk, damage, error } = this.readDisk();
     if (error) return { error, damage: migrated.damage };
     this.entries = [...disk.values()].sort(byOrder).map((s) => ({ ...s, dirty: false, conflict: null }));
     try {
       this.active = this.area.getItem(ACTIVE_KEY);
     } catch { this.active = null; }
-    return { error: migrated.error, damage: [...migrated.damage, ...damage] };
+    return { error: migrated.error === "blocked" ? "blocked" : null, damage: [...migrated.damage, ...damage] };
   }
 
   /** Data kept aside: [{key, label, size}], oldest first, then damaged data left in place. */
@@ -281,7 +295,7 @@ export class RosterStore {
    *  @param {{write?: boolean, busy?: string[]}} [options] @returns {SyncResult} */
   sync({ write = true, busy = [] } = {}) {
     /** @type {SyncResult} */
-    const res = { added: [], removed: [], refreshed: [], restored: [], kept: [], conflicts: [], damage: [], error: null };
+    const res = { added: [], removed: [], refreshed: [], restored: [], kept: [], conflicts: [], damage: [], error: null, freed: false };
     const { disk, damage, error } = this.readDisk();
     res.damage = damage;
     if (error) {
@@ -343,6 +357,7 @@ export class RosterStore {
       for (const id of toRemove) {
         this.area.removeItem(ENTRY_PREFIX + id);
         this.deleted.delete(id);
+        res.freed = true;
       }
       if (this.active && this.area.getItem(ACTIVE_KEY) !== this.active) this.area.setItem(ACTIVE_KEY, this.active);
     } catch (err) {

@@ -4,7 +4,7 @@
 // in both asked about; every roster read from storage checked by the rules core before it
 // is trusted; and a tab left while it asks about another tab's version keeps its own
 // version as a roster of its own, said at the tab's next start.
-import { clone, suffixed, QUESTIONS } from "./sucs_roster_lib.js";
+import { clone, suffixed, QUESTIONS, unmovedMessage } from "./sucs_roster_lib.js";
 import { KEPT_PREFIX, ENTRY_PREFIX, ACTIVE_KEY } from "./sucs_roster_store.js";
 import { askPersist, PERSIST_REFUSED, scopedKey } from "./storage_kit.js";
 import { closeEditor } from "./sucs_roster_editor.js";
@@ -12,9 +12,20 @@ import { notice, renderStorage, reportDamage, problemText } from "./sucs_roster_
 
 /** @typedef {import("./sucs_roster.js").RosterApp} RosterApp */
 
-/** Save, and show what the saved copy says about other tabs and damage. @param {RosterApp} app */
-export function save(app) {
-  afterSync(app, app.store.sync({ write: true }));
+/** Save, and show what the saved copy says about other tabs and damage. Room freed (a
+ *  roster or a kept copy deleted: `freed`) lets the rest of an old store move, if any is
+ *  left. @param {RosterApp} app @param {{freed?: boolean}} [options] */
+export function save(app, { freed = false } = {}) {
+  const res = app.store.sync({ write: true });
+  const { store } = app;
+  if (store.unmoved.names.length && (freed || res.freed) && !res.error) {
+    const moved = store.moveLegacy();
+    app.moveText = unmovedMessage(store.unmoved);
+    const more = store.sync({ write: false }); // the rosters just moved come in as another tab's would
+    res.added.push(...more.added);
+    if (!store.unmoved.names.length && !moved.error) notice(app, "Every roster saved by an earlier version of the builder is now moved.");
+  }
+  afterSync(app, res);
 }
 
 /** The GM saved something: ask the browser to keep the site's data (once per page view).
