@@ -261,7 +261,8 @@ async function compute(/** @type {Widget} */ root) {
         pinned ? { setup: inputs, pinned } : inputs, /** @type {string} */ (root.dataset.uid),
         (partial) => {
           // a whole fight's newer answer, for these inputs only (never a setup left behind)
-          if (root._asked !== ticket || root._dirty) return;
+          // (nor for inputs changed since, still waiting for the typing to pause)
+          if (root._asked !== ticket || root._dirty || JSON.stringify(collect(root)) !== root._computed) return;
           clearTimeout(busyTimer);
           showPartial(root, partial);
         });
@@ -369,7 +370,9 @@ async function keepGoing(/** @type {Widget} */ root) {
   let reply;
   try {
     reply = await keepRefining(/** @type {string} */ (root.dataset.uid), (partial) => {
-      if (root._asked === asked && !root._dirty) showPartial(root, partial);
+      if (root._asked === asked && !root._dirty && JSON.stringify(collect(root)) === root._computed) {
+        showPartial(root, partial);
+      }
     });
   } catch (err) {
     root._running = false;

@@ -95,8 +95,9 @@ def test_a_large_battle_sharpens_in_place_and_never_shows_another_setups_figures
         page.evaluate(SAMPLER, handle)
         mark = page.evaluate("() => performance.now()")
         set_rosters(root, RED, BLUE)
-        # the moment the first roster changed in the form
-        begun = page.evaluate("([el, t]) => el._inputs.find(x => x >= t)", [handle, mark])
+        # the moment the form held the new battle (its last roster typed in)
+        begun = page.evaluate("([el, t]) => Math.max(...el._inputs.filter(x => x >= t))",
+                              [handle, mark])
         # this battle's first figures, with their precision, while it still refines
         page.wait_for_function(
             "el => el.dataset.refining && el.querySelector('.calc-headline')"
@@ -143,7 +144,8 @@ def test_a_large_battle_sharpens_in_place_and_never_shows_another_setups_figures
         # a change during refinement starts over for the new rosters
         mark = page.evaluate("() => performance.now()")
         set_rosters(root, RED, GREEN)
-        changed = page.evaluate("([el, t]) => el._inputs.find(x => x >= t)", [handle, mark])
+        changed = page.evaluate("([el, t]) => Math.max(...el._inputs.filter(x => x >= t))",
+                                [handle, mark])
         page.wait_for_function(
             "el => el.querySelector('.calc-headline')"
             " && el.querySelector('.calc-headline').textContent.includes('Green section')"
