@@ -113,6 +113,7 @@ PLACES: dict[str, Callable[[str, str, str], bool]] = {
     "README.md": lambda k, t, text: f"`{k}`" in text,
     "benchmarks/site_speed.py": lambda k, t, text: f'"{k}.' in text,
     "benchmarks/lighthouse.py": lambda k, t, text: f'"{k}/' in text,
+    "benchmarks/anytime.py": lambda k, t, text: f'"{k}.engagement"' in text,
     "tests/calculators/test_fight_account.py":
         lambda k, t, text: not _has_engagement(k) or f'"{k}.engagement"' in text,
     "tests/calculators/test_readable_numbers.py":

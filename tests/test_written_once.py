@@ -20,7 +20,7 @@ import pytest
 from rules_core.cortex import tables as cortex
 from rules_core.gunplay import tables as gunplay
 from rules_core.gunplay.tables import RangeBand, Size
-from rules_core.heroic import calc_groups_fight
+from rules_core.heroic import fight as heroic_fight
 from rules_core.heroic import tables as heroic
 from rules_core.sucs import tables as sucs
 
@@ -99,7 +99,7 @@ WORDS = {"three": 3, "five": 5, "six": 6, "twenty": 20}
 
 
 def _heroic_limit(name: str) -> int:
-    value = getattr(calc_groups_fight, name)
+    value = getattr(heroic_fight, name)
     assert isinstance(value, int)
     return value
 
