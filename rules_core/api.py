@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from rules_core import cascade
 from rules_core.calculator import Calculator
@@ -129,7 +129,10 @@ def _failure(err: BaseException) -> dict[str, Any]:
     return error_reply([InputError("inputs", message)])
 
 
-def _answer(work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+Answered = TypeVar("Answered")
+
+
+def _answer(work: Callable[[], Answered]) -> Answered | dict[str, Any]:
     try:
         return work()
     except _Refused as refused:
@@ -211,12 +214,7 @@ def begin(name: str, inputs: Any, first_after: float = 0.3) -> Sharpening | dict
         if sharpen is None:
             return _response(calc, clean, _guarded(calc, lambda: calc.compute(clean)))
         return Sharpening(calc, clean, _guarded(calc, lambda: sharpen.begin(clean, first_after)))
-    try:
-        return work()
-    except _Refused as refused:
-        return error_reply(refused.errors)
-    except Exception as err:  # noqa: BLE001 - the contract: a reply, never an exception
-        return _failure(err)
+    return _answer(work)
 
 
 def roll(name: str, inputs: Any, rng: random.Random | None = None) -> dict[str, Any]:
