@@ -71,7 +71,8 @@ pyodide-shard:
 	  --deselect tests/rules_core/test_api_contract.py::test_a_calculator_imports_its_own_system_only \
 	  --deselect tests/rules_core/test_hostile.py::test_hostile_command_lines_answer_in_json_without_a_traceback \
 	  --deselect tests/rules_core/test_hostile.py::test_a_closed_pipe_ends_the_program_quietly \
-	  --deselect tests/rules_core/test_sucs_battle.py::test_a_share_link_from_the_army_builder_is_read
+	  --deselect tests/rules_core/test_sucs_battle.py::test_a_share_link_from_the_army_builder_is_read \
+	  --deselect tests/rules_core/test_cascade.py::test_the_command_line_takes_a_precision
 # (the tests that start a new process, the command line's, a fresh interpreter's and
 # Node's for the site's own share-link packing, run in CPython only: Pyodide cannot
 # start a process)
