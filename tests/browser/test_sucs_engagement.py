@@ -60,7 +60,7 @@ def test_close_combat_past_the_exact_walk_shows_its_error_bound(page: Page) -> N
     assert reply["result"] == json.loads(json.dumps(expected["result"]))
     headline = root.locator(".calc-headline").first
     headline.scroll_into_view_if_needed()
-    assert "each chance exact to within" in headline.inner_text().lower()
+    assert "precision\nexact to within" in headline.inner_text().lower()
     assert headline.is_visible()
     assert "Exact to within" in (root.text_content() or "")  # the explanation says how
     # the odds tables say why no fraction is shown: the bound, not "too long"
