@@ -169,6 +169,12 @@ class Refinement:
             return False
         self.steps += 1
         start = self.clock()
+        if (self.first_after is not None and self.answer is None and self._walk is None
+                and self._walks and self._walks[0][0] == "pruned"
+                and self.cascade.play_once is not None):
+            # a pruned walk moves a whole round at once (one long piece): in the browser
+            # a first simulated answer comes before it starts
+            return self._simulate()
         if self._walk is None and self._walks:
             self._walk_name, begin = self._walks.pop(0)
             self._walk = begin()

@@ -259,3 +259,16 @@ def test_the_settled_simulation_is_the_same_whether_or_not_it_ran_beside_a_walk(
     # it reached the wanted precision while the walk was still tried, and played no more
     assert beside.steps > alone.steps and beside.played == alone.played
     assert beside.answer == alone.answer and beside.stopped == alone.stopped == "precision"
+
+
+def test_in_the_browser_a_fight_whose_first_walk_is_pruned_is_simulated_first() -> None:
+    """The pruned walk moves a whole round in one piece (over a second for the source's
+    twelve orcs carrying every point): the browser's refinement gives a simulated answer
+    before it starts; the API's settled answer is unchanged."""
+    clean = validate(heroic_calc.FIELDS, {**initial_inputs(heroic_calc.FIELDS),
+                                          "wounds": "carry"})
+    answers = heroic_calc._cascade(clean)
+    assert [name for name, _ in answers.walks] == ["pruned"]
+    browser = cascade.Refinement(answers, first_after=0.3)
+    assert browser.step(0.01) and browser.method == "simulation" and browser.failures == []
+    assert browser.played == answers.batch and browser._walk is None  # not begun yet
