@@ -388,11 +388,9 @@ async function keepGoing(/** @type {Widget} */ root) {
     return;
   }
   if (reply.ok) {
-    const result = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
-    result.innerHTML = /** @type {string} */ (reply.html);
-    root._result = reply.result;
+    showPartial(root, reply); // the settled (or stopped) answer, in place as every other
+    delete root.dataset.refining;
     root._shownReply = reply;
-    showSummary(root);
     refineButtons(root, reply.stopped ? "keep" : null);
     setStatus(root, "ready", reply.stopped ? `Stopped: ${reply.result.precision}. Keep refining to sharpen it.`
       : `Worked out live in your browser: ${reply.result.precision}.`);
