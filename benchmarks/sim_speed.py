@@ -32,37 +32,24 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.sucs_battle import (  # noqa: E402
+    LED_A,
+    LED_B,
+    MOST,
+    RIFLES,
+    TEN_A,
+    TEN_B,
+    VETERANS,
+)
+from benchmarks.sucs_battle import _army as _army  # noqa: E402
 from rules_core import solver  # noqa: E402
 from rules_core.fields import initial_inputs, validate_all  # noqa: E402
 from rules_core.heroic import calc_groups_fight as heroic_calc  # noqa: E402
-from rules_core.heroic import fight as heroic  # noqa: E402
 from rules_core.heroic import quick as heroic_quick  # noqa: E402
 from rules_core.sucs import calc_actions_fight as engagement  # noqa: E402
 from rules_core.sucs import calc_roster_battle as battle  # noqa: E402
 from rules_core.sucs import fight as sucs  # noqa: E402
-
-
-def _army(name: str, *lines: tuple[str, int, dict[str, Any]]) -> dict[str, Any]:
-    return {"format": "sucs-roster", "version": 1, "name": name, "points_limit": 0,
-            "units": [{"name": n, "count": c, "stats": s} for n, c, s in lines]}
-
-
-RIFLES, VETERANS = {"quality": 3, "attack": 1}, {"quality": 4, "attack": 1, "armor": 1}
-GUNNERS, TANK = {"quality": 3, "attack": 1, "targets": 2}, {"quality": 5, "attack": 3, "armor": 2}
-STEALTHY = {"quality": 4, "attack": 2, "armor": 1, "stealth": True}
-OFFICER = {**VETERANS, "commander": True, "support_reorganize": True, "range": 12}
-TEN_A = _army("Ten", ("Rifle squad", 4, RIFLES), ("Veterans", 3, VETERANS),
-              ("Gun team", 2, GUNNERS), ("Tank", 1, TANK))
-TEN_B = _army("Ten more", ("Rifle squad", 3, RIFLES), ("Scouts", 3, STEALTHY),
-              ("Gun team", 2, GUNNERS), ("Veterans", 2, VETERANS))
-LED_A = _army("Ten, led", ("Officer", 1, OFFICER), ("Rifle squad", 4, RIFLES),
-              ("Veterans", 2, VETERANS), ("Gun team", 2, GUNNERS), ("Tank", 1, TANK))
-LED_B = _army("Ten more, led", ("Officer", 1, OFFICER), ("Rifle squad", 3, RIFLES),
-              ("Scouts", 3, STEALTHY), ("Gun team", 2, GUNNERS), ("Veterans", 1, VETERANS))
-HALF = battle.MAX_BATTLE_UNITS // 4
-MOST = _army("Most", ("Rifle squad", HALF, RIFLES), ("Veterans", HALF, VETERANS),
-             ("Gun team", HALF, GUNNERS),
-             ("Scouts", battle.MAX_BATTLE_UNITS - 3 * HALF, STEALTHY))
+from rules_core.sucs import quick as sucs_quick  # noqa: E402
 
 #: (label, calculator, inputs): every case is simulated whatever its size
 CASES: list[tuple[str, str, dict[str, Any]]] = [
@@ -99,18 +86,25 @@ def fight_and_cap(calc: str, inputs: dict[str, Any]) -> tuple[Any, int]:
     return heroic_calc.build(clean), clean["max_rounds"]
 
 
+def quick_player(calc: str) -> Any:
+    """The system's ``play_quickly`` (:mod:`rules_core.sucs.quick`, :mod:`rules_core.heroic.quick`)."""
+    return sucs_quick.play_quickly if calc.startswith("sucs.") else heroic_quick.play_quickly
+
+
 def simulate(calc: str, fight: Any, cap: int, battles: int) -> solver.Simulated:
-    """``battles`` fights played the way the calculator plays them (no work cap)."""
+    """``battles`` fights played the way the calculator plays them, tallied as the answer
+    cascade tallies them (no work cap); a SUCS fight's turn walk is not budgeted."""
     if calc.startswith("sucs."):
-        return sucs.simulated(fight, cap, battles)
+        fight.max_work = sucs.UNCOUNTED
+    play = quick_player(calc)
     return solver.simulated(fight, max_rounds=cap, trials=battles,
-                            play_once=lambda rng: heroic_quick.play_quickly(fight, cap, rng))
+                            play_once=lambda rng: play(fight, cap, rng))
 
 
 def play_only(calc: str, fight: Any, cap: int, battles: int) -> float:
     """Rounds played in ``battles`` fights by the simulator alone (``play_quickly``, one
     seeded generator), without the solver's tally of each fight's outcome and losses."""
-    play = sucs.play_quickly if calc.startswith("sucs.") else heroic.play_quickly
+    play = quick_player(calc)
     rng = random.Random(solver.SIM_SEED)
     return sum(play(fight, cap, rng)[1] for _ in range(battles)) / battles
 

@@ -543,6 +543,16 @@ class Simulated(Answer[float]):
 SIM_SEED = 20261127
 
 
+def below(rng: random.Random, n: int) -> int:
+    """A uniform whole number from 0 to n - 1, exactly (random bits, redrawn past n): the
+    one draw the quick players make for every chance held as whole ways out of n."""
+    bits = n.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= n:
+        r = rng.getrandbits(bits)
+    return r
+
+
 def simulated(fight: Fight, *, max_rounds: int, trials: int,
               play_once: Callable[[random.Random], tuple[Any, int]],
               max_work: int | None = None) -> Simulated:

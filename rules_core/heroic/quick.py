@@ -21,18 +21,10 @@ from collections.abc import Callable
 
 from rules_core.heroic import fight as model
 from rules_core.heroic.groups import standing
+from rules_core.solver import below
 
 #: one fight played: (max rounds, generator) -> (the end state, rounds played)
 Player = Callable[[int, random.Random], "tuple[model.State, int]"]
-
-
-def below(rng: random.Random, n: int) -> int:
-    """A uniform whole number from 0 to n - 1, exactly (random bits, redrawn past n)."""
-    bits = n.bit_length()
-    r = rng.getrandbits(bits)
-    while r >= n:
-        r = rng.getrandbits(bits)
-    return r
 
 
 def player(fight: model.Fight) -> Player:

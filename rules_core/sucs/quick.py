@@ -28,6 +28,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rules_core.solver import below
 from rules_core.sucs.turn import penalty, reorganized
 
 if TYPE_CHECKING:
@@ -45,15 +46,6 @@ Drawable = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], bo
 
 #: one fight played: (max rounds, generator) -> (the end state, turns played)
 Player = Callable[[int, random.Random], "tuple[Round, int]"]
-
-
-def below(rng: random.Random, n: int) -> int:
-    """A uniform whole number from 0 to n - 1, exactly (random bits, redrawn past n)."""
-    bits = n.bit_length()
-    r = rng.getrandbits(bits)
-    while r >= n:
-        r = rng.getrandbits(bits)
-    return r
 
 
 def drawable(fight: Fight, side: str, i: int, t: int, bonus: int, lost: bool) -> Drawable:
