@@ -5,6 +5,7 @@
 // reopens the comparison. The address is text: it is parsed as JSON, never run.
 import { MAX_LINK_LENGTH, collect } from "./form.js";
 import { replaceAddress } from "./site.js";
+import { state } from "./state.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
 
@@ -26,7 +27,7 @@ export function pinnedFromUrl(/** @type {Widget} */ root) {
 
 function writePin(/** @type {Widget} */ root) {
   const url = new URL(window.location.href);
-  if (root._pinned) url.searchParams.set(param(root), JSON.stringify(root._pinned));
+  if (state(root).pinned) url.searchParams.set(param(root), JSON.stringify(state(root).pinned));
   else url.searchParams.delete(param(root));
   replaceAddress(url);
 }
@@ -35,14 +36,14 @@ function writePin(/** @type {Widget} */ root) {
 export function showPin(/** @type {Widget} */ root) {
   const button = root.querySelector('[data-action="pin"]');
   if (!button) return;
-  button.setAttribute("aria-pressed", root._pinned ? "true" : "false");
-  button.textContent = root._pinned ? "Unpin setup A" : "Pin as setup A";
-  root.toggleAttribute("data-pinned", Boolean(root._pinned));
+  button.setAttribute("aria-pressed", state(root).pinned ? "true" : "false");
+  button.textContent = state(root).pinned ? "Unpin setup A" : "Pin as setup A";
+  root.toggleAttribute("data-pinned", Boolean(state(root).pinned));
 }
 
 /** Pin the current inputs as setup A, or let go of the pinned setup. */
 export function togglePin(/** @type {Widget} */ root) {
-  root._pinned = root._pinned ? null : collect(root);
+  state(root).pinned = state(root).pinned ? null : collect(root);
   writePin(root);
   showPin(root);
 }

@@ -3,16 +3,9 @@
 // them in the page address (`?<uid>.<field>=value`) so a link reopens the same inputs.
 // Every value from the address or the user is treated as text, never as markup.
 import { replaceAddress } from "./site.js";
+import { state } from "./state.js";
 
-/**
- * A widget's root element with the state the page keeps on it.
- * @typedef {HTMLElement & {
- *   _overrides: Record<string, unknown>, _bound?: boolean, _path?: string, _busy?: boolean,
- *   _running?: boolean, _dirty?: boolean, _timer?: number, _lastReply?: unknown, _computed?: string,
- *   _pinned?: Record<string, unknown> | null, _result?: any, _shown?: string | null, _shownReply?: any, _live?: boolean, _rollWaiting?: boolean,
- *   _asked?: number,
- * }} Widget
- */
+/** A widget's root element; its state is kept by state.js. @typedef {HTMLElement} Widget */
 
 /** Links longer than this are not offered: servers and chat apps cut or refuse them. */
 export const MAX_LINK_LENGTH = 16_000;
@@ -52,7 +45,7 @@ export function updateVisibility(/** @type {Widget} */ root) {
   for (const field of fields(root)) {
     const cond = field.dataset.shownIf ? JSON.parse(field.dataset.shownIf) : null;
     if (cond) field.hidden = !cond[1].includes(values[cond[0]] ?? null);
-    values[/** @type {string} */ (field.dataset.field)] = field.hidden ? null : readValue(field, root._overrides);
+    values[/** @type {string} */ (field.dataset.field)] = field.hidden ? null : readValue(field, state(root).overrides);
   }
 }
 
@@ -63,7 +56,7 @@ export function collect(/** @type {Widget} */ root) {
   const inputs = {};
   for (const field of fields(root)) {
     if (field.hidden) continue;
-    const value = readValue(field, root._overrides);
+    const value = readValue(field, state(root).overrides);
     if (value !== null) inputs[/** @type {string} */ (field.dataset.field)] = value;
   }
   return inputs;
@@ -100,7 +93,7 @@ export function writeUrl(/** @type {Widget} */ root) {
 
 /** Fill the form from ``values`` (text from a link, or the starting values). */
 export function applyValues(/** @type {Widget} */ root, /** @type {Record<string, unknown>} */ values) {
-  root._overrides = {};
+  state(root).overrides = {};
   for (const field of fields(root)) {
     const name = /** @type {string} */ (field.dataset.field);
     const el = control(field);
@@ -111,13 +104,13 @@ export function applyValues(/** @type {Widget} */ root, /** @type {Record<string
     } else if (el.tagName === "SELECT") {
       const text = value === undefined || value === null ? "" : String(value);
       if ([...el.options].some((o) => o.value === text)) el.value = text;
-      else root._overrides[name] = text; // sent as received: the core names the problem
+      else state(root).overrides[name] = text; // sent as received: the core names the problem
     } else {
       const text = value === undefined ? el.defaultValue : value === null ? "" : String(value);
       el.value = text;
       // A number box drops text it cannot hold: send what the link said, so the core
       // can name the problem instead of complaining about an empty value.
-      if (el.value !== text) root._overrides[name] = text;
+      if (el.value !== text) state(root).overrides[name] = text;
     }
   }
   updateVisibility(root);
@@ -126,7 +119,7 @@ export function applyValues(/** @type {Widget} */ root, /** @type {Record<string
 /** Whether every field holds the value the page was built with (not a link's, not one
  * the browser restored or the reader typed). */
 export function atStart(/** @type {Widget} */ root) {
-  if (Object.keys(root._overrides).length) return false;
+  if (Object.keys(state(root).overrides).length) return false;
   return fields(root).every((field) => {
     const el = control(field);
     if (field.dataset.kind === "bool") return el.checked === el.defaultChecked;

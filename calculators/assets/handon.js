@@ -6,6 +6,7 @@
 // from the cost builder goes to the army builder ("Add to roster": fence.py ADDS_TO_ROSTER).
 import { SITE_ROOT } from "./site.js";
 import { pack } from "./sharelink.js";
+import { state } from "./state.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
 /** @typedef {{calculator: string, title: string, page: string, uid: string, field: string}} Target */
@@ -30,7 +31,7 @@ function current(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ bu
   note.className = "calc-hand-on";
   note.setAttribute("role", "status");
   button.closest(".calc-actions")?.after(note);
-  const value = root._result?.[key];
+  const value = state(root).result?.[key];
   if (value === undefined || root.dataset.pending || root.dataset.errorField) {
     note.textContent = wait;
     return { note, value: undefined };

@@ -9,6 +9,7 @@ import { handOn, addToRoster } from "./handon.js";
 import { showSummary } from "./summary.js";
 import { copyAccount, copyExact, downloadExact } from "./exact.js";
 import { openLog, record } from "./sessionlog.js";
+import { state } from "./state.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
 /** @typedef {import("./protocol.js").Reply} Reply */
@@ -217,8 +218,9 @@ function clearPending(/** @type {Widget} */ root) {
 /** Work out the current inputs; changes while it runs (or while the runtime loads) are
  * coalesced: only the latest inputs are computed next. */
 async function compute(/** @type {Widget} */ root) {
-  if (root._running) {
-    root._dirty = true;
+  const s = state(root);
+  if (s.running) {
+    s.dirty = true;
     // a whole fight being worked out gives way at once (the worker answers its request
     // with what it has, and works out these inputs next); figures on view that are being
     // replaced leave the view now
@@ -230,14 +232,14 @@ async function compute(/** @type {Widget} */ root) {
     }
     return;
   }
-  root._running = root._busy = true;
+  s.running = s.busy = true;
   /** @type {Reply | undefined} */
   let reply;
   let busyTimer = 0;
   let last = "";
   try {
     do {
-      root._dirty = false;
+      s.dirty = false;
       if (runtime.status !== "ready") {
         if (runtime.status !== "failed") showLoading(root);
         await start();
@@ -246,32 +248,32 @@ async function compute(/** @type {Widget} */ root) {
       const inputs = collect(root);
       // the same inputs (and pinned setup) again: one edit's input and change events (a
       // choice in a list, a box ticked) both ask, the second while the first is worked out
-      const asked = JSON.stringify([inputs, root._pinned ?? null]);
+      const asked = JSON.stringify([inputs, s.pinned ?? null]);
       if (asked === last) break;
       last = asked;
-      root._computed = JSON.stringify(inputs);
+      s.computed = JSON.stringify(inputs);
       // the page already shows the result for exactly these inputs (the build's, or the
       // last one worked out, kept on screen under an error for a mistyped value): nothing
       // to work out again (an engagement's takes seconds)
-      if (root._computed === root._shown && !root._pinned) break;
+      if (s.computed === s.shown && !s.pinned) break;
       busyTimer = window.setTimeout(() => showBusy(root, true), BUSY_AFTER_MS);
-      const pinned = root._pinned; // setup A: the worker renders both side by side
-      const ticket = root._asked = (root._asked || 0) + 1;
+      const pinned = s.pinned; // setup A: the worker renders both side by side
+      const ticket = ++s.asked;
       reply = await call(pinned ? "compare" : "run", /** @type {string} */ (root.dataset.calculator),
         pinned ? { setup: inputs, pinned } : inputs, /** @type {string} */ (root.dataset.uid),
         (partial) => {
           // a whole fight's newer answer, for these inputs only (never a setup left behind)
           // (nor for inputs changed since, still waiting for the typing to pause)
-          if (root._asked !== ticket || root._dirty || JSON.stringify(collect(root)) !== root._computed) return;
+          if (s.asked !== ticket || s.dirty || JSON.stringify(collect(root)) !== s.computed) return;
           clearTimeout(busyTimer);
           showPartial(root, partial);
         });
       clearTimeout(busyTimer);
-    } while (root._dirty);
+    } while (s.dirty);
   } catch (err) {
     clearTimeout(busyTimer);
-    root._running = false;
-    root._busy = Boolean(root._timer);
+    s.running = false;
+    s.busy = Boolean(s.timer);
     showBusy(root, false);
     if (err instanceof Cancelled) {
       markStale(root);
@@ -287,8 +289,8 @@ async function compute(/** @type {Widget} */ root) {
     }
     return;
   }
-  root._running = false;
-  root._busy = Boolean(root._timer);
+  s.running = false;
+  s.busy = Boolean(s.timer);
   showBusy(root, false);
   showWorking(root, false);
   delete root.dataset.refining;
@@ -307,31 +309,31 @@ async function compute(/** @type {Widget} */ root) {
     // the inputs are those of the result on screen: the build's, or one worked out here
     const shown = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
     shown.classList.remove("calc-stale");
-    const kept = root._shownReply;
-    root._result = kept ? kept.result : JSON.parse(root.dataset.result || "{}");
+    const kept = s.shownReply;
+    s.result = kept ? kept.result : JSON.parse(root.dataset.result || "{}");
     showSummary(root);
     setStatus(root, "ready", kept ? "Worked out live in your browser." : "Ready: changes are worked out live.");
     // going live reports nothing; an edit back to the inputs on screen reports their result
-    if (root._live) {
+    if (s.live) {
       root.dispatchEvent(new CustomEvent("calc:result",
-        { detail: kept || { ok: true, result: root._result, html: shown.innerHTML } }));
+        { detail: kept || { ok: true, result: s.result, html: shown.innerHTML } }));
     }
-    root._live = true;
+    s.live = true;
     return;
   }
   if (!reply.ok) {
-    // the result on screen stays that of the last valid inputs (root._shown)
+    // the result on screen stays that of the last valid inputs (s.shown)
     showError(root, /** @type {{field: string, message: string}} */ (reply.error));
   } else {
     // a comparison of two setups is not the result of one set of inputs
-    root._shown = root._pinned ? null : root._computed;
-    root._shownReply = root._pinned ? null : reply;
+    s.shown = s.pinned ? null : s.computed;
+    s.shownReply = s.pinned ? null : reply;
     const result = /** @type {HTMLElement} */ (root.querySelector(".calc-result"));
     const chosen = readerChoices(result);
     result.innerHTML = /** @type {string} */ (reply.html); // built by calculators/render.py, which escapes every value
     keepReaderChoices(result, chosen);
     result.classList.remove("calc-stale");
-    root._result = reply.result;
+    s.result = reply.result;
     showSummary(root);
     const precision = reply.result && reply.result.precision;
     refineButtons(root, reply.stopped ? "keep" : null);
@@ -339,7 +341,7 @@ async function compute(/** @type {Widget} */ root) {
       : precision && precision !== "exact" ? `Worked out live in your browser: ${precision}.`
         : "Worked out live in your browser.");
   }
-  root._live = true;
+  s.live = true;
   root.dispatchEvent(new CustomEvent("calc:result", { detail: reply }));
 }
 
@@ -355,7 +357,7 @@ function showPartial(/** @type {Widget} */ root, /** @type {Reply} */ partial) {
   result.innerHTML = /** @type {string} */ (partial.html); // built by calculators/render.py, which escapes every value
   keepReaderChoices(result, chosen);
   result.classList.remove("calc-stale");
-  root._result = partial.result;
+  state(root).result = partial.result;
   showSummary(root);
   refineButtons(root, "stop");
   setStatus(root, "ready", `Sharpening: ${partial.result.precision}…`);
@@ -363,34 +365,35 @@ function showPartial(/** @type {Widget} */ root, /** @type {Reply} */ partial) {
 
 /** Keep refining a whole fight stopped with Stop (from where it stopped). */
 async function keepGoing(/** @type {Widget} */ root) {
-  if (root._running) return;
+  const s = state(root);
+  if (s.running) return;
   refineButtons(root, null);
-  root._running = true;
-  const asked = root._asked = (root._asked || 0) + 1;
+  s.running = true;
+  const asked = ++s.asked;
   let reply;
   try {
     reply = await keepRefining(/** @type {string} */ (root.dataset.uid), (partial) => {
-      if (root._asked === asked && !root._dirty && JSON.stringify(collect(root)) === root._computed) {
+      if (s.asked === asked && !s.dirty && JSON.stringify(collect(root)) === s.computed) {
         showPartial(root, partial);
       }
     });
   } catch (err) {
-    root._running = false;
+    s.running = false;
     runtimeFailed(root, err);
     return;
   }
-  root._running = false;
+  s.running = false;
   delete root.dataset.refining;
-  if (root._dirty || reply === null) {
+  if (s.dirty || reply === null) {
     // changed meanwhile, or nothing kept to go on with: work the inputs out afresh
-    root._shown = null;
+    s.shown = null;
     compute(root);
     return;
   }
   if (reply.ok) {
     showPartial(root, reply); // the settled (or stopped) answer, in place as every other
     delete root.dataset.refining;
-    root._shownReply = reply;
+    s.shownReply = reply;
     refineButtons(root, reply.stopped ? "keep" : null);
     setStatus(root, "ready", reply.stopped ? `Stopped: ${reply.result.precision}. Keep refining to sharpen it.`
       : `Worked out live in your browser: ${reply.result.precision}.`);
@@ -491,11 +494,12 @@ function rollNote(/** @type {Widget} */ root, /** @type {string} */ text) {
 }
 
 async function roll(/** @type {Widget} */ root) {
+  const s = state(root);
   // pressed before the calculator is up: said at the button, rolled once it is (a second
   // press meanwhile adds nothing: one roll waits)
-  if (root._rollWaiting) return;
+  if (s.rollWaiting) return;
   if (runtime.status !== "ready") {
-    root._rollWaiting = true;
+    s.rollWaiting = true;
     root.dataset.rollWaiting = "true";
     rollNote(root, runtime.status === "failed"
       ? "Trying to start the calculator again: the dice are rolled once it is up…"
@@ -506,11 +510,11 @@ async function roll(/** @type {Widget} */ root) {
     reply = await call("roll", /** @type {string} */ (root.dataset.calculator), collect(root),
       /** @type {string} */ (root.dataset.uid));
   } catch (err) {
-    if (root._rollWaiting) rollNote(root, "Not rolled: live calculation is unavailable.");
+    if (s.rollWaiting) rollNote(root, "Not rolled: live calculation is unavailable.");
     if (!(err instanceof Cancelled)) runtimeFailed(root, err);
     return;
   } finally {
-    root._rollWaiting = false;
+    s.rollWaiting = false;
     delete root.dataset.rollWaiting;
   }
   clearErrors(root);
@@ -554,58 +558,58 @@ async function share(/** @type {Widget} */ root) {
 
 /** Compute after an edit: at once for a finished edit, after a pause while typing. */
 function scheduleCompute(/** @type {Widget} */ root, /** @type {Event} */ event) {
-  clearTimeout(root._timer);
-  root._timer = 0;
+  const s = state(root);
+  clearTimeout(s.timer);
+  s.timer = 0;
   if (runtime.status !== "ready") markPending(root);
   // a whole fight takes a while: its figures leave the view as soon as the inputs they
   // answer are no longer those on screen (a quick calculator keeps them the instant it takes)
-  else if (root.dataset.refines !== undefined && JSON.stringify(collect(root)) !== root._shown) {
+  else if (root.dataset.refines !== undefined && JSON.stringify(collect(root)) !== s.shown) {
     showWorking(root, true);
   }
   const target = event.target;
   const typed = target instanceof HTMLInputElement && (target.type === "number" || target.type === "text");
   if (event.type === "change" || !typed) {
     // the change event that ends a typed edit (leaving the box) repeats the last input
-    const same = !root._running && runtime.status === "ready" && JSON.stringify(collect(root)) === root._computed;
+    const same = !s.running && runtime.status === "ready" && JSON.stringify(collect(root)) === s.computed;
     if (!same) compute(root);
-    else root._busy = false;
+    else s.busy = false;
     return;
   }
   const pause = editInProgress(target) ? UNFINISHED_PAUSE_MS : TYPING_PAUSE_MS;
-  root._busy = true; // "busy" covers a computation that is waiting for the typing to pause
-  root._timer = window.setTimeout(() => {
-    root._timer = 0;
+  s.busy = true; // "busy" covers a computation that is waiting for the typing to pause
+  s.timer = window.setTimeout(() => {
+    s.timer = 0;
     compute(root);
   }, pause);
 }
 
 /** Bind one calculator widget (once). */
 export function bind(/** @type {Widget} */ root) {
-  if (root._bound) return;
-  root._bound = true;
-  root._path = location.pathname;
-  root._overrides = {};
-  root._asked = 0;
+  const s = state(root);
+  if (s.bound) return;
+  s.bound = true;
+  s.path = location.pathname;
   configure(root);
   widgets.add(root);
   const initial = JSON.parse(/** @type {string} */ (root.dataset.initial));
   const fromUrl = urlValues(root);
   if (fromUrl) applyValues(root, { ...initial, ...fromUrl });
-  root._pinned = pinnedFromUrl(root);
+  s.pinned = pinnedFromUrl(root);
   // the inputs the result on the page was worked out for when the site was built
-  root._shown = !fromUrl && !root._pinned && atStart(root) ? JSON.stringify(collect(root)) : null;
+  s.shown = !fromUrl && !s.pinned && atStart(root) ? JSON.stringify(collect(root)) : null;
   showPin(root);
   showSummary(root);
   // inputs from the address (a share link) or kept by the browser: the result on the
   // page is the build's, for other inputs, until the calculator works these out
-  if (root._shown === null && runtime.status !== "ready") markPending(root);
+  if (s.shown === null && runtime.status !== "ready") markPending(root);
   /** @param {Event} event */
   const onChange = (event) => {
     // A widget of a page being left (instant navigation: the address changes before the
     // old page's inputs are removed, and a blur can still fire) must not touch the new page.
-    if (!root.isConnected || location.pathname !== root._path) return;
+    if (!root.isConnected || location.pathname !== s.path) return;
     const field = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(".calc-field"));
-    if (field) delete root._overrides[/** @type {string} */ (field.dataset.field)];
+    if (field) delete s.overrides[/** @type {string} */ (field.dataset.field)];
     writeUrl(root);
     scheduleCompute(root, event);
   };
@@ -662,11 +666,11 @@ onRuntime((event) => {
     // loading: a widget waiting for the runtime, or one that showed a failure (Retry,
     // back online) shows the progress
     if (event === "progress" && runtime.status === "loading" &&
-        (root._busy || root.classList.contains("calc-offline"))) {
+        (state(root).busy || root.classList.contains("calc-offline"))) {
       showLoading(root);
     }
     if (event === "failed") runtimeFailed(root, runtime.failure);
-    if (event === "crashed" && !root._running) {
+    if (event === "crashed" && !state(root).running) {
       setStatus(root, /** @type {string} */ (root.dataset.status),
         "The calculator stopped unexpectedly and has been restarted.");
     }
