@@ -108,6 +108,8 @@ class Battle(Fight):
                     named[keys[key]].append(line.name)
                 self.kind_of[s] += [keys[key]] * line.count
             self.kinds[s] = [tuple(n) for n in named]
+        #: the losses' keys of each side's kinds, "a:0" its first
+        self._loss_keys = {s: [f"{s}:{k}" for k in range(len(self.kinds[s]))] for s in "ab"}
         super().__init__(units["a"], units["b"], rules, max_work=max_work, kinds=self.kind_of)
 
     def outcome(self, rnd: Round) -> str | None:
@@ -120,11 +122,17 @@ class Battle(Fight):
 
     def losses(self, rnd: Round) -> dict[str, int]:
         """Points lost per side, and units lost per kind ("a:0" the side's first kind)."""
+        # once per fight simulated: the destroyed units' places, then their points and kinds
         out: dict[str, int] = {}
         for s, units in zip("ab", rnd[1]):
-            out[s] = sum(c for c, u in zip(self.costs[s], units) if u is None)
-            for k in range(len(self.kinds[s])):
-                out[f"{s}:{k}"] = sum(u is None for u, kk in zip(units, self.kind_of[s]) if kk == k)
+            kind_of, keys = self.kind_of[s], self._loss_keys[s]
+            gone = [i for i, u in enumerate(units) if u is None]
+            costs = self.costs[s]
+            out[s] = sum([costs[i] for i in gone])
+            per = [0] * len(keys)
+            for i in gone:
+                per[kind_of[i]] += 1
+            out.update(zip(keys, per))
         return out
 
 
