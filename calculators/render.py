@@ -366,6 +366,9 @@ def roll_html(response: dict[str, Any]) -> str:
     summary = f'<p class="calc-roll-summary">{escape(str(result.get("summary", "")))}</p>'
     dice = [d for d in result.get("dice", []) if isinstance(d, dict)]
     lines = account(result)
+    told = result.get("account")
+    if lines and isinstance(told, list) and told:
+        return summary + told_html(told, "\n".join([str(result.get("summary", "")), *lines]))
     if not lines:
         return summary + f'<div class="calc-roll-dice">{_dice_html(dice)}</div>'
     by_round: dict[int, list[dict[str, Any]]] = {}
@@ -388,6 +391,49 @@ def roll_html(response: dict[str, Any]) -> str:
             f'<ol class="calc-roll-log">{"".join(items)}</ol>'
             + (f'<div class="calc-roll-dice">{_dice_html(rest)}</div>' if rest else "")
             + "</div>"
+            f'<button type="button" class="md-button calc-copy-account" data-action="copy-account" '
+            f'data-text="{escape(text)}">Copy the account as text</button>')
+
+
+def _rolls_html(rolls: Any) -> str:
+    """An action's dice, each roll's beside its name ("attack roll 2d6: [5] [1]"): the
+    name is on screen, so a screen reader reads it with the faces."""
+    out = []
+    for roll in rolls if isinstance(rolls, list) else []:
+        what = escape(str(roll.get("what", ""))) if isinstance(roll, dict) else ""
+        faces = roll.get("faces", []) if isinstance(roll, dict) else []
+        out.append(f'<span class="calc-roll-group"><span class="calc-roll-what">{what}:</span> '
+                   + " ".join(f'<span class="calc-die" title="{what}">{escape(str(f))}</span>'
+                              for f in faces) + "</span>")
+    return f'<span class="calc-roll-dice calc-action-dice">{"".join(out)}</span>' if out else ""
+
+
+def told_html(told: list[Any], text: str) -> str:
+    """A fight told action by action (:class:`rules_core.solver.Told`): each round a block
+    with its heading, one line per action marked with its side and followed by its own
+    dice, and the state after it; then the button that copies ``text``, the same account
+    as plain text (the session log keeps that text too)."""
+    blocks = []
+    for block in told:
+        if not isinstance(block, dict):
+            continue
+        heading = escape(str(block.get("heading", "")))
+        items = []
+        for action in block.get("actions", []):
+            if not isinstance(action, dict):
+                continue
+            side = str(action.get("side", ""))
+            mark = f" calc-side-{side}" if side in ("a", "b") else ""
+            items.append(f'<li class="calc-action{mark}"><span class="calc-action-words">'
+                         f'{escape(str(action.get("words", "")))}</span>'
+                         f'{_rolls_html(action.get("rolls"))}</li>')
+        blocks.append(f'<li class="calc-turn"><p class="calc-turn-heading">'
+                      f'<strong>{heading}</strong></p><ol class="calc-actions">{"".join(items)}</ol>'
+                      f'<p class="calc-turn-after">{escape(str(block.get("after", "")))}</p></li>')
+    word = escape(str(told[0].get("heading", "Round")).split(" ")[0].lower()) \
+        if isinstance(told[0], dict) else "round"
+    return (f'<div class="calc-roll-account" role="group" aria-label="The fight {word} by {word}" '
+            f'tabindex="0"><ol class="calc-roll-log calc-turns">{"".join(blocks)}</ol></div>'
             f'<button type="button" class="md-button calc-copy-account" data-action="copy-account" '
             f'data-text="{escape(text)}">Copy the account as text</button>')
 

@@ -93,7 +93,7 @@ def test_the_page_s_own_sides_in_close_combat_are_a_labelled_simulation(page: Pa
         assert reply["ok"], reply
         expected = json.loads(json.dumps(api.run("sucs.engagement", {"mode": "melee"})["result"]))
         text = simulation_shown(page, root, reply["result"], expected, "Side A wins", 844)
-        assert "For exact odds, lower the Round cap to" in text
+        assert "For exact odds, lower the Turn cap to" in text
         note = root.locator(".calc-exact-note").first.text_content() or ""
         assert "simulation" in note.lower()
         assert not root.locator('.calc-field[data-field="max_rounds"] .calc-error').is_visible()
