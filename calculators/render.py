@@ -157,13 +157,25 @@ LONG_FRACTION = 12
 SHORT_EXACT = 60
 
 
+def _grouped(digits: str) -> str:
+    """A whole number's digits in groups of three from the right, each group its own
+    span, with a line break allowed between groups (never inside one)."""
+    head = len(digits) % 3 or 3
+    groups = [digits[:head], *(digits[i:i + 3] for i in range(head, len(digits), 3))]
+    return "<wbr>".join(f'<span class="calc-digits">{escape(g)}</span>' for g in groups)
+
+
 def exact_cell(outcome: str, fraction: Fraction) -> str:
     """The "Exact" cell of an odds table: the fraction when it fits a short line (it breaks
-    after its slash on a phone); else its size and a Copy button, the whole fraction in the
+    after its slash on a phone, and a longer one between groups of three digits, never
+    inside a group); else its size and a Copy button, the whole fraction in the
     cell's ``data-exact`` (widget.js copies it, and downloads a table's)."""
     text = str(fraction)
-    if len(text) <= SHORT_EXACT:
+    if len(text) <= LONG_FRACTION:
         return f'<td data-exact="{escape(text)}">{escape(text).replace("/", "/<wbr>")}</td>'
+    if len(text) <= SHORT_EXACT:  # a line may break only between groups of three digits
+        return (f'<td class="calc-exact-wrap" data-exact="{escape(text)}">'
+                + "/<wbr>".join(_grouped(part) for part in text.split("/")) + "</td>")
     digits = len(text) - 1
     return (f'<td class="calc-exact-long" data-exact="{escape(text)}">'
             f'<span class="calc-exact-size">{digits:,} digits</span> '
