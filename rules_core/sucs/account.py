@@ -42,7 +42,8 @@ def attack_roll(total: int, bonus: int, needed: int, spot: tuple[int, int] | Non
     """An attack in words: the spotting roll if the target is stealthy, the attack roll
     (only when the target was found) with its modifier against the number needed, the
     damage d6 when it was used."""
-    parts, rolls = [], []
+    parts: list[str] = []
+    rolls: list[tuple[str, tuple[int, ...]]] = []
     if spot is not None:
         parts.append(f"spotting roll {sum(spot)} against {spot_needed} needed")
         rolls.append((SPOT, spot))

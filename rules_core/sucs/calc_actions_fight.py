@@ -15,10 +15,10 @@ from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField
 from rules_core.messages import describe
-from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs import account, quick
-from rules_core.sucs.presets import Preset, presets, slug
+from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.fight import Fight
+from rules_core.sucs.presets import Preset, presets, slug
 from rules_core.sucs.tables import OUT_OF_COMMAND, SUPPORT_BONUS
 from rules_core.sucs.turn import Fighter, Rules
 
@@ -126,10 +126,6 @@ def published(name: str, wanted: str, said: str) -> Preset:
                                                           f"{p.name}" for p in found) + ".")
     raise InputError(name, f"{label}: could not read {describe(said)} as a unit; write "
                            f"{FORMAT_HELP}.")
-
-
-def describe_unit(u: Fighter) -> str:
-    return f"{u.name}: {fighting_numbers(u)}"
 
 
 def fighting_numbers(u: Fighter) -> str:
@@ -290,8 +286,8 @@ def attack_odds(fight: Fight) -> list[dict[str, Any]]:
     rows = []
     for side in ("a", "b"):
         enemy = "b" if side == "a" else "a"
-        for i, u in enumerate(fight.units[side]):
-            for t, v in enumerate(fight.units[enemy]):
+        for i in range(len(fight.units[side])):
+            for t in range(len(fight.units[enemy])):
                 evs, kill, _, threat = fight.odds(side, i, t, 0)
                 sup = sum(w for (o, _), w, _ in evs if o == "suppressed") / 6 ** evs[0][2]
                 rows.append({"attacker": fight.label(side, i), "target": fight.label(enemy, t),
