@@ -40,7 +40,7 @@ READ = """root => [...root.querySelectorAll('.calc-roll-current .calc-turn')].ma
 
 @pytest.fixture(scope="module")
 def battle(module_page: Page, site) -> Locator:  # type: ignore[no-untyped-def]
-    goto_once(module_page, site, "sucs/roster/")
+    module_page.goto(site.url + "sucs/roster/")
     root = widget(module_page, "sucs.roster_battle")
     assert wait_settled(module_page, root) == "ready"
     for name, roster in (("roster_a", RED), ("roster_b", BLUE)):
