@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
+from rules_core.explain import escape
 from tests.browser.roster_storage import ENTRY, SNAPSHOT, active_roster, entries, names
 from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
 
@@ -350,8 +351,8 @@ def test_fight_this_roster_against_another_saved_roster(builder: Page) -> None:
         same = ours["name"].casefold() == foe["name"].casefold()
         named = {"a": ours["name"] + " (side A)" * same, "b": foe["name"] + " (side B)" * same}
         assert reply["result"]["names"] == named
-        assert (f"{named['a']}'s commanders are officer x1; {named['b']}'s commanders are "
-                "officer x1") in reply["explanation"]
+        assert (f"{escape(named['a'])}'s commanders are officer x1; {escape(named['b'])}'s "
+                "commanders are officer x1") in reply["explanation"]  # Markdown, escaped
         assert f"“{foe['name']}” (side B)" in page.locator(".sucs-battle-note").inner_text()
         wait_settled(page, root)
         # the answer is on screen: the battle widget's headline within the viewport

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from tests.browser.support import RUNTIME_TIMEOUT_MS, goto_once, wait_result, wait_settled, widget
+from tests.crossbrowser import page_scripts
 from tests.rules_core.test_sucs_account import BLUE, RED, UNITS
 
 pytestmark = pytest.mark.browser
@@ -23,19 +24,8 @@ ATTACK = re.compile(r"^(?P<who>.+?) fires at (?P<target>.+?): attack roll (?P<to
                     r"(?:destroyed|suppressed|no effect)")
 
 #: every turn block as the page shows it: heading, each action's words, side and dice by
-#: roll, the state after it (text, as a person reads it)
-READ = """root => [...root.querySelectorAll('.calc-roll-current .calc-turn')].map(turn => ({
-  heading: turn.querySelector('.calc-turn-heading').textContent.trim(),
-  after: turn.querySelector('.calc-turn-after').textContent.trim(),
-  actions: [...turn.querySelectorAll('.calc-action')].map(li => ({
-    side: li.classList.contains('calc-side-a') ? 'a' : li.classList.contains('calc-side-b') ? 'b' : '',
-    words: li.querySelector('.calc-action-words').textContent.trim(),
-    rolls: [...li.querySelectorAll('.calc-roll-group')].map(g => ({
-      what: g.querySelector('.calc-roll-what').textContent.trim(),
-      faces: [...g.querySelectorAll('.calc-die')].map(d => Number(d.textContent)),
-    })),
-  })),
-}))"""
+#: roll, the state after it (text, as a person reads it); the WebKit smoke suite reads it so
+READ = "root => " + page_scripts.TURNS
 
 
 @pytest.fixture(scope="module")
