@@ -305,11 +305,11 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
               f"marker{'s' * (m != 1)}" for s, m in zip("ab", fight.markers) if m]
     text = (f"**The units.** {units}" + (f"; {' and '.join(starts)}" if starts else "")
             + ".\n\n"
-            + ("**A turn** is one round here. Both sides roll 2d6 for the initiative "
-               f"({'ties rolled again' if rules.ties == 'reroll' else f'side {rules.ties.upper()} wins ties'}); "
+            + ("**A turn.** Both sides roll 2d6 for the initiative "
+               f"({'ties rolled again' if rules.ties == 'reroll' else f'{escape(fight.names[rules.ties])} wins ties'}); "
                "the winner activates one unit"
                if rules.first == "roll" else
-               f"**A turn** is one round here. Side {rules.first.upper()} acts first every "
+               f"**A turn.** {escape(fight.names[rules.first])} acts first every "
                "turn, as set, and activates one unit")
             + f", then the sides take turns, and the side with more "
             f"units activates the rest at the end "
@@ -372,7 +372,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     else:
         text += ("\n\n**The walk.** The state between turns is each unit's markers and whether "
                  "one roll towards the next marker has landed; the walk follows every state "
-                 f"with its exact chance, turn by turn, up to the round cap of "
+                 f"with its exact chance, turn by turn, up to the turn cap of "
                  f"{inputs['max_rounds']} (at most {result['peak_states']} states were live "
                  "at once).")
     if result.get("error_bound"):
