@@ -11,7 +11,8 @@ one :class:`Fight` interface and this module does the rest:
   ``None`` while it goes on,
 - ``losses(state)``: what each side has lost, ``{"a": 2, "b": 5}``,
 - ``sample(state, dice)``: one round with real dice (:class:`Dice`), through the same
-  resolution functions the odds count, and a line for the log,
+  resolution functions the odds count, and a line for the log, or the round told action
+  by action (:class:`Told`),
 - ``outcome_order``: the outcomes in the order a reader expects them.
 
 :func:`solve` walks the chain round by round with exact fractions, so every figure it
