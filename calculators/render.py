@@ -157,13 +157,25 @@ LONG_FRACTION = 12
 SHORT_EXACT = 60
 
 
+def _grouped(digits: str) -> str:
+    """A whole number's digits in groups of three from the right, each group its own
+    span, with a line break allowed between groups (never inside one)."""
+    head = len(digits) % 3 or 3
+    groups = [digits[:head], *(digits[i:i + 3] for i in range(head, len(digits), 3))]
+    return "<wbr>".join(f'<span class="calc-digits">{escape(g)}</span>' for g in groups)
+
+
 def exact_cell(outcome: str, fraction: Fraction) -> str:
     """The "Exact" cell of an odds table: the fraction when it fits a short line (it breaks
-    after its slash on a phone); else its size and a Copy button, the whole fraction in the
+    after its slash on a phone, and a longer one between groups of three digits, never
+    inside a group); else its size and a Copy button, the whole fraction in the
     cell's ``data-exact`` (widget.js copies it, and downloads a table's)."""
     text = str(fraction)
-    if len(text) <= SHORT_EXACT:
+    if len(text) <= LONG_FRACTION:
         return f'<td data-exact="{escape(text)}">{escape(text).replace("/", "/<wbr>")}</td>'
+    if len(text) <= SHORT_EXACT:  # a line may break only between groups of three digits
+        return (f'<td class="calc-exact-wrap" data-exact="{escape(text)}">'
+                + "/<wbr>".join(_grouped(part) for part in text.split("/")) + "</td>")
     digits = len(text) - 1
     return (f'<td class="calc-exact-long" data-exact="{escape(text)}">'
             f'<span class="calc-exact-size">{digits:,} digits</span> '
@@ -366,6 +378,9 @@ def roll_html(response: dict[str, Any]) -> str:
     summary = f'<p class="calc-roll-summary">{escape(str(result.get("summary", "")))}</p>'
     dice = [d for d in result.get("dice", []) if isinstance(d, dict)]
     lines = account(result)
+    told = result.get("account")
+    if lines and isinstance(told, list) and told:
+        return summary + told_html(told, "\n".join([str(result.get("summary", "")), *lines]))
     if not lines:
         return summary + f'<div class="calc-roll-dice">{_dice_html(dice)}</div>'
     by_round: dict[int, list[dict[str, Any]]] = {}
@@ -388,6 +403,49 @@ def roll_html(response: dict[str, Any]) -> str:
             f'<ol class="calc-roll-log">{"".join(items)}</ol>'
             + (f'<div class="calc-roll-dice">{_dice_html(rest)}</div>' if rest else "")
             + "</div>"
+            f'<button type="button" class="md-button calc-copy-account" data-action="copy-account" '
+            f'data-text="{escape(text)}">Copy the account as text</button>')
+
+
+def _rolls_html(rolls: Any) -> str:
+    """An action's dice, each roll's beside its name ("attack roll 2d6: [5] [1]"): the
+    name is on screen, so a screen reader reads it with the faces."""
+    out = []
+    for roll in rolls if isinstance(rolls, list) else []:
+        what = escape(str(roll.get("what", ""))) if isinstance(roll, dict) else ""
+        faces = roll.get("faces", []) if isinstance(roll, dict) else []
+        out.append(f'<span class="calc-roll-group"><span class="calc-roll-what">{what}:</span> '
+                   + " ".join(f'<span class="calc-die" title="{what}">{escape(str(f))}</span>'
+                              for f in faces) + "</span>")
+    return f'<span class="calc-roll-dice calc-action-dice">{"".join(out)}</span>' if out else ""
+
+
+def told_html(told: list[Any], text: str) -> str:
+    """A fight told action by action (:class:`rules_core.solver.Told`): each round a block
+    with its heading, one line per action marked with its side and followed by its own
+    dice, and the state after it; then the button that copies ``text``, the same account
+    as plain text (the session log keeps that text too)."""
+    blocks = []
+    for block in told:
+        if not isinstance(block, dict):
+            continue
+        heading = escape(str(block.get("heading", "")))
+        items = []
+        for action in block.get("actions", []):
+            if not isinstance(action, dict):
+                continue
+            side = str(action.get("side", ""))
+            mark = f" calc-side-{side}" if side in ("a", "b") else ""
+            items.append(f'<li class="calc-action{mark}"><span class="calc-action-words">'
+                         f'{escape(str(action.get("words", "")))}</span>'
+                         f'{_rolls_html(action.get("rolls"))}</li>')
+        blocks.append(f'<li class="calc-turn"><p class="calc-turn-heading">'
+                      f'<strong>{heading}</strong></p><ol class="calc-actions">{"".join(items)}</ol>'
+                      f'<p class="calc-turn-after">{escape(str(block.get("after", "")))}</p></li>')
+    word = escape(str(told[0].get("heading", "Round")).split(" ")[0].lower()) \
+        if isinstance(told[0], dict) else "round"
+    return (f'<div class="calc-roll-account" role="group" aria-label="The fight {word} by {word}" '
+            f'tabindex="0"><ol class="calc-roll-log calc-turns">{"".join(blocks)}</ol></div>'
             f'<button type="button" class="md-button calc-copy-account" data-action="copy-account" '
             f'data-text="{escape(text)}">Copy the account as text</button>')
 

@@ -102,7 +102,8 @@ def _display(calc: Calculator, result: dict[str, Any]) -> dict[str, Any]:
         "title": calc.title,
         "headline": [[label, value] for label, value in calc.headline(result)],
         "charts": [
-            {"key": c.key, "title": c.title, "outcome_label": c.outcome_label,
+            {"key": c.key, "title": str(result.get("chart_titles", {}).get(c.key, c.title)),
+             "outcome_label": c.outcome_label,
              "ordered": c.ordered, "zone": list(c.zone) if c.zone else None}
             for c in calc.charts
             if c.key in result

@@ -34,10 +34,12 @@ def _exact_map(chances: Mapping[Any, Fraction]) -> dict[str, str] | None:
     return None if None in out.values() else {k: v for k, v in out.items() if v is not None}
 
 
-def round_cap_field(initial: int = 20, maximum: int = TOP_ROUNDS) -> IntField:
-    """The round cap every whole fight takes: past it the fight counts as still going."""
-    return IntField("max_rounds", "Round cap", default=initial, minimum=1, maximum=maximum,
-                    help=f"Rounds played before a fight still going is reported as "
+def round_cap_field(initial: int = 20, maximum: int = TOP_ROUNDS, word: str = "Round"
+                    ) -> IntField:
+    """The round cap every whole fight takes: past it the fight counts as still going
+    (``word``: what the system calls a round, such as the SUCS "Turn")."""
+    return IntField("max_rounds", f"{word} cap", default=initial, minimum=1, maximum=maximum,
+                    help=f"{word}s played before a fight still going is reported as "
                          f"\"{STILL_FIGHTING}\".")
 
 
@@ -93,11 +95,13 @@ def to_result(odds: Odds | Pruned | Simulated, sides: Sequence[tuple[str, str]] 
     return result
 
 
-def charts(sides: Sequence[tuple[str, str]] = (), loss_label: str = "Lost") -> tuple[Chart, ...]:
-    """The charts every whole fight shows: outcomes, the round it ends, each side's losses."""
+def charts(sides: Sequence[tuple[str, str]] = (), loss_label: str = "Lost",
+           word: str = "Round") -> tuple[Chart, ...]:
+    """The charts every whole fight shows: outcomes, the round it ends, each side's losses
+    (``word``: what the system calls a round, such as the SUCS "Turn")."""
     return (
         Chart("outcomes", "How the fight ends", "Outcome", ordered=False),
-        Chart("end_round", "Round the fight ends in", "Round"),
+        Chart("end_round", f"{word} the fight ends in", word),
         *(Chart(f"losses_{key}", title, loss_label) for key, title in sides),
     )
 
@@ -132,12 +136,13 @@ def precision_text(result: Mapping[str, Any]) -> str:
     return f"exact to within {one_in(bound)}" if bound else "exact"
 
 
-def headline(result: Mapping[str, Any]) -> list[tuple[str, str]]:
+def headline(result: Mapping[str, Any], word: str = "round") -> list[tuple[str, str]]:
     """The figures shown large: each outcome's chance (a simulation's with its 95%
-    interval), then the expected rounds, then the answer's precision."""
+    interval), then the expected rounds (``word``: the system's, such as "turn"), then
+    the answer's precision."""
     rows = outcome_rows(result)
-    rows.append(("Expected rounds" + (" (average)" if result.get("method") == "simulation"
-                                      else ""), f"{result['expected_rounds']:.2f}"))
+    rows.append((f"Expected {word}s" + (" (average)" if result.get("method") == "simulation"
+                                        else ""), f"{result['expected_rounds']:.2f}"))
     return rows + bound_row(result)
 
 
@@ -192,8 +197,9 @@ def simulation_note(result: Mapping[str, Any], why: str, fight: str = "fight") -
             + table(["Outcome", f"Share of {fight}s", "95% interval"], rows))
 
 
-def by_round_table(result: Mapping[str, Any], rounds: int = 10) -> str:
-    """A Markdown table of the chance the fight has ended by each round, per outcome."""
+def by_round_table(result: Mapping[str, Any], rounds: int = 10, word: str = "round") -> str:
+    """A Markdown table of the chance the fight has ended by each round (``word``: what
+    the system calls it), per outcome."""
     # the outcomes a fight can end in by a round (the last round's row has them all; a
     # calculator may rename the one still going at the cap, which is never in a row)
     names = [n for n in list(result["by_round"].values())[-1] if n != STILL_FIGHTING]
@@ -201,4 +207,18 @@ def by_round_table(result: Mapping[str, Any], rounds: int = 10) -> str:
     for r, row in list(result["by_round"].items())[:rounds]:
         rows.append([r, *(percent(row.get(n, 0.0)) for n in names),
                      percent(sum(row.get(n, 0.0) for n in names))])
-    return table(["By round", *names, "Over by then"], rows)
+    return table([f"By {word}", *names, "Over by then"], rows)
+
+
+def rename_outcomes(result: dict[str, Any], names: Mapping[str, str]) -> None:
+    """Rename outcomes (``names``: old -> new, such as "Side A wins" -> "Red platoon
+    wins") everywhere a result keys by them: the chances, their intervals and the
+    by-round rows, floats and exact twins alike."""
+    def renamed(row: Mapping[str, Any]) -> dict[str, Any]:
+        return {names.get(k, k): v for k, v in row.items()}
+    for key in ("outcomes", "outcomes_exact", "intervals"):
+        if isinstance(result.get(key), dict):
+            result[key] = renamed(result[key])
+    for key in ("by_round", "by_round_exact"):
+        if isinstance(result.get(key), dict):
+            result[key] = {r: renamed(row) for r, row in result[key].items()}

@@ -11,7 +11,8 @@ one :class:`Fight` interface and this module does the rest:
   ``None`` while it goes on,
 - ``losses(state)``: what each side has lost, ``{"a": 2, "b": 5}``,
 - ``sample(state, dice)``: one round with real dice (:class:`Dice`), through the same
-  resolution functions the odds count, and a line for the log,
+  resolution functions the odds count, and a line for the log, or the round told action
+  by action (:class:`Told`),
 - ``outcome_order``: the outcomes in the order a reader expects them.
 
 :func:`solve` walks the chain round by round with exact fractions, so every figure it
@@ -90,7 +91,7 @@ class Fight(Protocol):
 
     def losses(self, state: Any) -> Mapping[str, int]: ...
 
-    def sample(self, state: Any, dice: Dice) -> tuple[Any, str]: ...
+    def sample(self, state: Any, dice: Dice) -> tuple[Any, str | Told]: ...
 
 
 #: the round cap the fights' work budgets are set for; past it a budget grows linearly
@@ -488,33 +489,78 @@ def whole_moves(moves: Iterable[tuple[Any, Fraction]]) -> tuple[int, tuple[tuple
 
 
 @dataclass(frozen=True)
+class Action:
+    """One action of a round told line by line: the side that acts ("a", "b"; "" for a
+    roll of both, such as the initiative), the acting unit's name on the field, the line
+    in words (naming both sides' units), and the dice of each of its rolls:
+    ``((what the roll is, its faces), ...)``, so each die stays with its roll."""
+
+    side: str
+    who: str
+    words: str
+    rolls: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def text(self) -> str:
+        """The line as plain text, its dice after it ("... [attack roll 2d6: 3, 5]")."""
+        dice = "; ".join(f"{what}: {', '.join(map(str, faces))}" for what, faces in self.rolls)
+        return self.words + (f" [{dice}]" if dice else "")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"side": self.side, "who": self.who, "words": self.words,
+                "rolls": [{"what": what, "faces": list(faces)} for what, faces in self.rolls]}
+
+
+@dataclass(frozen=True)
+class Told:
+    """What :meth:`Fight.sample` may return instead of one line: the round action by
+    action, and the state after it in words (units left, suppressed)."""
+
+    actions: tuple[Action, ...]
+    after: str
+
+
+@dataclass(frozen=True)
 class Played:
     """A fight played with real dice."""
 
     state: Any  #: where it stopped
     outcome: str  #: a key of :attr:`Odds.outcomes`
     rounds: int
-    log: list[str]  #: one line per round
+    #: the account as plain text: one line per round, or for a fight told action by
+    #: action (:class:`Told`), a heading per round, one line per action and the state after
+    log: list[str]
     dice: list[dict[str, Any]]  #: every die rolled, in order
+    #: a fight told action by action: each round as ``{"round", "heading", "actions",
+    #: "after"}`` (the actions as :meth:`Action.as_dict`), worded as :attr:`log` is
+    account: list[dict[str, Any]] = field(default_factory=list)
 
 
 def play(fight: Fight, *, max_rounds: int, rng: random.Random, dice: Dice | None = None
          ) -> Played:
     """Play the fight with real dice, round by round through ``fight.sample``. ``dice``:
-    dice already rolled before the fight (a roll-off), kept at the head of the list."""
+    dice already rolled before the fight (a roll-off), kept at the head of the list. A
+    fight may name its round (``round_word``: the SUCS *turn*)."""
     dice = Dice(rng) if dice is None else dice
+    word = str(getattr(fight, "round_word", "Round"))
     state = fight.start()
     log: list[str] = []
+    account: list[dict[str, Any]] = []
     ended = fight.outcome(state)
     rounds = 0
     while ended is None and rounds < max_rounds:
         rounds += 1
         dice.round, dice.label = rounds, ""
         state, line = fight.sample(state, dice)
-        log.append(f"Round {rounds}: {line}")
+        if isinstance(line, Told):
+            heading, after = f"{word} {rounds}", f"After {word.lower()} {rounds}: {line.after}"
+            account.append({"round": rounds, "heading": heading,
+                            "actions": [a.as_dict() for a in line.actions], "after": after})
+            log += [heading, *(a.text() for a in line.actions), after]
+        else:
+            log.append(f"{word} {rounds}: {line}")
         ended = fight.outcome(state)
     return Played(state, ended if ended is not None else STILL_FIGHTING, rounds, log,
-                  dice.rolled)
+                  dice.rolled, account)
 
 
 @dataclass(frozen=True)

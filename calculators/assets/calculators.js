@@ -9,6 +9,7 @@ import { call, configure, currentWorker, onRuntime, runtime, startAfter } from "
 import { addSaveButton, afterRuntimeStarted, onQuietPage, serviceWorkerControl } from "./offline.js";
 import { record } from "./sessionlog.js";
 import { SITE_ROOT } from "./site.js";
+import { watchTopPill } from "./toppill.js";
 import { bind, hideProgress, runtimeFailed, setStatus, showLoading } from "./widget.js";
 
 /** The bridge an app module receives: the same worker and runtime as every widget. */
@@ -113,6 +114,7 @@ function bindAll() {
   document.querySelectorAll(".calc[data-calculator]").forEach((el) => bind(/** @type {any} */ (el)));
   document.querySelectorAll(".calc-app[data-app]").forEach((el) => mountApp(/** @type {HTMLElement} */ (el)));
   addSaveButton();
+  watchTopPill();
 }
 
 // A page without a calculator, once loaded and settled: the service worker, nothing more.

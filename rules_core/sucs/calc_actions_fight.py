@@ -15,9 +15,10 @@ from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import BoolField, ChoiceField, Field, IntField, TextField
 from rules_core.messages import describe
+from rules_core.sucs import account, quick
 from rules_core.sucs import fight as sucs_fight
-from rules_core.sucs import quick
 from rules_core.sucs.fight import Fight
+from rules_core.sucs.presets import Preset, presets, slug
 from rules_core.sucs.tables import OUT_OF_COMMAND, SUPPORT_BONUS
 from rules_core.sucs.turn import Fighter, Rules
 
@@ -27,12 +28,29 @@ MAX_UNITS = 6
 MAX_START_MARKERS = 5
 SIDES = (("a", "Side A units lost"), ("b", "Side B units lost"))
 LABELS = {"side_a": "Side A units", "side_b": "Side B units"}
+#: the longest name a side may be given
+MAX_NAME = 40
 UNIT_RE = re.compile(r"(\d+)/(\d+)(?:x(\d+))?/(\d+)((?:\s+\S+)*)")
 LIMITS = {"quality": (1, 5), "attack": (0, 20), "units hit": (1, 6), "armor": (0, 20),
           "cover": (0, 6)}
 FORMAT_HELP = ("quality/attack/armor for each unit, separated by commas, e.g. 3/1/0, "
-               "4/2/1; 1x2 for an attack of 1 on two units (automatic fire); after a "
-               "space: c1 for cover 1, d for dug in, s for stealth")
+               "4/2/1, or a unit's name in the published lists, e.g. light infantry "
+               "(TL 5-7/cavalry when several lists have the name); 1x2 for an attack of 1 "
+               "on two units (automatic fire); after a space: c1 for cover 1, d for dug in, "
+               "s for stealth")
+
+
+def parse_name(name: str, raw: Any) -> str:
+    """A side's name, as the figures and the account call it."""
+    label = f"Side {name[0].upper()} name"
+    if not isinstance(raw, str):
+        raise InputError(name, f"{label}: expected text such as Red platoon; received "
+                               f"{describe(raw)}.")
+    text = " ".join(raw.split())
+    if not text:
+        raise InputError(name, f"{label}: give the side a name (1 to {MAX_NAME} characters), "
+                               "such as Red platoon.")
+    return text
 
 
 def parse_side(name: str, raw: Any) -> tuple[Fighter, ...]:
@@ -52,12 +70,25 @@ def parse_side(name: str, raw: Any) -> tuple[Fighter, ...]:
 
 
 def _unit(name: str, unit_name: str, text: str) -> Fighter:
+    """One unit in notation (its name is then its notation, "3/1/0") or by its name in
+    the published lists (:func:`published`), each with the extras of :data:`FORMAT_HELP`."""
     label = LABELS[name]
-    match = UNIT_RE.fullmatch(" ".join(text.split()))
-    if not match:
-        raise InputError(name, f"{label}: could not read {describe(text)} as a unit; write "
-                               f"{FORMAT_HELP}.")
-    quality, attack, hits, armor, extras = match.groups()
+    said = " ".join(text.split())
+    match = UNIT_RE.fullmatch(said)
+    if match:
+        quality, attack, hits, armor, extras = match.groups()
+        called = said[:len(said) - len(extras)].strip()
+    else:
+        words = said.split(" ")
+        cut = len(words)
+        while cut > 1 and re.fullmatch(r"(?i)c\d+|d|s", words[cut - 1]):
+            cut -= 1
+        preset = published(name, " ".join(words[:cut]), said)
+        unit = preset.unit
+        quality, attack, hits, armor = (str(unit.quality), str(unit.attack), str(unit.targets),
+                                        str(unit.armor))
+        extras = " " + " ".join(words[cut:]) + (" s" if unit.stealth else "")
+        called = preset.name
     values = {"quality": int(quality), "attack": int(attack), "units hit": int(hits or 1),
               "armor": int(armor), "cover": 0}
     flags = {"d": False, "s": False}
@@ -74,12 +105,27 @@ def _unit(name: str, unit_name: str, text: str) -> Fighter:
         if not low <= values[what] <= high:
             raise InputError(name, f"{label}: unit {unit_name}'s {what} must be from {low} "
                                    f"to {high}; received {values[what]}.")
-    return Fighter(unit_name, values["quality"], values["attack"], values["units hit"],
+    return Fighter(called, values["quality"], values["attack"], values["units hit"],
                    values["armor"], values["cover"], flags["d"], flags["s"])
 
 
-def describe_unit(u: Fighter) -> str:
-    return f"{u.name}: {fighting_numbers(u)}"
+def published(name: str, wanted: str, said: str) -> Preset:
+    """A unit of the published lists by its name ("light infantry"), or by its list and
+    name when several lists have it ("TL 5-7/light infantry", "tl5-7/light-infantry"):
+    its attack (main weapon), armor and stealth, at quality 3 as the lists give it."""
+    label = LABELS[name]
+    key = slug(wanted.split("/")[-1])
+    era = slug(wanted.split("/")[0]) if "/" in wanted else ""
+    found = [p for p in presets() if slug(p.name) == key
+             and (not era or slug(p.list_id) == era or slug(p.list_title).startswith(era))]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise InputError(name, f"{label}: {describe(wanted)} is in several unit lists; say "
+                               "which, as " + " or ".join(f"{p.list_title.removesuffix(' armies')}/"
+                                                          f"{p.name}" for p in found) + ".")
+    raise InputError(name, f"{label}: could not read {describe(said)} as a unit; write "
+                           f"{FORMAT_HELP}.")
 
 
 def fighting_numbers(u: Fighter) -> str:
@@ -96,6 +142,12 @@ def fighting_numbers(u: Fighter) -> str:
 
 
 FIELDS: tuple[Field, ...] = (
+    TextField("a_name", "Side A name", default="Side A", parse=parse_name,
+              placeholder="Red platoon", max_length=MAX_NAME,
+              help="What the figures and the played account call side A."),
+    TextField("b_name", "Side B name", default="Side B", parse=parse_name,
+              placeholder="Blue company", max_length=MAX_NAME,
+              help="What they call side B."),
     TextField("side_a", "Side A units", default="3/1/0, 3/1/0, 3/1/0", parse=parse_side,
               placeholder="3/1/0, 4/2/1", help=f"Up to {MAX_UNITS}: {FORMAT_HELP}."),
     TextField("side_b", "Side B units", default="4/1x2/0, 3/1/1", parse=parse_side,
@@ -148,7 +200,7 @@ FIELDS: tuple[Field, ...] = (
     ChoiceField("ties", "Initiative ties", default="reroll",
                 choices=(("reroll", "Roll again"), ("a", "Side A wins ties"),
                          ("b", "Side B wins ties"))),
-    fight_result.round_cap_field(20),
+    fight_result.round_cap_field(20, word=account.TURN),
 )
 
 
@@ -168,7 +220,16 @@ def fight_of(inputs: dict[str, Any], max_work: int | None = None) -> Fight:
     return Fight(sides[0], sides[1], rules,
                  max_work=(sucs_fight.limits(inputs["max_rounds"])[0] if max_work is None
                            else max_work),
-                 markers=(inputs["a_markers"], inputs["b_markers"]))
+                 markers=(inputs["a_markers"], inputs["b_markers"]),
+                 names=(inputs.get("a_name", "Side A"), inputs.get("b_name", "Side B")))
+
+
+def named(fight: Fight, result: Result) -> None:
+    """The sides' names in the figures: the outcomes, the loss charts' titles."""
+    fight_result.rename_outcomes(result, {sucs_fight.A_WINS: f"{fight.names['a']} wins",
+                                          sucs_fight.B_WINS: f"{fight.names['b']} wins"})
+    result["names"] = dict(fight.names)
+    result["chart_titles"] = {f"losses_{s}": f"{fight.names[s]} units lost" for s in "ab"}
 
 
 def past_limits(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0) -> str:
@@ -178,7 +239,7 @@ def past_limits(fight: Fight, rounds: int, found: sucs_fight.Plan, fit: int = 0)
     kinds of unit)."""
     turns = max(found.rounds, fit)
     if turns >= 2:
-        return (f"For exact odds, lower the Round cap to {turns} or less (the first {turns} "
+        return (f"For exact odds, lower the Turn cap to {turns} or less (the first {turns} "
                 "turns fit), or put fewer or less varied units in Side A units or Side B units.")
     kinds = {s: len({u.stats for u in fight.units[s]}) for s in ("a", "b")}
     sizes = {s: len(fight.units[s]) for s in ("a", "b")}
@@ -205,9 +266,10 @@ def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
         advice = (past_limits(fight, inputs["max_rounds"], walks.found, walks.fit)
                   if walks.found is not None else "")
         result["simulated_because"] = f"{refined.why_not_exact} {advice}".strip()
-    result["units"] = {"a": [describe_unit(u) for u in fight.units["a"]],
-                       "b": [describe_unit(u) for u in fight.units["b"]]}
+    result["units"] = {s: [f"{fight.label(s, i)}: {fighting_numbers(u)}"
+                           for i, u in enumerate(fight.units[s])] for s in "ab"}
     result["attack_odds"] = attack_odds(fight)
+    named(fight, result)
     return result
 
 
@@ -224,11 +286,12 @@ def attack_odds(fight: Fight) -> list[dict[str, Any]]:
     rows = []
     for side in ("a", "b"):
         enemy = "b" if side == "a" else "a"
-        for i, u in enumerate(fight.units[side]):
-            for t, v in enumerate(fight.units[enemy]):
+        for i in range(len(fight.units[side])):
+            for t in range(len(fight.units[enemy])):
                 evs, kill, _, threat = fight.odds(side, i, t, 0)
                 sup = sum(w for (o, _), w, _ in evs if o == "suppressed") / 6 ** evs[0][2]
-                rows.append({"attacker": u.name, "target": v.name, "destroy": float(kill),
+                rows.append({"attacker": fight.label(side, i), "target": fight.label(enemy, t),
+                             "destroy": float(kill),
                              "destroy_exact": str(kill), "suppress": sup,
                              "might_damage": threat})
     return rows
@@ -242,11 +305,11 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
               f"marker{'s' * (m != 1)}" for s, m in zip("ab", fight.markers) if m]
     text = (f"**The units.** {units}" + (f"; {' and '.join(starts)}" if starts else "")
             + ".\n\n"
-            + ("**A turn** is one round here. Both sides roll 2d6 for the initiative "
-               f"({'ties rolled again' if rules.ties == 'reroll' else f'side {rules.ties.upper()} wins ties'}); "
+            + ("**A turn.** Both sides roll 2d6 for the initiative "
+               f"({'ties rolled again' if rules.ties == 'reroll' else f'{escape(fight.names[rules.ties])} wins ties'}); "
                "the winner activates one unit"
                if rules.first == "roll" else
-               f"**A turn** is one round here. Side {rules.first.upper()} acts first every "
+               f"**A turn.** {escape(fight.names[rules.first])} acts first every "
                "turn, as set, and activates one unit")
             + f", then the sides take turns, and the side with more "
             f"units activates the rest at the end "
@@ -309,12 +372,12 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     else:
         text += ("\n\n**The walk.** The state between turns is each unit's markers and whether "
                  "one roll towards the next marker has landed; the walk follows every state "
-                 f"with its exact chance, turn by turn, up to the round cap of "
+                 f"with its exact chance, turn by turn, up to the turn cap of "
                  f"{inputs['max_rounds']} (at most {result['peak_states']} states were live "
                  "at once).")
     if result.get("error_bound"):
         text += "\n\n" + fight_result.pruned_note(result, sucs_fight.PRUNE_FLOOR)
-    text += "\n\n" + fight_result.by_round_table(result)
+    text += "\n\n" + fight_result.by_round_table(result, word="turn")
     return text
 
 
@@ -323,10 +386,14 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     played = solver.play(fight, max_rounds=inputs["max_rounds"], rng=rng)
     lost = fight.losses(played.state)
     rounds = played.rounds
-    return {"outcome": played.outcome, "rounds": rounds, "log": played.log,
-            "dice": played.dice, "losses": lost,
-            "summary": f"{played.outcome} after {rounds} turn{'s' * (rounds != 1)}: side A "
-                       f"lost {lost['a']}, side B lost {lost['b']}."}
+    names = fight.names
+    outcome = {sucs_fight.A_WINS: f"{names['a']} wins",
+               sucs_fight.B_WINS: f"{names['b']} wins"}.get(played.outcome, played.outcome)
+    return {"outcome": outcome, "rounds": rounds, "log": played.log,
+            "account": played.account, "dice": played.dice, "losses": lost,
+            "summary": f"{outcome} after {rounds} turn{'s' * (rounds != 1)}: {names['a']} "
+                       f"lost {lost['a']} unit{'s' * (lost['a'] != 1)}, {names['b']} lost "
+                       f"{lost['b']}."}
 
 
 ENGAGEMENT = Calculator(
@@ -338,8 +405,8 @@ ENGAGEMENT = Calculator(
     compute=_compute,
     sharpen=ANSWERS,
     explain=_explain,
-    headline=fight_result.headline,
-    charts=fight_result.charts(SIDES, "Units lost"),
+    headline=lambda result: fight_result.headline(result, "turn"),
+    charts=fight_result.charts(SIDES, "Units lost", account.TURN),
     roll=_roll,
     roll_label="Play the fight",
     page=PAGE,

@@ -87,7 +87,6 @@ class Battle(Fight):
     def __init__(self, a: list[Line], b: list[Line], rules: Rules, max_work: int,
                  names: tuple[str, str] = ("Side A", "Side B")) -> None:
         self.lines = {"a": a, "b": b}
-        self.names = dict(zip("ab", names))
         units = {s: tuple(line.fighter for line in lines for _ in range(line.count))
                  for s, lines in self.lines.items()}
         self.costs = {s: tuple(line.cost for line in lines for _ in range(line.count))
@@ -110,7 +109,8 @@ class Battle(Fight):
             self.kinds[s] = [tuple(n) for n in named]
         #: the losses' keys of each side's kinds, "a:0" its first
         self._loss_keys = {s: [f"{s}:{k}" for k in range(len(self.kinds[s]))] for s in "ab"}
-        super().__init__(units["a"], units["b"], rules, max_work=max_work, kinds=self.kind_of)
+        super().__init__(units["a"], units["b"], rules, max_work=max_work, kinds=self.kind_of,
+                         names=names)
 
     def outcome(self, rnd: Round) -> str | None:
         won = super().outcome(rnd)
@@ -228,8 +228,10 @@ def battle_of(inputs: dict[str, Any], max_work: int = sucs_fight.UNCOUNTED) -> B
                   (str(sides[0]["name"]), str(sides[1]["name"])))
 
 
-def _renamed(outcomes: dict[str, Any]) -> dict[str, Any]:
-    return {(STANDING if k == solver.STILL_FIGHTING else k): v for k, v in outcomes.items()}
+def outcome_names(battle: Battle) -> dict[str, str]:
+    """The battle's outcomes as a reader sees them: each side by its roster's name."""
+    return {HOLDS[s]: f"{battle.names[s]} holds the field" for s in "ab"} | {
+        solver.STILL_FIGHTING: STANDING}
 
 
 def _survivors(battle: Battle, losses: dict[str, dict[int, float]]) -> list[dict[str, Any]]:
@@ -257,9 +259,8 @@ def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
     battle = refined.cascade.fight
     assert isinstance(battle, Battle) and refined.answer is not None
     result = fight_result.refined_result(refined, SIDES)
-    for key in ("outcomes", "outcomes_exact", "intervals"):
-        if key in result:
-            result[key] = _renamed(result[key])
+    fight_result.rename_outcomes(result, outcome_names(battle))
+    result["chart_titles"] = {f"losses_{s}": f"{battle.names[s]} points lost" for s in "ab"}
     result["survivors"] = _survivors(battle, {k: {n: float(p) for n, p in d.items()}
                                               for k, d in refined.answer.losses.items()})
     result["names"] = battle.names
@@ -290,7 +291,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     for s in "ab":
         rows = [[escape(line.name), str(line.count), str(line.cost),
                  fighting_numbers(line.fighter)] for line in battle.lines[s]]
-        text += (f"**Side {s.upper()}: {escape(names[s])}**, {result['points'][s]} points, in "
+        text += (f"**{escape(names[s])}** (side {s.upper()}), {result['points'][s]} points, in "
                  f"cover {inputs[f'{s}_cover']}.\n\n"
                  + table(["Unit", "Count", "Points each", "Fights as"], rows) + "\n\n")
     aim = ("the enemy it is likeliest to destroy" if inputs["targeting"] == "likeliest"
@@ -313,12 +314,12 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         text += fight_result.simulation_note(
             result, "The battle is too large for the exact walk, even with its least likely "
                     "branches dropped.", "battle") + "\n\n"
-    rows = [[f"Side {r['side'].upper()}", escape(", ".join(r["names"])), str(r["count"]),
+    rows = [[escape(names[r["side"]]), escape(", ".join(r["names"])), str(r["count"]),
              f"{r['expected']:.2f}", percent(r["any_left"])] for r in result["survivors"]]
     text += ("**Units surviving.**\n\n"
              + table(["Side", "Unit", "Fielded", "Standing at the end, on average",
                       "At least one left"], rows)
-             + "\n\n" + fight_result.by_round_table(result))
+             + "\n\n" + fight_result.by_round_table(result, word="turn"))
     return text
 
 
@@ -329,13 +330,13 @@ def _commanders(battle: Battle, inputs: dict[str, Any]) -> str:
         named = [f"{escape(line.name)} x{line.count}" for line in battle.lines[s]
                  if line.fighter.commander]
         if named:
-            parts.append(f"side {s.upper()}'s commanders are {', '.join(named)}")
+            parts.append(f"{escape(battle.names[s])}'s commanders are {', '.join(named)}")
         elif inputs["no_commander"] == "leaderless":
-            parts.append(f"side {s.upper()} has none, so its units act once a turn, out of "
-                         "command, from the start")
+            parts.append(f"{escape(battle.names[s])} has none, so its units act once a turn, "
+                         "out of command, from the start")
         else:
-            parts.append(f"side {s.upper()} has none and fights with two actions a turn "
-                         "(the other reading is a switch)")
+            parts.append(f"{escape(battle.names[s])} has none and fights with two actions a "
+                         "turn (the other reading is a switch)")
     said = "; ".join(parts)
     return ("**Commanders.** " + said[0].upper() + said[1:] + ". When a side loses its "
             "last commander, each of its units left acts once a turn and fires out of command "
@@ -347,12 +348,13 @@ def _commanders(battle: Battle, inputs: dict[str, Any]) -> str:
 def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
     battle = battle_of(inputs)
     played = solver.play(battle, max_rounds=inputs["turns"], rng=rng)
-    outcome = STANDING if played.outcome == solver.STILL_FIGHTING else played.outcome
+    outcome = outcome_names(battle).get(played.outcome, played.outcome)
     lost = battle.losses(played.state)
+    names = battle.names
     return {"outcome": outcome, "rounds": played.rounds, "log": played.log,
-            "dice": played.dice, "losses": {s: lost[s] for s in "ab"},
+            "account": played.account, "dice": played.dice, "losses": {s: lost[s] for s in "ab"},
             "summary": f"{outcome} after {played.rounds} turn{'s' * (played.rounds != 1)}: "
-                       f"side A lost {lost['a']} points, side B lost {lost['b']}."}
+                       f"{names['a']} lost {lost['a']} points, {names['b']} lost {lost['b']}."}
 
 
 BATTLE = Calculator(

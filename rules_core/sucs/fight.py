@@ -29,6 +29,7 @@ import icepool
 
 from rules_core import solver
 from rules_core.cascade import Cascade
+from rules_core.sucs import account
 from rules_core.sucs.attack import AttackSpec, can_damage, resolve
 from rules_core.sucs.turn import (
     A_WINS,
@@ -126,8 +127,13 @@ class Fight:
     def __init__(self, a: tuple[Fighter, ...], b: tuple[Fighter, ...],
                  rules: Rules = DEFAULT_RULES, max_work: int = MAX_TURN_WORK,
                  markers: tuple[int, int] = (0, 0),
-                 kinds: dict[str, list[Any]] | None = None) -> None:
+                 kinds: dict[str, list[Any]] | None = None,
+                 names: tuple[str, str] = ("Side A", "Side B")) -> None:
         self.units = {"a": a, "b": b}
+        #: each side's name, and each unit's name in the account (:func:`account.labels`)
+        self.names = dict(zip("ab", account.sides(*names)))
+        self._labels = {s: account.labels(self.names[s], [u.name for u in units])
+                        for s, units in self.units.items()}
         #: suppression markers every unit of each side has when the fight starts
         self.markers = markers
         self.rules = rules
@@ -158,9 +164,16 @@ class Fight:
 
     # ---- the fight interface ---------------------------------------------------------
 
+    #: the source's unit of time, which the played account uses (:func:`solver.play`)
+    round_word = account.TURN
+
     @property
     def outcome_order(self) -> tuple[str, ...]:
         return OUTCOMES
+
+    def label(self, side: str, i: int) -> str:
+        """Unit ``side`` i as the account names it: "Red platoon Rifle squad 2"."""
+        return self._labels[side][i]
 
     def start(self) -> Round:
         """Turn 1, every unit fresh."""
@@ -233,29 +246,28 @@ class Fight:
                 s for s, _ in self.step(rnd)[1] if winner(s[1]) is None)
         return known
 
-    def sample(self, rnd: Round, dice: solver.Dice) -> tuple[Round, str]:
+    def sample(self, rnd: Round, dice: solver.Dice) -> tuple[Round, solver.Told]:
         """One turn with real dice: the initiative roll, then every activation through the
-        same code with one dice result per attack. Returns the new state and a log line."""
+        same code with one dice result per attack. Returns the new state and the turn
+        told action by action (:mod:`rules_core.sucs.account`)."""
         n, state = rnd
         charge = self.rules.melee and n == 1
         if charge:
-            first, words = "a", "side A charges into contact"
+            first, opening = "a", account.set_first(self.names["a"], True)
         else:
-            first, words = roll_initiative(self.rules, dice)
+            first, opening = roll_initiative(self.rules, dice, self.names)
         ((s, (_, _, log)),) = turn(self, state, first, charge, dice_resolver(dice)).items()
-        return (2, s), "; ".join((words, *log)) + ". " + self.standing(s)
+        return (2, s), solver.Told((opening, *log), self.standing(s))
 
     def standing(self, state: State) -> str:
         """Each side's units left after a turn, with their suppression markers."""
-        parts = []
-        for side, units in zip("ab", state):
-            left = [self.units[side][i].name + (f" ({u[0]} marker{'s' if u[0] != 1 else ''})" if u[0] else "")
-                    for i, u in enumerate(units) if u is not None]
-            lost = (" (no commander left: one action a turn, out of command)"
-                    if left and self.leaderless(state, side) else "")
-            parts.append(f"side {side.upper()} " + (", ".join(left) if left else "none left")
-                         + lost)
-        return "Standing: " + "; ".join(parts) + "."
+        return account.after([
+            (self.names[side], len(units),
+             [(self.label(side, i)[len(self.names[side]) + 1:], u[0])
+              for i, u in enumerate(units) if u is not None],
+             "no commander left: one action a turn, out of command"
+             if any(units) and self.leaderless(state, side) else "")
+            for side, units in zip("ab", state)])
 
     # ---- what the turn walk asks of the fight (:class:`rules_core.sucs.turn.Table`) ----
 
@@ -426,40 +438,42 @@ def initiative(rules: Rules) -> list[tuple[str, Fraction]]:
             ("b", win + (tie if rules.ties == "b" else 0))]
 
 
-def roll_initiative(rules: Rules, dice: solver.Dice) -> tuple[str, str]:
-    """2d6 each until one is higher, or the tie rule decides."""
+def roll_initiative(rules: Rules, dice: solver.Dice,
+                    names: dict[str, str] | None = None) -> tuple[str, solver.Action]:
+    """2d6 each until one is higher, or the tie rule decides: (who acts first, the roll
+    as the account tells it)."""
+    names = names or {"a": "Side A", "b": "Side B"}
     if rules.first != "roll":
-        return rules.first, f"side {rules.first.upper()} acts first, as set"
+        return rules.first, account.set_first(names[rules.first], False)
     rolls = []
+    tie = ""
     while True:
-        ra = dice.randint(1, 6) + dice.randint(1, 6)
-        rb = dice.randint(1, 6) + dice.randint(1, 6)
-        rolls.append(f"{ra} to {rb}")
+        fa = (dice.randint(1, 6), dice.randint(1, 6))
+        fb = (dice.randint(1, 6), dice.randint(1, 6))
+        rolls.append((fa, fb))
+        ra, rb = sum(fa), sum(fb)
         if ra != rb:
             first = "a" if ra > rb else "b"
             break
         if rules.ties != "reroll":
-            first = rules.ties
+            first, tie = rules.ties, f"{names[rules.ties]} acts first on a tie, as set"
             break
-    return first, f"initiative {', '.join(rolls)}: side {first.upper()} acts first"
+    return first, account.initiative((names["a"], names["b"]), rolls, "ab".index(first), tie)
 
 
 def dice_resolver(dice: solver.Dice) -> Resolver:
     """Real dice fed to the same resolution function: one result per attack."""
     def roll(fight: Table, side: str, i: int, t: int, bonus: int, lost: bool) -> list[Resolved]:
         spec = fight.spec(side, i, t, bonus, lost)
-        spot = dice.randint(1, 6) + dice.randint(1, 6) if spec.stealthy else None
-        total = dice.randint(1, 6) + dice.randint(1, 6)
+        spot = (dice.randint(1, 6), dice.randint(1, 6)) if spec.stealthy else None
+        pair = (dice.randint(1, 6), dice.randint(1, 6))
         d6 = dice.randint(1, 6)
-        res = resolve(spec, total, d6, spot)
-        words = f"spot {spot}, " if spot is not None else ""
-        if res.stage == "not_found":
-            words += "not found"
-        else:
-            words += f"rolled {total}{f' {spec.roll_bonus:+d}' if spec.roll_bonus else ''}, " \
-                     f"needed {spec.needed}" + (f", d6 {d6}" if res.d6_used else "") + \
-                     f": {res.outcome.replace('_', ' ')}"
-        return [((res.outcome, res.stage != "not_found"), 1, 0, words)]
+        res = resolve(spec, sum(pair), d6, None if spot is None else sum(spot))
+        found = res.stage != "not_found"
+        told = account.attack_roll(sum(pair), spec.roll_bonus, spec.needed, spot, spec.base_tn,
+                                   pair if found else None, d6 if res.d6_used else None,
+                                   res.outcome if found else "not_found")
+        return [((res.outcome, found), 1, 0, told)]
     return roll
 
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, Literal, Protocol, get_args, get_type_hints
 
+from rules_core.solver import Action
+from rules_core.sucs import account
 from rules_core.sucs.attack import AttackSpec
 from rules_core.sucs.tables import MELEE_PENALTY, ROLLS_TO_SUPPRESS
 
@@ -41,13 +43,13 @@ State = tuple[Side, Side]
 #: target was not found)
 Event = tuple[str, bool]
 #: one resolved attack for the walk: (event, weight, sixes in the weight's denominator,
-#: words for the log)
-Resolved = tuple[Event, int, int, str]
+#: the dice and words for the account, None when exact)
+Resolved = tuple[Event, int, int, "account.Rolled | None"]
 #: one attack's odds as the fight caches them: (events as (event, ways, sixes), chance
 #: to destroy, can hurt at all, might possibly damage)
 AttackOdds = tuple[tuple[tuple[Event, int, int], ...], Fraction, bool, bool]
-#: paths through a turn: state -> (weight, sixes in its denominator, log lines)
-Paths = dict[State, tuple[int, int, tuple[str, ...]]]
+#: paths through a turn: state -> (weight, sixes in its denominator, the account's actions)
+Paths = dict[State, tuple[int, int, tuple[Action, ...]]]
 
 FRESH: tuple[int, int] = (0, 0)
 A_WINS = "Side A wins"
@@ -173,6 +175,9 @@ class Table(Protocol):
 
     def group_rank(self, side: str, i: int) -> int: ...
 
+    def label(self, side: str, i: int) -> str:
+        """Unit ``side`` i's name in the account: its side's and its own, numbered."""
+
     def leaderless(self, state: State, side: str) -> bool:
         """Whether ``side`` has lost every commander it had in ``state`` (source: Special
         rules for commanders: then one action a turn, and beyond every commander's range)."""
@@ -189,7 +194,7 @@ Resolver = Callable[[Table, str, int, int, int, bool], list[Resolved]]
 def exact_resolver(fight: Table, side: str, i: int, t: int, bonus: int,
                    lost: bool = False) -> list[Resolved]:
     """Every result of the attack with its weight: the fight's cached odds."""
-    return [(e, w, s, "") for e, w, s in fight.odds(side, i, t, bonus, lost)[0]]
+    return [(e, w, s, None) for e, w, s in fight.odds(side, i, t, bonus, lost)[0]]
 
 
 def standing_key(unit: UnitState) -> tuple[int, int, int]:
@@ -253,7 +258,7 @@ def pow6(k: int) -> int:
     return _POW6[k] if k < len(_POW6) else 6 ** k
 
 
-def _add(out: Paths, state: State, w: int, sixes: int, log: tuple[str, ...]) -> None:
+def _add(out: Paths, state: State, w: int, sixes: int, log: tuple[Action, ...]) -> None:
     old = out.get(state)
     if old is None:
         out[state] = (w, sixes, log)
@@ -283,15 +288,16 @@ def strike(fight: Table, paths: Paths, side: str, i: int, t: int, counts: bool,
         threat = fight.odds(side, i, t, bonus, lost)[3]
         results = resolver(fight, side, i, t, bonus, lost)
         fight.spend(len(results))
-        for event, ways, sixes, words in results:
-            text = (f"{fight.units[side][i].name} {label} {fight.units[enemy][t].name}: "
-                    f"{words}") if words else ""
+        for event, ways, sixes, rolled in results:
             s2 = apply_hit(s, enemy, t, event, threat, counts, fight.rules)
-            if text and event[0] == "no_effect" and _unit(s2, enemy, t) != them:
-                text += (" (a roll that might have damaged it"
-                         + ("; the second: suppressed)" if (_unit(s2, enemy, t) or (0, 1))[1] == 0
-                            else ")"))
-            _add(out, s2, w * ways, sx + sixes, log + ((text,) if text else ()))
+            told: tuple[Action, ...] = ()
+            if rolled is not None:
+                towards = 0
+                if event[0] == "no_effect" and _unit(s2, enemy, t) != them:
+                    towards = 2 if (_unit(s2, enemy, t) or (0, 1))[1] == 0 else 1
+                told = (account.attack(side, fight.label(side, i), label,
+                                       fight.label(enemy, t), rolled, towards),)
+            _add(out, s2, w * ways, sx + sixes, log + told)
     return out
 
 
@@ -341,7 +347,6 @@ def activate(fight: Table, state: State, side: str, i: int, charge: bool,
     Actions, Suppressed Units, Close Combat)."""
     rules = fight.rules
     markers, near = _unit(state, side, i)  # type: ignore[misc]
-    name = fight.units[side][i].name
     lost = fight.leaderless(state, side)
     one_action = fight.units[side][i].one_action or lost
     # a unit with one action that charges has spent it on the move into contact: with no
@@ -357,15 +362,16 @@ def activate(fight: Table, state: State, side: str, i: int, charge: bool,
             not fight.odds(side, i, targets[0], bonus, lost)[2]:
         markers, removed, targets = markers - 1, removed + 1, []  # no hope: reorganize again
         state = _set(state, side, i, (markers, near))
-    note = (f"{name} reorganizes {removed} marker{'s' * (removed != 1)}",) if removed else ()
+    note = (account.reorganizes(side, fight.label(side, i), removed),) if removed else ()
     if spent and targets:
         targets = targets[:1]  # one failed attack, whatever the weapon
-        note = (f"{name} charges with no action left: its attack fails",)
+        note = (account.charge_spent(side, fight.label(side, i)),)
     paths: Paths = {state: (1, 0, note)}
     enemy = other_side(side)
     for t in targets:
         after = paths if spent else strike(fight, paths, side, i, t, True, False, resolver,
-                                           "attacks")
+                                           account.MELEE_ATTACKS if rules.melee
+                                           else account.FIRES)
         if not rules.melee:
             paths = after
             continue
@@ -395,7 +401,7 @@ def return_strike(fight: Table, paths: Paths, side: str, i: int, e: int,
             _add(ready, s, w, sx, log)
             continue
         hit = strike(fight, {s: (w, sx, log)}, enemy, e, i, False, True, resolver,
-                     "strikes back at")
+                     account.STRIKES_BACK)
         for s2, (w2, sx2, log2) in hit.items():
             _add(ready, _set(s2, enemy, e, (unit[0] + 1, unit[1])), w2, sx2, log2)
     return ready

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page
 
 from rules_core import api
+from rules_core.explain import escape
 from tests.browser.roster_storage import ENTRY, SNAPSHOT, active_roster, entries, names
 from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
 
@@ -346,13 +347,17 @@ def test_fight_this_roster_against_another_saved_roster(builder: Page) -> None:
             assert reply["result"]["outcomes"] == expected["outcomes"]
         else:  # floating point, summed in an order that may differ by the last bit
             assert reply["result"]["outcomes"] == pytest.approx(expected["outcomes"], abs=1e-12)
-        assert reply["result"]["names"] == {"a": ours["name"], "b": foe["name"]}
-        assert "Side A's commanders are officer x1; side B's commanders are officer x1" \
-            in reply["explanation"]
+        # the rosters' names, told apart when a roster fights a copy of itself
+        same = ours["name"].casefold() == foe["name"].casefold()
+        named = {"a": ours["name"] + " (side A)" * same, "b": foe["name"] + " (side B)" * same}
+        assert reply["result"]["names"] == named
+        assert (f"{escape(named['a'])}'s commanders are officer x1; {escape(named['b'])}'s "
+                "commanders are officer x1") in reply["explanation"]  # Markdown, escaped
         assert f"“{foe['name']}” (side B)" in page.locator(".sucs-battle-note").inner_text()
         wait_settled(page, root)
         # the answer is on screen: the battle widget's headline within the viewport
         box = root.locator(".calc-headline").first.bounding_box()
         assert box is not None and 0 <= box["y"] and box["y"] + 40 <= height, (width, box)
-        assert "side a holds the field" in root.locator(".calc-headline").first.inner_text().lower()
+        assert f"{named['a']} holds the field".lower() in \
+            root.locator(".calc-headline").first.inner_text().lower()
     assert not page.log.page_errors

@@ -93,7 +93,7 @@ def test_the_page_s_own_sides_in_close_combat_are_a_labelled_simulation(page: Pa
         assert reply["ok"], reply
         expected = json.loads(json.dumps(api.run("sucs.engagement", {"mode": "melee"})["result"]))
         text = simulation_shown(page, root, reply["result"], expected, "Side A wins", 844)
-        assert "For exact odds, lower the Round cap to" in text
+        assert "For exact odds, lower the Turn cap to" in text
         note = root.locator(".calc-exact-note").first.text_content() or ""
         assert "simulation" in note.lower()
         assert not root.locator('.calc-field[data-field="max_rounds"] .calc-error').is_visible()
@@ -121,7 +121,7 @@ def test_bad_unit_is_reported_next_to_its_field_and_a_fight_is_played(page: Page
         "Still fighting" in root.locator(".calc-roll-summary").inner_text()
 
 
-def test_a_played_fight_is_told_round_by_round_copied_and_logged(page: Page, site) -> None:  # type: ignore[no-untyped-def]
+def test_a_played_fight_is_told_turn_by_turn_copied_and_logged(page: Page, site) -> None:  # type: ignore[no-untyped-def]
     root = widget(page, "sucs.engagement")
     assert wait_settled(page, root) == "ready"
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url.rstrip("/"))
@@ -132,10 +132,11 @@ def test_a_played_fight_is_told_round_by_round_copied_and_logged(page: Page, sit
         root.locator('button[data-action="roll"]').click()
         account = root.locator(".calc-roll-current .calc-roll-account")
         account.wait_for(timeout=RUNTIME_TIMEOUT_MS)
-        rounds = account.locator(".calc-roll-log > li")
+        rounds = account.locator(".calc-turn")
         assert rounds.count() >= 1
-        first = rounds.first.inner_text()
-        assert first.startswith("Round 1:") and "Standing:" in first
+        assert rounds.first.locator(".calc-turn-heading").text_content() == "Turn 1"
+        assert rounds.first.locator(".calc-turn-after").text_content().startswith(  # type: ignore[union-attr]
+            "After turn 1: Side A: ")
         assert rounds.first.locator(".calc-die").count() >= 2  # the initiative roll at least
         # the verdict is in view under the button; the account scrolls inside its box
         box = root.locator(".calc-roll-summary").bounding_box()
@@ -147,7 +148,9 @@ def test_a_played_fight_is_told_round_by_round_copied_and_logged(page: Page, sit
     copied = page.evaluate("() => navigator.clipboard.readText()")
     lines = copied.splitlines()
     assert lines[0] == root.locator(".calc-roll-summary").inner_text()
-    assert len(lines) == 1 + root.locator(".calc-roll-log > li").count()
+    # a heading and the state after each turn, and a line per action
+    assert len(lines) == 1 + 2 * root.locator(".calc-turn").count() + \
+        root.locator(".calc-action").count()
     log = page.evaluate("() => JSON.parse(localStorage.getItem('tcr:/:session-log') || '[]')")
     assert len(log) == before + 2
     assert log[0]["account"] == lines[1:] and log[0]["outcome"] == lines[0]

@@ -14,8 +14,8 @@ from calculators.render import roll_html, roll_record
 from rules_core import api
 from rules_core.catalog import calculators
 
-FIGHTS = ("sucs.engagement", "heroic.engagement", "cortex.engagement", "gunplay.engagement",
-          "phases.engagement")
+#: fights told one line a round (SUCS is told action by action: below)
+FIGHTS = ("heroic.engagement", "cortex.engagement", "gunplay.engagement", "phases.engagement")
 
 
 def played(name: str) -> dict:
@@ -45,7 +45,37 @@ def test_every_round_is_told_with_its_own_dice(name: str) -> None:
         assert record["account"] == result["log"]
 
 
-@pytest.mark.parametrize("name", ("sucs.engagement", "cortex.engagement"))
+@pytest.mark.parametrize("name", ("sucs.engagement", "sucs.roster_battle"))
+def test_a_sucs_fight_is_told_turn_by_turn_action_by_action(name: str) -> None:
+    """Each turn a block (its heading, one line per action with that action's dice, the
+    state after it); the page shows every die of the account once, with its action; the
+    text copy and the session log are the same lines."""
+    for _ in range(3):
+        reply = played(name)
+        result = reply["result"]
+        told = result["account"]
+        assert [b["heading"] for b in told] == [f"Turn {n}" for n in range(1, len(told) + 1)]
+        assert all(b["after"].startswith(f"After turn {n}: ") for n, b in enumerate(told, 1))
+        html = roll_html(reply)
+        assert html.count('<li class="calc-turn">') == len(told)
+        faces = sum(len(r["faces"]) for b in told for a in b["actions"] for r in a["rolls"])
+        assert html.count('class="calc-die"') == faces and faces > 0
+        # the dice shown are the dice rolled, in order, less any d6 rolled and not needed
+        shown = iter(d["face"] for d in result["dice"])
+        assert all(any(f == d for d in shown) for b in told for a in b["actions"]
+                   for r in a["rolls"] for f in r["faces"])
+        text = unescape(re.search(r'data-text="([^"]*)"', html).group(1))  # type: ignore[union-attr]
+        assert text.splitlines() == [result["summary"], *result["log"]]
+        assert roll_record(api.spec(name), {}, reply)["account"] == result["log"]
+        last = told[-1]["after"]
+        for side, name_ in result.get("names", {"a": "Side A", "b": "Side B"}).items():
+            other = "b" if side == "a" else "a"
+            if result["outcome"].startswith(name_):
+                names = result.get("names", {"a": "Side A", "b": "Side B"})
+                assert f"{names[other]}: none left" in last, last
+
+
+@pytest.mark.parametrize("name", ("cortex.engagement",))
 def test_each_round_says_what_stands_after_it(name: str) -> None:
     for _ in range(5):
         result = played(name)["result"]

@@ -117,9 +117,13 @@ def test_an_exact_fraction_is_written_out_only_when_it_fits_a_short_line() -> No
     spec = {"key": "d", "title": "Hits", "outcome_label": "Hits", "ordered": False}
     html = chart(spec, {"d": {k: float(v) for k, v in dist.items()},
                         "d_exact": {k: str(v) for k, v in dist.items()}}, "w")
-    # written out, breaking after the slash on a phone
-    top, bottom = str(short).split("/")
-    assert f'<td data-exact="{short}">{top}/<wbr>{bottom}</td>' in html
+    # written out, breaking after the slash on a phone or between groups of three digits,
+    # never inside a group
+    assert (f'<td class="calc-exact-wrap" data-exact="{short}">'
+            '<span class="calc-digits">13</span><wbr><span class="calc-digits">717</span><wbr>'
+            '<span class="calc-digits">421</span>/<wbr><span class="calc-digits">109</span><wbr>'
+            '<span class="calc-digits">739</span><wbr><span class="calc-digits">369</span></td>'
+            ) in html
     digits = len(str(huge)) - 1
     # too long: its size and a Copy button; the whole fraction in the cell for the button
     # and for the table's download

@@ -204,3 +204,39 @@ OFFLINE_READY = """async (timeout) => {""" + _WAIT + """
   }
   return ok;
 }"""
+
+#: a played fight's account as the page shows it (``root``: the widget): each turn's
+#: heading, its actions (side, words, dice by roll) and the state after it, as text
+TURNS = """[...root.querySelectorAll('.calc-roll-current .calc-turn')].map(turn => ({
+  heading: turn.querySelector('.calc-turn-heading').textContent.trim(),
+  after: turn.querySelector('.calc-turn-after').textContent.trim(),
+  actions: [...turn.querySelectorAll('.calc-action')].map(li => ({
+    side: li.classList.contains('calc-side-a') ? 'a' : li.classList.contains('calc-side-b') ? 'b' : '',
+    words: li.querySelector('.calc-action-words').textContent.trim(),
+    rolls: [...li.querySelectorAll('.calc-roll-group')].map(g => ({
+      what: g.querySelector('.calc-roll-what').textContent.trim(),
+      faces: [...g.querySelectorAll('.calc-die')].map(d => Number(d.textContent)),
+    })),
+  })),
+}))"""
+
+#: the army battle of the builder's page: both rosters typed in (``rosters``: field ->
+#: roster JSON), the battle played with dice; its account as :data:`TURNS` reads it
+BATTLE_ACCOUNT = """async ([rosters, timeout]) => {""" + _WAIT + """
+  const root = document.querySelector('.calc[data-calculator="sucs.roster_battle"]');
+  await until(() => settled(root), "the battle to go live", timeout);
+  for (const [name, text] of Object.entries(rosters)) {
+    const box = root.querySelector(`.calc-field[data-field="${name}"] :is(textarea, input)`);
+    let reply = null;
+    root.addEventListener("calc:result", (e) => { reply = e.detail; }, { once: true });
+    box.value = text;
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    box.dispatchEvent(new Event("change", { bubbles: true }));
+    await until(() => reply && settled(root), `${name} to be read`, timeout);
+    if (!reply.ok) throw new Error(`${name}: ${JSON.stringify(reply.error)}`);
+  }
+  root.querySelector('.calc-roll-current').replaceChildren();
+  root.querySelector('button[data-action="roll"]').click();
+  await until(() => root.querySelector(".calc-roll-current .calc-turn"), "the battle to be played", timeout);
+  return """ + TURNS + """;
+}"""

@@ -4,7 +4,8 @@ Each engine, each test in a browser session of its own (a page that dies takes o
 own test with it): every page loads with no page error; every widget and app goes live,
 and every calculator recomputes after an input change (one session: Pyodide starts once,
 then instant navigation keeps it); the army builder and the tracker keep their data
-through a reload; a page visited once works offline (the server is stopped, the page
+through a reload; a battle played on the army builder's page is told with every action's
+side and its own dice; a page visited once works offline (the server is stopped, the page
 reloads from the service worker's cache and its widget goes live).
 
 Widgets are taken one by one, each step a script of its own, and the engine is told what
@@ -25,9 +26,11 @@ import pytest
 
 from calculators import serve
 from tests.browser.support import site_pages
+from tests.browser.test_sucs_account import check_account
 from tests.conftest import _free_port
 from tests.crossbrowser import page_scripts as js
 from tests.crossbrowser.engines import ENGINES, Engine, PageCrashed
+from tests.rules_core.test_sucs_account import BLUE, RED
 
 pytestmark = [pytest.mark.browser, pytest.mark.crossbrowser]
 
@@ -139,6 +142,20 @@ def test_the_army_builder_and_the_tracker_keep_their_data_through_a_reload(engin
         engine.run(js.ERRORS)
         assert engine.run(count, LIVE_TIMEOUT_MS) == before, (engine.name, path)
         assert _errors(engine) == [], (engine.name, path)
+
+
+@retry_an_engine_crash_once
+def test_a_played_battle_names_the_side_of_every_action(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
+    """Two rosters of the same kinds of unit fight on the army builder's page: the
+    account, read off the page, names the side of every action, each die sits with its
+    action, and the time word is "turn" (the checks of the Chromium suite's
+    test_sucs_account.py, at the engine's own window size)."""
+    engine.where = "/sucs/roster/: playing a battle between two rosters of the same kinds"
+    engine.goto(site.url + "sucs/roster/")
+    engine.run(js.ERRORS)
+    blocks = engine.run(js.BATTLE_ACCOUNT, [{"roster_a": RED, "roster_b": BLUE}, LIVE_TIMEOUT_MS])
+    assert check_account(blocks, "") >= 2, (engine.name, blocks)
+    assert _errors(engine) == [], engine.name
 
 
 @retry_an_engine_crash_once

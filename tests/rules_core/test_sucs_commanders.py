@@ -212,13 +212,13 @@ def test_the_battle_loses_a_rosters_last_commander_and_says_so() -> None:
     unled = api.run("sucs.roster_battle", {"roster_a": platoon(False), "roster_b": raiders,
                                            "no_commander": "leaderless"})
     assert led["ok"] and plain["ok"] and unled["ok"]
-    held = {k: round(r["result"]["outcomes"]["Side A holds the field"] * 100, 2)
+    held = {k: round(r["result"]["outcomes"]["Platoon holds the field"] * 100, 2)
             for k, r in (("led", led), ("plain", plain), ("unled", unled))}
     assert held == {"led": 14.29, "plain": 25.61, "unled": 19.31}
     assert led["result"]["method"] == "exact"
-    assert "Side A's commanders are Lieutenant x1" in led["explanation"]
-    assert "side B has none and fights with two actions a turn" in led["explanation"]
-    assert "Side A has none, so its units act once a turn" in unled["explanation"]
+    assert "Platoon's commanders are Lieutenant x1" in led["explanation"]
+    assert "Raiders has none and fights with two actions a turn" in led["explanation"]
+    assert "Platoon has none, so its units act once a turn" in unled["explanation"]
     # played with dice, the account says when a side fights on without a commander
     logs = [api.roll("sucs.roster_battle", {"roster_a": platoon(True), "roster_b": raiders},
                      random.Random(seed))["result"]["log"] for seed in range(30)]

@@ -455,7 +455,7 @@ def test_past_both_walks_a_fight_is_simulated_and_says_how_to_get_exact_odds() -
     assert "The exact walk: The work of building this fight's turns is past the limit of " \
            "75,000 for an exact answer (the first 2 turns fit)" in why
     assert "The walk with its least likely ways dropped: " in why
-    assert "For exact odds, lower the Round cap to 5 or less (the first 5 turns fit)" in why
+    assert "For exact odds, lower the Turn cap to 5 or less (the first 5 turns fit)" in why
     assert "**A simulation, not exact odds.** " + why in reply["explanation"]
     low, high = got["intervals"]["Side A wins"]
     assert ["Side A wins", f"{percent(got['outcomes']['Side A wins'])} "
@@ -531,7 +531,8 @@ def test_real_dice_agree_with_the_exact_odds_with_the_new_inputs(extra) -> None:
         est = solver.wilson(counts.get(name, 0), trials, z=3.3)
         assert est.low <= float(Fraction(p)) <= est.high, name
     if "first" in extra:
-        assert "side B acts first, as set" in solver.play(fight, max_rounds=1, rng=rng).log[0]
+        assert solver.play(fight, max_rounds=1, rng=rng).log[:2] == [
+            "Turn 1", "Side B acts first, as set."]
 
 
 def test_result_shape_and_log() -> None:
@@ -544,7 +545,7 @@ def test_result_shape_and_log() -> None:
     melee = {"mode": "melee", "side_a": "3/2/1", "side_b": "3/1/0, 3/1/0", "max_rounds": 6}
     res = api.roll("sucs.engagement", melee, random.Random(3))["result"]
     assert res["outcome"] in api.run("sucs.engagement", melee)["result"]["outcomes_exact"]
-    assert res["log"][0].startswith("Round 1: side A charges")
+    assert res["log"][:2] == ["Turn 1", "Side A charges into contact and acts first."]
     assert res["dice"] and all(d["face"] >= 1 for d in res["dice"])
 
 

@@ -123,7 +123,7 @@ def test_the_plan_finds_the_rounds_that_fit_and_the_refusal_names_the_round_cap(
       "a_markers": 3, "b_markers": 3},
      "side_a", ("Side A units", "fewer or less varied units", "exchange of fire")),
     ({"side_a": "3/1/1, 3/1/1, 3/1/1, 3/1/1", "side_b": "3/1/1, 3/1/1, 3/1/1, 3/1/1"},
-     "max_rounds", ("For exact odds, lower the Round cap to 6 or less (the first 6 turns fit)",)),
+     "max_rounds", ("For exact odds, lower the Turn cap to 6 or less (the first 6 turns fit)",)),
 ])
 def test_a_fight_past_both_walks_is_simulated_saying_what_to_lower(inputs, field, words) -> None:
     """These were refused (too few fights could be played in a second): the cascade
