@@ -66,7 +66,7 @@ test-pyodide: setup $(PYODIDE_WHEELS)/.installed
 # one process, sharing the tests with the others given the same empty CLAIMS folder
 pyodide-shard:
 	node tests/pyodide/run_rules_core.mjs --claims $(CLAIMS) "$(SITE_PACKAGES)" \
-	  $(PYODIDE_WHEELS) -q tests/rules_core \
+	  $(PYODIDE_WHEELS) -q tests/rules_core -m "not heavy" \
 	  --deselect tests/rules_core/test_api_contract.py::test_command_line_list_run_and_errors \
 	  --deselect tests/rules_core/test_api_contract.py::test_a_calculator_imports_its_own_system_only \
 	  --deselect tests/rules_core/test_hostile.py::test_hostile_command_lines_answer_in_json_without_a_traceback \
