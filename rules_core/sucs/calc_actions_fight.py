@@ -18,7 +18,7 @@ from rules_core.messages import describe
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs import quick
 from rules_core.sucs.fight import Fight
-from rules_core.sucs.tables import OUT_OF_COMMAND, SUPPORT_BONUS
+from rules_core.sucs.tables import MAX_ROLL_MODIFIER, OUT_OF_COMMAND, SUPPORT_BONUS
 from rules_core.sucs.turn import Fighter, Rules
 
 PAGE = "sucs/actions"
@@ -27,12 +27,15 @@ MAX_UNITS = 6
 MAX_START_MARKERS = 5
 SIDES = (("a", "Side A units lost"), ("b", "Side B units lost"))
 LABELS = {"side_a": "Side A units", "side_b": "Side B units"}
-UNIT_RE = re.compile(r"(\d+)/(\d+)(?:x(\d+))?/(\d+)((?:\s+\S+)*)")
+UNIT_RE = re.compile(r"(\d+)/(\d+)(?:x(\d+))?((?:\s+or\s+\d+(?:x\d+)?)*)/(\d+)((?:\s+\S+)*)")
+#: other weapons a unit typed here may have (one used a turn)
+MAX_ALT_WEAPONS = 2
 LIMITS = {"quality": (1, 5), "attack": (0, 20), "units hit": (1, 6), "armor": (0, 20),
           "cover": (0, 6)}
 FORMAT_HELP = ("quality/attack/armor for each unit, separated by commas, e.g. 3/1/0, "
-               "4/2/1; 1x2 for an attack of 1 on two units (automatic fire); after a "
-               "space: c1 for cover 1, d for dug in, s for stealth")
+               "4/2/1; 1x2 for an attack of 1 on two units (automatic fire); 3 or 1x2 for "
+               "a unit with a second weapon, one used a turn; after a space: c1 for cover "
+               "1, d for dug in, s for stealth")
 
 
 def parse_side(name: str, raw: Any) -> tuple[Fighter, ...]:
@@ -57,7 +60,13 @@ def _unit(name: str, unit_name: str, text: str) -> Fighter:
     if not match:
         raise InputError(name, f"{label}: could not read {describe(text)} as a unit; write "
                                f"{FORMAT_HELP}.")
-    quality, attack, hits, armor, extras = match.groups()
+    quality, attack, hits, others, armor, extras = match.groups()
+    alternatives = tuple((int(a), int(h or 1)) for a, h in
+                         re.findall(r"(\d+)(?:x(\d+))?", others))
+    if len(alternatives) > MAX_ALT_WEAPONS:
+        raise InputError(name, f"{label}: unit {unit_name} has {len(alternatives) + 1} "
+                               f"weapons; at most {MAX_ALT_WEAPONS + 1} (the main one and "
+                               f"{MAX_ALT_WEAPONS} others).")
     values = {"quality": int(quality), "attack": int(attack), "units hit": int(hits or 1),
               "armor": int(armor), "cover": 0}
     flags = {"d": False, "s": False}
@@ -70,12 +79,17 @@ def _unit(name: str, unit_name: str, text: str) -> Fighter:
         else:
             raise InputError(name, f"{label}: {describe(token)} in unit {unit_name} is not "
                                    "an extra; use c1 (cover 1), d (dug in) or s (stealth).")
-    for what, (low, high) in LIMITS.items():
-        if not low <= values[what] <= high:
+    checked = [(what, values[what]) for what in LIMITS]
+    for a, h in alternatives:
+        checked += [("attack", a), ("units hit", h)]
+    for what, value in checked:
+        low, high = LIMITS[what]
+        if not low <= value <= high:
             raise InputError(name, f"{label}: unit {unit_name}'s {what} must be from {low} "
-                                   f"to {high}; received {values[what]}.")
+                                   f"to {high}; received {value}.")
     return Fighter(unit_name, values["quality"], values["attack"], values["units hit"],
-                   values["armor"], values["cover"], flags["d"], flags["s"])
+                   values["armor"], values["cover"], flags["d"], flags["s"],
+                   alt_weapons=alternatives)
 
 
 def describe_unit(u: Fighter) -> str:
@@ -85,7 +99,9 @@ def describe_unit(u: Fighter) -> str:
 def fighting_numbers(u: Fighter) -> str:
     """A unit's quality, weapon, armor and extras in words."""
     hits = f"x{u.targets}" if u.targets > 1 else ""
+    hits += "".join(f" or {a}" + (f"x{h}" if h > 1 else "") for a, h in u.alt_weapons)
     extras = [f"cover {u.cover}"] if u.cover else []
+    extras += [f"{u.roll_modifier:+d} to its attack rolls"] * bool(u.roll_modifier)
     extras += ["dug in"] * u.dug_in + ["stealth"] * u.stealthy
     extras += [f"target number +{OUT_OF_COMMAND}, out of command"] * u.out_of_command
     extras += ["one action a turn"] * u.one_action + ["commander"] * u.commander
@@ -93,6 +109,34 @@ def fighting_numbers(u: Fighter) -> str:
     extras += [f"+{SUPPORT_BONUS} armor from support"] * u.armor_support
     return (f"quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
             + (f" ({', '.join(extras)})" if extras else ""))
+
+
+def roll_modifier_field(side: str) -> IntField:
+    """A side's situational modifier to every attack roll its units make."""
+    return IntField(f"{side}_roll_modifier", f"Side {side.upper()} modifier to attack rolls",
+                    default=0, minimum=-MAX_ROLL_MODIFIER, maximum=MAX_ROLL_MODIFIER,
+                    help="Added to every 2d6 attack roll and return strike of the side's "
+                         f"units (from -{MAX_ROLL_MODIFIER} to +{MAX_ROLL_MODIFIER}), e.g. "
+                         "a scenario's or the table's own.")
+
+
+def order_fields(listed: str) -> tuple[ChoiceField, ChoiceField]:
+    """The activation order and the choice of weapon, as the engagement and the army
+    battle offer them (``listed``: where the units are listed)."""
+    return (
+        ChoiceField("order", "Each side activates its units", default="least_suppressed",
+                    choices=(("least_suppressed",
+                              f"The least suppressed first (kinds in {listed}'s order)"),
+                             ("list", f"In {listed}'s order"),
+                             ("likeliest", "The likeliest to destroy an enemy first")),
+                    help="The source lets each player choose the unit to activate."),
+        ChoiceField("weapon_choice", "A unit with more than one weapon uses", default="best",
+                    choices=(("best", "The weapon likeliest to destroy the most"),
+                             ("fallback", "Its main weapon, another only when the main one "
+                                          "cannot hurt any enemy")),
+                    help="One weapon a turn (source: Unit Costs); which one is the "
+                         "player's choice."),
+    )
 
 
 FIELDS: tuple[Field, ...] = (
@@ -120,6 +164,7 @@ FIELDS: tuple[Field, ...] = (
         IntField(f"{side}_markers", f"Side {side.upper()} suppression markers at the start",
                  default=0, minimum=0, maximum=MAX_START_MARKERS,
                  help="Markers on every unit of the side when the fight starts."),
+        roll_modifier_field(side),
     )),
     ChoiceField("first", "Who acts first", default="roll",
                 choices=(("roll", "Rolled each turn (initiative)"),
@@ -148,6 +193,7 @@ FIELDS: tuple[Field, ...] = (
     ChoiceField("ties", "Initiative ties", default="reroll",
                 choices=(("reroll", "Roll again"), ("a", "Side A wins ties"),
                          ("b", "Side B wins ties"))),
+    *order_fields("the list"),
     fight_result.round_cap_field(20),
 )
 
@@ -158,12 +204,14 @@ def fight_of(inputs: dict[str, Any], max_work: int | None = None) -> Fight:
                   suppression=inputs["suppression"], two_roll_rule=inputs["two_roll_rule"],
                   ties=inputs["ties"], melee=inputs["mode"] == "melee",
                   melee_suppressed=inputs["melee_suppressed"],
-                  hopeless_reorganizes=inputs["hopeless_reorganizes"], first=inputs["first"])
+                  hopeless_reorganizes=inputs["hopeless_reorganizes"], first=inputs["first"],
+                  order=inputs["order"], weapon_choice=inputs["weapon_choice"])
     sides = [inputs["side_a"], inputs["side_b"]]
     sides = [tuple(replace(u, out_of_command=inputs[f"{s}_out_of_command"],
                            one_action=inputs[f"{s}_one_action"],
                            attack_support=inputs[f"{s}_support"] == "attack",
-                           armor_support=inputs[f"{s}_support"] == "armor") for u in units)
+                           armor_support=inputs[f"{s}_support"] == "armor",
+                           roll_modifier=inputs[f"{s}_roll_modifier"]) for u in units)
              for s, units in zip("ab", sides)]
     return Fight(sides[0], sides[1], rules,
                  max_work=(sucs_fight.limits(inputs["max_rounds"])[0] if max_work is None
