@@ -147,7 +147,7 @@ class Fight:
         #: the rest of a turn from (state, activations left, charge), when exact
         self.memo: dict[Any, Paths] = {}
         #: each unit's targets by the enemy side's state (:func:`turn.choose_targets`)
-        self.target_memo: dict[Any, list[int]] = {}
+        self.target_memo: dict[Any, Any] = {}
         #: what the pruned walk keeps between turns (:func:`turn.spread_turn`)
         self.activations = Activations()
         #: each round's exact moves, once built (:func:`plan` and the solver share them)

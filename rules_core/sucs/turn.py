@@ -189,7 +189,7 @@ class Table(Protocol):
         """What :func:`spread_turn` keeps between turns."""
 
     @property
-    def target_memo(self) -> dict[Any, list[int]]:
+    def target_memo(self) -> dict[Any, Any]:
         """The enemies each unit picks, by (side, unit, modifier, the enemy side's state):
         the choice depends on nothing else."""
 
@@ -351,8 +351,17 @@ def choose_targets(fight: Table, state: State, side: str, i: int, bonus: int,
                                           if likeliest else 0,
                                           fight.group_rank(enemy, t),
                                           _focus(them[t]), t))
+    if len(fight.target_memo) > MEMO_LIMIT:
+        fight.target_memo.clear()
     fight.target_memo[key] = chosen = ranked[:fight.units[side][i].weapon(weapon)[1]]
     return chosen
+
+
+#: what choosing among a unit's weapons counts against the fight's budget, per weapon and
+#: enemy weighed (:func:`choose_attack`); and the most choices a fight keeps before it
+#: forgets them all (a simulation of thousands of fights meets many enemy sides)
+AIM_WORK = 3
+MEMO_LIMIT = 200_000
 
 
 def choose_attack(fight: Table, state: State, side: str, i: int, bonus: int
@@ -365,23 +374,33 @@ def choose_attack(fight: Table, state: State, side: str, i: int, bonus: int
     unit = fight.units[side][i]
     if not unit.alt_weapons:
         return 0, choose_targets(fight, state, side, i, bonus)
+    them = state[1 if side == "a" else 0]
     lost = fight.leaderless(state, side)
-    enemy_side = state[1 if side == "a" else 0]
-    alive = [t for t, u in enumerate(enemy_side) if u is not None]
+    key = ("weapon", side, i, bonus, lost, them)
+    memo = fight.target_memo
+    known = memo.get(key)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
+    alive = [t for t, u in enumerate(them) if u is not None]
     weapons = range(len(unit.alt_weapons) + 1)
+    fight.spend(AIM_WORK * len(weapons) * len(alive))
     if fight.rules.weapon_choice == "fallback":
         usable = [w for w in weapons
                   if any(fight.odds(side, i, t, bonus, lost, w)[2] for t in alive)]
-        w = usable[0] if usable else 0
-        return w, choose_targets(fight, state, side, i, bonus, w)
-    best, best_targets, most = 0, [], Fraction(-1)
-    for w in weapons:
-        targets = choose_targets(fight, state, side, i, bonus, w)
-        expected = sum((fight.odds(side, i, t, bonus, lost, w)[1] for t in targets),
-                       Fraction(0))
-        if expected > most:
-            best, best_targets, most = w, targets, expected
-    return best, best_targets
+        best = usable[0] if usable else 0
+        best_targets = choose_targets(fight, state, side, i, bonus, best)
+    else:
+        best, best_targets, most = 0, [], Fraction(-1)
+        for w in weapons:
+            targets = choose_targets(fight, state, side, i, bonus, w)
+            expected = sum((fight.odds(side, i, t, bonus, lost, w)[1] for t in targets),
+                           Fraction(0))
+            if expected > most:
+                best, best_targets, most = w, targets, expected
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    memo[key] = chosen = (best, best_targets)
+    return chosen
 
 
 def reorganized(markers: int, rules: Rules, one_action: bool = False) -> tuple[int, bool]:

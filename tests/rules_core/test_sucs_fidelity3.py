@@ -296,6 +296,8 @@ WEAPON_CASES = [
     ((TANK,), (F("B", 4, 1, armor=2), F("B", 3, 1)), 3),
     ((F("A", 3, 0, alt_weapons=((1, 1), (2, 1))),), (F("B", 3, 1, armor=1),), 3),
     ((F("A", 4, 0, alt_weapons=((0, 2),)), F("A", 3, 1)), (F("B", 3, 1, armor=1), F("B", 3, 1)), 2),
+    # the main weapon cannot hurt armor 2: "fallback" turns to the other once B2 is gone
+    ((F("A", 3, 0, alt_weapons=((2, 1),)),), (F("B", 3, 1, armor=2), F("B", 3, 1)), 3),
 ]
 
 
