@@ -282,6 +282,39 @@ def attack_odds(fight: Fight) -> list[dict[str, Any]]:
     return rows
 
 
+#: the activation order in words (:attr:`Rules.order`)
+ORDER_WORDS = {"least_suppressed": "its units in list order of their kinds, the least "
+                                   "suppressed of a kind first",
+               "list": "its units in list order, whatever their markers",
+               "likeliest": "first the unit likeliest to destroy the enemy it would attack "
+                            "(as the turn starts), then the next likeliest"}
+
+
+def activation_words(fight: Fight) -> str:
+    """The activation order, the modifiers to the roll and the choice of weapon, in
+    words, with the Rulings page's sections."""
+    rules = fight.rules
+    text = (f"Each side activates {ORDER_WORDS[rules.order]} ("
+            + rule("the order a side activates its units", "rulings",
+                   "sucs-the-order-a-side-activates-its-units") + ").")
+    mods = sorted({(s, u.roll_modifier) for s in "ab" for u in fight.units[s]
+                   if u.roll_modifier})
+    if mods:
+        text += (" " + " and ".join(f"Side {s.upper()}'s units roll at {m:+d}" for s, m in mods)
+                 + " on every attack and return strike ("
+                 + rule("a modifier to the attack roll", "rulings",
+                        "sucs-a-modifier-to-the-attack-roll") + ").")
+    if any(u.alt_weapons for s in "ab" for u in fight.units[s]):
+        text += (" A unit with more than one weapon uses one a turn: "
+                 + ("the one expected to destroy the most" if rules.weapon_choice == "best"
+                    else "its main weapon, another only when the main one cannot hurt any "
+                         "enemy standing")
+                 + "; it strikes back with its main weapon ("
+                 + rule("units with more than one weapon", "rulings",
+                        "sucs-units-with-more-than-one-weapon") + ").")
+    return text
+
+
 def _explain(inputs: dict[str, Any], result: Result) -> str:
     fight = fight_of(inputs)
     rules = fight.rules
@@ -339,7 +372,8 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                "most markers, to concentrate fire); automatic fire takes the next best as well, "
                "a separate roll each. Each attack is the "
              + rule("attack odds calculator's", "sucs/attacks", "attack-odds")
-             + " resolution, with every face of the dice counted.")
+             + " resolution, with every face of the dice counted. "
+             + activation_words(fight))
     text += ("\n\n**Suppression.** A unit is marked when damage equal to its armor is "
              "followed by a d6 of 1-3"
              + (", and on every second attack roll it survives that might possibly have "

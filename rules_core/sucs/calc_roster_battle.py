@@ -33,7 +33,12 @@ from rules_core.explain import escape, rule, table
 from rules_core.fields import ChoiceField, IntField, TextField
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs import quick, roster
-from rules_core.sucs.calc_actions_fight import fighting_numbers, order_fields, roll_modifier_field
+from rules_core.sucs.calc_actions_fight import (
+    activation_words,
+    fighting_numbers,
+    order_fields,
+    roll_modifier_field,
+)
 from rules_core.sucs.calc_roster import _parse_roster
 from rules_core.sucs.cost import price
 from rules_core.sucs.fight import Fight, Round
@@ -309,7 +314,8 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
              f"enemy. Each unit fires at {aim}, the most suppressed of identical units first "
              f"({rule('army against army', 'rulings', 'sucs-army-against-army')}). A side "
              "holds the field when the other has no unit left; after the last turn with "
-             f"both sides on the field the battle is \"{STANDING}\".\n\n")
+             f"both sides on the field the battle is \"{STANDING}\". "
+             + activation_words(battle) + "\n\n")
     text += _commanders(battle, inputs) + "\n\n"
     if result["method"] == "exact":
         text += ("**Exact.** Every way the battle can go was followed with its exact chance "
