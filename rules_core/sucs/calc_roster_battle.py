@@ -2,8 +2,8 @@
 "Order of Play": a game of 4-10 turns agreed before play; the attack paragraph,
 "Suppressed Units", the terrain's cover).
 
-Each roster line becomes as many units as its count, with its quality, main weapon,
-armor and stealth, in the side's terrain cover; the battle is the whole-engagement fight
+Each roster line becomes as many units as its count, with its quality, every weapon it
+pays for (one used a turn), armor and stealth, in the side's terrain cover; the battle is the whole-engagement fight
 (:mod:`rules_core.sucs.fight`), an exchange of fire in which every unit can reach every
 enemy, for the turns agreed. A side holds the field when the other has no unit left.
 
