@@ -189,17 +189,20 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             st[e][t] += effect
             order[e][t] += effect << place_bits
 
-    def in_contact(s: int, i: int, targets: list[int], tabs: list[Drawable], charge: bool,
+    def in_contact(s: int, i: int, targets: list[int], weapon: int, charge: bool,
                    spent: bool, getrandbits: Callable[[int], int]) -> None:
-        """A melee activation's attacks (``tabs``: its attack's table on each enemy), each
-        followed by the return strikes: from every enemy in a charge, else from the one
-        attacked; a strike that cannot hurt is not made
+        """A melee activation's attacks with its weapon ``weapon`` (each at the markers the
+        unit has then), each followed by the return strikes: from every enemy in a charge,
+        else from the one attacked; a strike that cannot hurt is not made
         (:func:`rules_core.sucs.turn.return_strike`)."""
         e = 1 - s
         own, them = st[s], st[e]
         for t in targets:
             if not spent and own[i] >= 0 and them[t] >= 0:
-                hit(e, t, tabs[t], True, getrandbits)
+                bonus = penalty(own[i] >> 1, rules, True)
+                tab = (armed_tabs(s, i, bonus, lost_now[s], weapon) if weapon else
+                       aim(s, i, bonus, lost_now[s])[1])[t]
+                hit(e, t, tab, True, getrandbits)
             for b in ([b for b in range(sizes[e]) if them[b] >= 0] if charge else (t,)):
                 if them[b] < 0 or own[i] < 0:
                     continue
@@ -238,6 +241,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         bonus = penalty(markers, rules, melee) if markers else 0
         blocks, tabs = aim(side, i, bonus, lost)
         want = aims[side][i]
+        weapon = 0
         if armed[side][i]:  # a choice of weapons: the turn walk's own choice
             weapon, targets = choose_attack(fight, as_state(), names[side], i, bonus)
             tabs = armed_tabs(side, i, bonus, lost, weapon)
@@ -255,7 +259,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             own[i] -= 2  # no hope: reorganizes another marker instead
             order[side][i] -= 2 << place_bits
         elif melee:
-            in_contact(side, i, targets[:1] if spent else targets, tabs, charge, spent,
+            in_contact(side, i, targets[:1] if spent else targets, weapon, charge, spent,
                        getrandbits)
         else:
             for t in targets:

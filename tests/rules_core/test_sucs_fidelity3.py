@@ -383,6 +383,12 @@ QUICK = {
                                    Rules()), 2),
     "the main weapon first, in melee": (Fight((TANK,), (F("B", 3, 1), F("B", 3, 0)),
                                               Rules(weapon_choice="fallback", melee=True)), 2),
+    # a strike back between the two attacks of automatic fire changes the second's penalty
+    "automatic fire in melee, a second weapon, markers as a penalty": (
+        Fight((F("A", 3, 1, targets=2, armor=1, alt_weapons=((2, 1),)),
+               F("A", 4, 1, targets=2, armor=1)),
+              (F("B", 3, 1), F("B", 5, 1)), Rules(melee=True, suppression="penalty"),
+              markers=(1, 0)), 2),
 }
 
 
