@@ -57,17 +57,21 @@ def attack_roll(total: int, bonus: int, needed: int, spot: tuple[int, int] | Non
     return Rolled(", ".join(parts), outcome, tuple(rolls))
 
 
-def attack(side: str, who: str, verb: str, target: str, rolled: Rolled, towards: int) -> Action:
+def attack(side: str, who: str, verb: str, target: str, rolled: Rolled, towards: int,
+           weapon: str = "") -> Action:
     """"Red platoon Rifle squad 2 fires at Blue company Veterans: attack roll 6 against 7
     needed: no effect". ``towards``: for a roll that might have damaged the target and did
     not, which such roll it was (1: one more suppresses it; 2: the pair suppresses it);
-    0 otherwise."""
+    0 otherwise. ``weapon``: the weapon used, said for a unit that has more than one
+    ("weapon 2 (attack 1x2)")."""
     result = OUTCOME_WORDS.get(rolled.outcome, rolled.outcome.replace("_", " "))
     if towards == 1:
         result += " (the first roll that might have damaged it: one more suppresses it)"
     elif towards == 2:
         result = "suppressed (the second roll that might have damaged it)"
-    return Action(side, who, f"{who} {verb} {target}: {rolled.words}: {result}.", rolled.rolls)
+    using = f" with its {weapon}" if weapon else ""
+    return Action(side, who, f"{who} {verb} {target}{using}: {rolled.words}: {result}.",
+                  rolled.rolls)
 
 
 #: the verbs of a unit's attack and of an enemy's return strike in close combat

@@ -19,7 +19,7 @@ from rules_core.sucs import account, quick
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs.fight import Fight
 from rules_core.sucs.presets import Preset, presets, slug
-from rules_core.sucs.tables import OUT_OF_COMMAND, SUPPORT_BONUS
+from rules_core.sucs.tables import MAX_ROLL_MODIFIER, OUT_OF_COMMAND, SUPPORT_BONUS
 from rules_core.sucs.turn import Fighter, Rules
 
 PAGE = "sucs/actions"
@@ -30,14 +30,16 @@ SIDES = (("a", "Side A units lost"), ("b", "Side B units lost"))
 LABELS = {"side_a": "Side A units", "side_b": "Side B units"}
 #: the longest name a side may be given
 MAX_NAME = 40
-UNIT_RE = re.compile(r"(\d+)/(\d+)(?:x(\d+))?/(\d+)((?:\s+\S+)*)")
+UNIT_RE = re.compile(r"(\d+)/(\d+)(?:x(\d+))?((?:\s+or\s+\d+(?:x\d+)?)*)/(\d+)((?:\s+\S+)*)")
+#: other weapons a unit typed here may have (one used a turn)
+MAX_ALT_WEAPONS = 2
 LIMITS = {"quality": (1, 5), "attack": (0, 20), "units hit": (1, 6), "armor": (0, 20),
           "cover": (0, 6)}
 FORMAT_HELP = ("quality/attack/armor for each unit, separated by commas, e.g. 3/1/0, "
                "4/2/1, or a unit's name in the published lists, e.g. light infantry "
                "(TL 5-7/cavalry when several lists have the name); 1x2 for an attack of 1 "
-               "on two units (automatic fire); after a space: c1 for cover 1, d for dug in, "
-               "s for stealth")
+               "on two units (automatic fire); 3 or 1x2 for a unit with a second weapon, one "
+               "used a turn; after a space: c1 for cover 1, d for dug in, s for stealth")
 
 
 def parse_name(name: str, raw: Any) -> str:
@@ -76,7 +78,9 @@ def _unit(name: str, unit_name: str, text: str) -> Fighter:
     said = " ".join(text.split())
     match = UNIT_RE.fullmatch(said)
     if match:
-        quality, attack, hits, armor, extras = match.groups()
+        quality, attack, hits, others, armor, extras = match.groups()
+        alternatives = tuple((int(a), int(h or 1)) for a, h in
+                             re.findall(r"(\d+)(?:x(\d+))?", others))
         called = said[:len(said) - len(extras)].strip()
     else:
         words = said.split(" ")
@@ -87,8 +91,14 @@ def _unit(name: str, unit_name: str, text: str) -> Fighter:
         unit = preset.unit
         quality, attack, hits, armor = (str(unit.quality), str(unit.attack), str(unit.targets),
                                         str(unit.armor))
+        # the list's unit fights with every weapon it is priced for
+        alternatives = tuple((w.attack, w.targets) for w in unit.alt_weapons)
         extras = " " + " ".join(words[cut:]) + (" s" if unit.stealth else "")
         called = preset.name
+    if len(alternatives) > MAX_ALT_WEAPONS:
+        raise InputError(name, f"{label}: unit {unit_name} has {len(alternatives) + 1} "
+                               f"weapons; at most {MAX_ALT_WEAPONS + 1} (the main one and "
+                               f"{MAX_ALT_WEAPONS} others).")
     values = {"quality": int(quality), "attack": int(attack), "units hit": int(hits or 1),
               "armor": int(armor), "cover": 0}
     flags = {"d": False, "s": False}
@@ -101,12 +111,17 @@ def _unit(name: str, unit_name: str, text: str) -> Fighter:
         else:
             raise InputError(name, f"{label}: {describe(token)} in unit {unit_name} is not "
                                    "an extra; use c1 (cover 1), d (dug in) or s (stealth).")
-    for what, (low, high) in LIMITS.items():
-        if not low <= values[what] <= high:
+    checked = [(what, values[what]) for what in LIMITS]
+    for a, h in alternatives:
+        checked += [("attack", a), ("units hit", h)]
+    for what, value in checked:
+        low, high = LIMITS[what]
+        if not low <= value <= high:
             raise InputError(name, f"{label}: unit {unit_name}'s {what} must be from {low} "
-                                   f"to {high}; received {values[what]}.")
+                                   f"to {high}; received {value}.")
     return Fighter(called, values["quality"], values["attack"], values["units hit"],
-                   values["armor"], values["cover"], flags["d"], flags["s"])
+                   values["armor"], values["cover"], flags["d"], flags["s"],
+                   alt_weapons=alternatives)
 
 
 def published(name: str, wanted: str, said: str) -> Preset:
@@ -131,7 +146,9 @@ def published(name: str, wanted: str, said: str) -> Preset:
 def fighting_numbers(u: Fighter) -> str:
     """A unit's quality, weapon, armor and extras in words."""
     hits = f"x{u.targets}" if u.targets > 1 else ""
+    hits += "".join(f" or {a}" + (f"x{h}" if h > 1 else "") for a, h in u.alt_weapons)
     extras = [f"cover {u.cover}"] if u.cover else []
+    extras += [f"{u.roll_modifier:+d} to its attack rolls"] * bool(u.roll_modifier)
     extras += ["dug in"] * u.dug_in + ["stealth"] * u.stealthy
     extras += [f"target number +{OUT_OF_COMMAND}, out of command"] * u.out_of_command
     extras += ["one action a turn"] * u.one_action + ["commander"] * u.commander
@@ -139,6 +156,34 @@ def fighting_numbers(u: Fighter) -> str:
     extras += [f"+{SUPPORT_BONUS} armor from support"] * u.armor_support
     return (f"quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
             + (f" ({', '.join(extras)})" if extras else ""))
+
+
+def roll_modifier_field(side: str) -> IntField:
+    """A side's situational modifier to every attack roll its units make."""
+    return IntField(f"{side}_roll_modifier", f"Side {side.upper()} modifier to attack rolls",
+                    default=0, minimum=-MAX_ROLL_MODIFIER, maximum=MAX_ROLL_MODIFIER,
+                    help="Added to every 2d6 attack roll and return strike of the side's "
+                         f"units (from -{MAX_ROLL_MODIFIER} to +{MAX_ROLL_MODIFIER}), e.g. "
+                         "a scenario's or the table's own.")
+
+
+def order_fields(listed: str) -> tuple[ChoiceField, ChoiceField]:
+    """The activation order and the choice of weapon, as the engagement and the army
+    battle offer them (``listed``: where the units are listed)."""
+    return (
+        ChoiceField("order", "Each side activates its units", default="least_suppressed",
+                    choices=(("least_suppressed",
+                              f"The least suppressed first (kinds in {listed}'s order)"),
+                             ("list", f"In {listed}'s order"),
+                             ("likeliest", "The likeliest to destroy an enemy first")),
+                    help="The source lets each player choose the unit to activate."),
+        ChoiceField("weapon_choice", "A unit with more than one weapon uses", default="best",
+                    choices=(("best", "The weapon likeliest to destroy the most"),
+                             ("fallback", "Its main weapon, another only when the main one "
+                                          "cannot hurt any enemy")),
+                    help="One weapon a turn (source: Unit Costs); which one is the "
+                         "player's choice."),
+    )
 
 
 FIELDS: tuple[Field, ...] = (
@@ -172,6 +217,7 @@ FIELDS: tuple[Field, ...] = (
         IntField(f"{side}_markers", f"Side {side.upper()} suppression markers at the start",
                  default=0, minimum=0, maximum=MAX_START_MARKERS,
                  help="Markers on every unit of the side when the fight starts."),
+        roll_modifier_field(side),
     )),
     ChoiceField("first", "Who acts first", default="roll",
                 choices=(("roll", "Rolled each turn (initiative)"),
@@ -200,6 +246,7 @@ FIELDS: tuple[Field, ...] = (
     ChoiceField("ties", "Initiative ties", default="reroll",
                 choices=(("reroll", "Roll again"), ("a", "Side A wins ties"),
                          ("b", "Side B wins ties"))),
+    *order_fields("the list"),
     fight_result.round_cap_field(20, word=account.TURN),
 )
 
@@ -210,12 +257,14 @@ def fight_of(inputs: dict[str, Any], max_work: int | None = None) -> Fight:
                   suppression=inputs["suppression"], two_roll_rule=inputs["two_roll_rule"],
                   ties=inputs["ties"], melee=inputs["mode"] == "melee",
                   melee_suppressed=inputs["melee_suppressed"],
-                  hopeless_reorganizes=inputs["hopeless_reorganizes"], first=inputs["first"])
+                  hopeless_reorganizes=inputs["hopeless_reorganizes"], first=inputs["first"],
+                  order=inputs["order"], weapon_choice=inputs["weapon_choice"])
     sides = [inputs["side_a"], inputs["side_b"]]
     sides = [tuple(replace(u, out_of_command=inputs[f"{s}_out_of_command"],
                            one_action=inputs[f"{s}_one_action"],
                            attack_support=inputs[f"{s}_support"] == "attack",
-                           armor_support=inputs[f"{s}_support"] == "armor") for u in units)
+                           armor_support=inputs[f"{s}_support"] == "armor",
+                           roll_modifier=inputs[f"{s}_roll_modifier"]) for u in units)
              for s, units in zip("ab", sides)]
     return Fight(sides[0], sides[1], rules,
                  max_work=(sucs_fight.limits(inputs["max_rounds"])[0] if max_work is None
@@ -297,6 +346,39 @@ def attack_odds(fight: Fight) -> list[dict[str, Any]]:
     return rows
 
 
+#: the activation order in words (:attr:`Rules.order`)
+ORDER_WORDS = {"least_suppressed": "its units in list order of their kinds, the least "
+                                   "suppressed of a kind first",
+               "list": "its units in list order, whatever their markers",
+               "likeliest": "first the unit likeliest to destroy the enemy it would attack "
+                            "(as the turn starts), then the next likeliest"}
+
+
+def activation_words(fight: Fight) -> str:
+    """The activation order, the modifiers to the roll and the choice of weapon, in
+    words, with the Rulings page's sections."""
+    rules = fight.rules
+    text = (f"Each side activates {ORDER_WORDS[rules.order]} ("
+            + rule("the order a side activates its units", "rulings",
+                   "sucs-the-order-a-side-activates-its-units") + ").")
+    mods = sorted({(s, u.roll_modifier) for s in "ab" for u in fight.units[s]
+                   if u.roll_modifier})
+    if mods:
+        text += (" " + " and ".join(f"Side {s.upper()}'s units roll at {m:+d}" for s, m in mods)
+                 + " on every attack and return strike ("
+                 + rule("a modifier to the attack roll", "rulings",
+                        "sucs-a-modifier-to-the-attack-roll") + ").")
+    if any(u.alt_weapons for s in "ab" for u in fight.units[s]):
+        text += (" A unit with more than one weapon uses one a turn: "
+                 + ("the one expected to destroy the most" if rules.weapon_choice == "best"
+                    else "its main weapon, another only when the main one cannot hurt any "
+                         "enemy standing")
+                 + "; it strikes back with its main weapon ("
+                 + rule("units with more than one weapon", "rulings",
+                        "sucs-units-with-more-than-one-weapon") + ").")
+    return text
+
+
 def _explain(inputs: dict[str, Any], result: Result) -> str:
     fight = fight_of(inputs)
     rules = fight.rules
@@ -354,7 +436,8 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                "most markers, to concentrate fire); automatic fire takes the next best as well, "
                "a separate roll each. Each attack is the "
              + rule("attack odds calculator's", "sucs/attacks", "attack-odds")
-             + " resolution, with every face of the dice counted.")
+             + " resolution, with every face of the dice counted. "
+             + activation_words(fight))
     text += ("\n\n**Suppression.** A unit is marked when damage equal to its armor is "
              "followed by a d6 of 1-3"
              + (", and on every second attack roll it survives that might possibly have "

@@ -24,6 +24,7 @@ from rules_core.sucs.attack import (
 )
 from rules_core.sucs.tables import (
     DUG_IN_ARMOR,
+    MAX_ROLL_MODIFIER,
     MELEE_PENALTY,
     OUT_OF_COMMAND,
     SUCCESS_BY,
@@ -69,7 +70,8 @@ FIELDS = (
               default=False),
     BoolField("suppressed_melee", f"Attacker suppressed and in melee (-{MELEE_PENALTY} to the roll)",
               default=False),
-    IntField("roll_modifier", "Other modifier to the roll", default=0, minimum=-6, maximum=6),
+    IntField("roll_modifier", "Other modifier to the roll", default=0,
+             minimum=-MAX_ROLL_MODIFIER, maximum=MAX_ROLL_MODIFIER),
     BoolField("stealthy", "Target has stealth (must be found first)", default=False),
     ChoiceField("terrain", "Target's terrain", optional=True,
                 choices=tuple((t.name.lower(), t.name) for t in TERRAIN if t.cover),

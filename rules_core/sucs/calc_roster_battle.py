@@ -2,8 +2,8 @@
 "Order of Play": a game of 4-10 turns agreed before play; the attack paragraph,
 "Suppressed Units", the terrain's cover).
 
-Each roster line becomes as many units as its count, with its quality, main weapon,
-armor and stealth, in the side's terrain cover; the battle is the whole-engagement fight
+Each roster line becomes as many units as its count, with its quality, every weapon it
+pays for (one used a turn), armor and stealth, in the side's terrain cover; the battle is the whole-engagement fight
 (:mod:`rules_core.sucs.fight`), an exchange of fire in which every unit can reach every
 enemy, for the turns agreed. A side holds the field when the other has no unit left.
 
@@ -33,7 +33,12 @@ from rules_core.explain import escape, rule, table
 from rules_core.fields import ChoiceField, IntField, TextField
 from rules_core.sucs import fight as sucs_fight
 from rules_core.sucs import quick, roster
-from rules_core.sucs.calc_actions_fight import fighting_numbers
+from rules_core.sucs.calc_actions_fight import (
+    activation_words,
+    fighting_numbers,
+    order_fields,
+    roll_modifier_field,
+)
 from rules_core.sucs.calc_roster import _parse_roster
 from rules_core.sucs.cost import price
 from rules_core.sucs.fight import Fight, Round
@@ -66,8 +71,10 @@ class Line:
     fighter: Fighter
 
 
-def lines_of(army: dict[str, Any], cover: int) -> list[Line]:
-    """A normalized roster's lines, each unit in the side's terrain cover."""
+def lines_of(army: dict[str, Any], cover: int, roll_modifier: int = 0) -> list[Line]:
+    """A normalized roster's lines, each unit in the side's terrain cover, with the side's
+    modifier to attack rolls and every weapon the cost builder's unit has (the one the
+    roster line prices)."""
     out = []
     for entry in army["units"]:
         clean, _ = collect_problems(entry["stats"], "stats")
@@ -76,7 +83,9 @@ def lines_of(army: dict[str, Any], cover: int) -> list[Line]:
         out.append(Line(entry["name"], entry["count"], price(unit).cost,
                         Fighter(entry["name"], unit.quality, unit.attack, unit.targets,
                                 unit.armor, cover, stealthy=unit.stealth,
-                                commander=unit.commander)))
+                                commander=unit.commander, roll_modifier=roll_modifier,
+                                alt_weapons=tuple((w.attack, w.targets)
+                                                  for w in unit.alt_weapons))))
     return out
 
 
@@ -204,12 +213,15 @@ FIELDS = (
              help="Cover of the ground side A holds: light forest +1, and so on."),
     IntField("b_cover", "Side B terrain cover", default=0, minimum=0, maximum=MAX_COVER,
              help="Cover of the ground side B holds."),
+    roll_modifier_field("a"),
+    roll_modifier_field("b"),
     IntField("turns", "Turns agreed", default=6, minimum=MIN_TURNS, maximum=MAX_TURNS,
              help="A game lasts 4 to 10 turns, agreed before play."),
     ChoiceField("targeting", "Each unit fires at", default="likeliest",
                 choices=(("likeliest", "The enemy it is likeliest to destroy"),
                          ("list", "The first enemy left in the enemy's roster order")),
                 help="Either way, fire goes to the most suppressed of identical units."),
+    *order_fields("the roster"),
     ChoiceField("no_commander", "A roster with no commander", default="organized",
                 choices=(("organized", "Fights with two actions a turn"),
                          ("leaderless", "Acts once a turn, out of command, from the start")),
@@ -219,11 +231,19 @@ FIELDS = (
 )
 
 
+#: inputs added later (issue 42), with the value a battle built from older inputs takes
+LATER_INPUTS = {"a_roll_modifier": 0, "b_roll_modifier": 0, "order": "least_suppressed",
+                "weapon_choice": "best"}
+
+
 def battle_of(inputs: dict[str, Any], max_work: int = sucs_fight.UNCOUNTED) -> Battle:
     """The battle the inputs describe; ``max_work`` bounds an exact turn walk."""
     sides = [inputs["roster_a"], inputs["roster_b"]]
-    return Battle(lines_of(sides[0], inputs["a_cover"]), lines_of(sides[1], inputs["b_cover"]),
-                  Rules(targeting=inputs["targeting"], no_commander=inputs["no_commander"]),
+    later = {name: inputs.get(name, default) for name, default in LATER_INPUTS.items()}
+    return Battle(lines_of(sides[0], inputs["a_cover"], later["a_roll_modifier"]),
+                  lines_of(sides[1], inputs["b_cover"], later["b_roll_modifier"]),
+                  Rules(targeting=inputs["targeting"], no_commander=inputs["no_commander"],
+                        order=later["order"], weapon_choice=later["weapon_choice"]),
                   max_work,
                   (str(sides[0]["name"]), str(sides[1]["name"])))
 
@@ -303,7 +323,8 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
              f"enemy. Each unit fires at {aim}, the most suppressed of identical units first "
              f"({rule('army against army', 'rulings', 'sucs-army-against-army')}). A side "
              "holds the field when the other has no unit left; after the last turn with "
-             f"both sides on the field the battle is \"{STANDING}\".\n\n")
+             f"both sides on the field the battle is \"{STANDING}\". "
+             + activation_words(battle) + "\n\n")
     text += _commanders(battle, inputs) + "\n\n"
     if result["method"] == "exact":
         text += ("**Exact.** Every way the battle can go was followed with its exact chance "

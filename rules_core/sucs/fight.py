@@ -140,17 +140,20 @@ class Fight:
         # units of one kind are interchangeable: by default those with the same numbers
         self._groups = {s: _groups(kinds[s] if kinds else [u.stats for u in units])
                         for s, units in self.units.items()}
-        self._merge = any(len(g) > 1 for gs in self._groups.values() for g in gs)
+        # under list order a unit's place decides when it acts: identical units are not
+        # interchangeable then
+        self._merge = rules.order != "list" and any(
+            len(g) > 1 for gs in self._groups.values() for g in gs)
         self._rank = {(s, i): r for s, gs in self._groups.items()
                       for r, g in enumerate(gs) for i in g}
-        self._odds: dict[tuple[str, int, int, int, bool], AttackOdds] = {}
+        self._odds: dict[tuple[str, int, int, int, bool, int], AttackOdds] = {}
         #: each side's commanders (:meth:`leaderless`)
         self._leaders = {s: tuple(i for i, u in enumerate(units) if u.commander)
                          for s, units in self.units.items()}
         #: the rest of a turn from (state, activations left, charge), when exact
         self.memo: dict[Any, Paths] = {}
         #: each unit's targets by the enemy side's state (:func:`turn.choose_targets`)
-        self.target_memo: dict[Any, list[int]] = {}
+        self.target_memo: dict[Any, Any] = {}
         #: what the pruned walk keeps between turns (:func:`turn.spread_turn`)
         self.activations = Activations()
         #: each round's exact moves, once built (:func:`plan` and the solver share them)
@@ -271,26 +274,30 @@ class Fight:
 
     # ---- what the turn walk asks of the fight (:class:`rules_core.sucs.turn.Table`) ----
 
-    def spec(self, side: str, i: int, t: int, bonus: int, lost: bool = False) -> AttackSpec:
-        """The single-attack calculator's view of unit ``side`` i attacking enemy t (out of
-        command when ``lost``: its army has no commander left)."""
+    def spec(self, side: str, i: int, t: int, bonus: int, lost: bool = False,
+             weapon: int = 0) -> AttackSpec:
+        """The single-attack calculator's view of unit ``side`` i attacking enemy t with
+        its weapon ``weapon`` (out of command when ``lost``: its army has no commander
+        left); the unit's own roll modifier added to ``bonus``."""
         attacker, target = self.units[side][i], self.units[other_side(side)][t]
-        return AttackSpec(quality=attacker.quality, attack=attacker.attack,
+        return AttackSpec(quality=attacker.quality, attack=attacker.weapon(weapon)[0],
                           armor=target.armor, cover=target.cover, dug_in=target.dug_in,
-                          stealthy=target.stealthy, roll_modifier=bonus,
+                          stealthy=target.stealthy,
+                          roll_modifier=bonus + attacker.roll_modifier,
                           out_of_command=attacker.out_of_command or lost,
                           attack_support=attacker.attack_support,
                           armor_support=target.armor_support,
                           armor_modifies_roll=self.rules.armor_modifies_roll,
                           bonus_from_target_number=self.rules.bonus_from_target_number)
 
-    def odds(self, side: str, i: int, t: int, bonus: int, lost: bool = False) -> AttackOdds:
+    def odds(self, side: str, i: int, t: int, bonus: int, lost: bool = False,
+             weapon: int = 0) -> AttackOdds:
         """(events as (event, ways, sixes), chance to destroy, can hurt at all, might
-        possibly damage), cached per attacker, target, modifier and command."""
-        key = (side, i, t, bonus, lost)
+        possibly damage), cached per attacker, target, modifier, command and weapon."""
+        key = (side, i, t, bonus, lost, weapon)
         hit = self._odds.get(key)
         if hit is None:
-            spec = self.spec(side, i, t, bonus, lost)
+            spec = self.spec(side, i, t, bonus, lost, weapon)
             evs, sixes = events(spec)
             total = 6 ** sixes
             kill = Fraction(sum(w for (o, _), w in evs if o == "destroyed"), total)
@@ -463,8 +470,9 @@ def roll_initiative(rules: Rules, dice: solver.Dice,
 
 def dice_resolver(dice: solver.Dice) -> Resolver:
     """Real dice fed to the same resolution function: one result per attack."""
-    def roll(fight: Table, side: str, i: int, t: int, bonus: int, lost: bool) -> list[Resolved]:
-        spec = fight.spec(side, i, t, bonus, lost)
+    def roll(fight: Table, side: str, i: int, t: int, bonus: int, lost: bool,
+             weapon: int = 0) -> list[Resolved]:
+        spec = fight.spec(side, i, t, bonus, lost, weapon)
         spot = (dice.randint(1, 6), dice.randint(1, 6)) if spec.stealthy else None
         pair = (dice.randint(1, 6), dice.randint(1, 6))
         d6 = dice.randint(1, 6)

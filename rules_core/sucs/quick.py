@@ -29,10 +29,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules_core.solver import below
-from rules_core.sucs.turn import penalty, reorganized
+from rules_core.sucs.turn import choose_attack, penalty, queues, reorganized
 
 if TYPE_CHECKING:
     from rules_core.sucs.fight import Fight, Round
+    from rules_core.sucs.turn import State
 
 #: what an attack's outcome does to the unit hit, as the turn's ``apply_hit`` reads it
 NOTHING, NEAR, SUPPRESSED, DESTROYED = 0, 1, 2, 3
@@ -48,10 +49,12 @@ Drawable = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], bo
 Player = Callable[[int, random.Random], "tuple[Round, int]"]
 
 
-def drawable(fight: Fight, side: str, i: int, t: int, bonus: int, lost: bool) -> Drawable:
-    """Unit ``side`` i's attack on enemy t as a table to draw from: the exact odds'
-    events (ways out of every face of the dice) merged by what they do to the target."""
-    events, _kill, hurt, threat = fight.odds(side, i, t, bonus, lost)
+def drawable(fight: Fight, side: str, i: int, t: int, bonus: int, lost: bool,
+             weapon: int = 0) -> Drawable:
+    """Unit ``side`` i's attack on enemy t with its weapon ``weapon`` as a table to draw
+    from: the exact odds' events (ways out of every face of the dice) merged by what they
+    do to the target."""
+    events, _kill, hurt, threat = fight.odds(side, i, t, bonus, lost, weapon)
     counted = threat and fight.rules.two_roll_rule
     ways: dict[int, int] = {}
     for (outcome, rolled), w, _sixes in events:
@@ -82,9 +85,15 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     melee = rules.melee
     hopeless = rules.hopeless_reorganizes
     likeliest = rules.targeting == "likeliest"
+    # a turn's queue in another order than the least suppressed first, and a unit with a
+    # choice of weapons, are found by the turn walk's own functions on the state as
+    # tuples (:func:`queues`, :func:`choose_attack`): off the path of the default order and
+    # of units with one weapon
+    own_order = rules.order != "least_suppressed"
     names = ("a", "b")
     units = [fight.units["a"], fight.units["b"]]
     sizes = [len(u) for u in units]
+    armed = [[bool(u.alt_weapons) for u in units[s]] for s in (0, 1)]
     acts_once = [[u.one_action for u in units[s]] for s in (0, 1)]
     aims = [[u.targets for u in units[s]] for s in (0, 1)]
     leaders = [[i for i, u in enumerate(units[s]) if u.commander] for s in (0, 1)]
@@ -180,17 +189,20 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             st[e][t] += effect
             order[e][t] += effect << place_bits
 
-    def in_contact(s: int, i: int, targets: list[int], charge: bool, spent: bool,
-                   getrandbits: Callable[[int], int]) -> None:
-        """A melee activation's attacks, each followed by the return strikes: from every
-        enemy in a charge, else from the one attacked; a strike that cannot hurt is not
-        made (:func:`rules_core.sucs.turn.return_strike`)."""
+    def in_contact(s: int, i: int, targets: list[int], weapon: int, charge: bool,
+                   spent: bool, getrandbits: Callable[[int], int]) -> None:
+        """A melee activation's attacks with its weapon ``weapon`` (each at the markers the
+        unit has then), each followed by the return strikes: from every enemy in a charge,
+        else from the one attacked; a strike that cannot hurt is not made
+        (:func:`rules_core.sucs.turn.return_strike`)."""
         e = 1 - s
         own, them = st[s], st[e]
         for t in targets:
             if not spent and own[i] >= 0 and them[t] >= 0:
-                hit(e, t, aim(s, i, penalty(own[i] >> 1, rules, True), lost_now[s])[1][t], True,
-                    getrandbits)
+                bonus = penalty(own[i] >> 1, rules, True)
+                tab = (armed_tabs(s, i, bonus, lost_now[s], weapon) if weapon else
+                       aim(s, i, bonus, lost_now[s])[1])[t]
+                hit(e, t, tab, True, getrandbits)
             for b in ([b for b in range(sizes[e]) if them[b] >= 0] if charge else (t,)):
                 if them[b] < 0 or own[i] < 0:
                     continue
@@ -229,7 +241,11 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         bonus = penalty(markers, rules, melee) if markers else 0
         blocks, tabs = aim(side, i, bonus, lost)
         want = aims[side][i]
-        if want == 1:
+        weapon = 0
+        if armed[side][i]:  # a choice of weapons: the turn walk's own choice
+            weapon, targets = choose_attack(fight, as_state(), names[side], i, bonus)
+            tabs = armed_tabs(side, i, bonus, lost, weapon)
+        elif want == 1:
             t = pick(blocks, them, peek[1 - side])
             targets = [t] if t >= 0 else []
         else:
@@ -243,14 +259,33 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             own[i] -= 2  # no hope: reorganizes another marker instead
             order[side][i] -= 2 << place_bits
         elif melee:
-            in_contact(side, i, targets[:1] if spent else targets, charge, spent, getrandbits)
+            in_contact(side, i, targets[:1] if spent else targets, weapon, charge, spent,
+                       getrandbits)
         else:
             for t in targets:
                 if them[t] >= 0:
                     hit(1 - side, t, tabs[t], True, getrandbits)
 
+    def as_state() -> State:
+        """The fight as the turn walk holds it."""
+        return (tuple(None if c < 0 else (c >> 1, c & 1) for c in st[0]),
+                tuple(None if c < 0 else (c >> 1, c & 1) for c in st[1]))
+
+    def armed_tabs(s: int, i: int, bonus: int, lost: bool, weapon: int) -> list[Drawable]:
+        """Unit ``s`` i's attack with its weapon ``weapon`` on each enemy, as tables."""
+        e = 1 - s
+        tabs = []
+        for t in range(sizes[e]):
+            k = (s, kind[s][i], kind[e][t], 2 * bonus + lost, weapon)
+            tab = made.get(k)
+            if tab is None:
+                tab = made[k] = drawable(fight, names[s], i, t, bonus, lost, weapon)
+            tabs.append(tab)
+        return tabs
+
     # each unit's aim when it acts straight away (:func:`play`), else None
-    plain = [[aim(s, i, 0, False) if aims[s][i] == 1 and not (acts_once[s][i] or melee or never_led[s])
+    plain = [[aim(s, i, 0, False) if aims[s][i] == 1 and not (
+        acts_once[s][i] or melee or never_led[s] or armed[s][i])
               else None for i in range(sizes[s])] for s in (0, 1)]
 
     def play(max_rounds: int, rng: random.Random) -> tuple[Round, int]:
@@ -264,7 +299,10 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             played += 1
             charge, (fixed, a_ways, ways) = openings[played == 1]
             side = fixed if fixed >= 0 else 0 if below(rng, ways) < a_ways else 1
-            qa, qb = sorted(order[0]), sorted(order[1])  # the destroyed last
+            if own_order:
+                qa, qb = map(list, queues(fight, as_state()))  # type: ignore[arg-type]
+            else:
+                qa, qb = sorted(order[0]), sorted(order[1])  # the destroyed last
             ka, kb, na, nb = 0, 0, alive[0], alive[1]
             sa, sb = st
             while True:  # the turn's activations, the sides in turn

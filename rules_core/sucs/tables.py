@@ -27,6 +27,12 @@ QUALITY_BASE: dict[int, int] = {1: 2, 2: 4, 3: 8, 4: 12, 5: 16}
 
 QUALITY_NAMES: dict[int, str] = {1: "Raw", 2: "Green", 3: "Regular", 4: "Veteran", 5: "Elite"}
 
+#: the largest situational modifier, up or down, to a unit's 2d6 attack roll that the
+#: calculators accept (the source says "with modifiers" but gives no range: chosen here,
+#: the width of one die). At +6 a roll of 2 reaches 8, a regular's target number; at -6
+#: an elite (target 6) needs a 12 against an unprotected target (see the Rulings page)
+MAX_ROLL_MODIFIER = 6
+
 
 @dataclass(frozen=True)
 class Costs:

@@ -77,13 +77,29 @@ class Fighter:
     #: one of its army's commanders: when every one is destroyed, the army's units act
     #: once a turn and out of command (:meth:`Table.leaderless`)
     commander: bool = False
+    #: a situational modifier to every 2d6 attack roll (and return strike) it makes
+    roll_modifier: int = 0
+    #: its other weapons, each (attack, units one attack may hit): one weapon a turn
+    #: (source: Actions, attack; Unit Costs), chosen as :attr:`Rules.weapon_choice` says
+    alt_weapons: tuple[tuple[int, int], ...] = ()
 
     @property
-    def stats(self) -> tuple[int, ...]:
+    def stats(self) -> tuple[Any, ...]:
         """The unit's identity: every field that is not marked ``identity`` False, in
         declaration order (a flag as 0 or 1). Two units with the same stats fight alike,
         so the fight merges them (:meth:`rules_core.sucs.fight.Fight.canonical`)."""
-        return tuple(int(getattr(self, name)) for name in IDENTITY)
+        return tuple(v if isinstance(v := getattr(self, name), tuple) else int(v)
+                     for name in IDENTITY)
+
+    def weapon(self, w: int) -> tuple[int, int]:
+        """Weapon ``w`` as (attack, units hit): 0 the main weapon, then the others."""
+        return (self.attack, self.targets) if w == 0 else self.alt_weapons[w - 1]
+
+    def weapon_words(self, w: int) -> str:
+        """Weapon ``w`` for the account: "main weapon (attack 3)", "weapon 2 (attack 1x2)"."""
+        attack, hits = self.weapon(w)
+        return (("main weapon" if w == 0 else f"weapon {w + 1}")
+                + f" (attack {attack}{f'x{hits}' if hits > 1 else ''})")
 
 
 #: the readings a table may choose (see the Rulings page): each a closed set of words,
@@ -96,6 +112,8 @@ First = Literal["roll", "a", "b"]
 MeleeSuppressed = Literal["attack", "reorganize"]
 Targeting = Literal["likeliest", "list"]
 NoCommander = Literal["organized", "leaderless"]
+Order = Literal["least_suppressed", "list", "likeliest"]
+WeaponChoice = Literal["best", "fallback"]
 
 
 @dataclass(frozen=True)
@@ -128,6 +146,16 @@ class Rules:
     #: (two actions, as if its commanders stood) or "leaderless" (from the start as an army
     #: that has lost them all: one action a turn, out of command)
     no_commander: NoCommander = "organized"
+    #: the order a side activates its units in each turn (the source lets the player
+    #: choose): "least_suppressed" (its kinds in list order, the least suppressed of a
+    #: kind first), "list" (list order, whatever the markers) or "likeliest" (the unit
+    #: likeliest to destroy the enemy it would attack first; ties as "least_suppressed")
+    order: Order = "least_suppressed"
+    #: which weapon a unit with more than one uses for its attack (the source: one weapon
+    #: a turn, the player's choice): "best" (the weapon whose attack is expected to destroy
+    #: the most enemies; ties to the main weapon, then the order listed) or "fallback" (the
+    #: main weapon, another only when the main one cannot hurt any enemy standing)
+    weapon_choice: WeaponChoice = "best"
 
     def __post_init__(self) -> None:
         for name, words in READINGS.items():
@@ -163,15 +191,17 @@ class Table(Protocol):
         """What :func:`spread_turn` keeps between turns."""
 
     @property
-    def target_memo(self) -> dict[Any, list[int]]:
+    def target_memo(self) -> dict[Any, Any]:
         """The enemies each unit picks, by (side, unit, modifier, the enemy side's state):
         the choice depends on nothing else."""
 
-    def spec(self, side: str, i: int, t: int, bonus: int, lost: bool = False) -> AttackSpec:
-        """Unit ``side`` i attacking enemy t with roll modifier ``bonus``; ``lost``: its army
-        has lost every commander (out of command)."""
+    def spec(self, side: str, i: int, t: int, bonus: int, lost: bool = False,
+             weapon: int = 0) -> AttackSpec:
+        """Unit ``side`` i attacking enemy t with roll modifier ``bonus`` and its weapon
+        ``weapon``; ``lost``: its army has lost every commander (out of command)."""
 
-    def odds(self, side: str, i: int, t: int, bonus: int, lost: bool = False) -> AttackOdds: ...
+    def odds(self, side: str, i: int, t: int, bonus: int, lost: bool = False,
+             weapon: int = 0) -> AttackOdds: ...
 
     def group_rank(self, side: str, i: int) -> int: ...
 
@@ -187,14 +217,15 @@ class Table(Protocol):
         :class:`rules_core.solver.TooLarge` past it)."""
 
 
-#: resolves one attack (fight, side, i, target, bonus, leaderless) -> the possible results
-Resolver = Callable[[Table, str, int, int, int, bool], list[Resolved]]
+#: resolves one attack (fight, side, i, target, bonus, leaderless, weapon) -> the
+#: possible results
+Resolver = Callable[[Table, str, int, int, int, bool, int], list[Resolved]]
 
 
 def exact_resolver(fight: Table, side: str, i: int, t: int, bonus: int,
-                   lost: bool = False) -> list[Resolved]:
+                   lost: bool = False, weapon: int = 0) -> list[Resolved]:
     """Every result of the attack with its weight: the fight's cached odds."""
-    return [(e, w, s, None) for e, w, s in fight.odds(side, i, t, bonus, lost)[0]]
+    return [(e, w, s, None) for e, w, s in fight.odds(side, i, t, bonus, lost, weapon)[0]]
 
 
 def standing_key(unit: UnitState) -> tuple[int, int, int]:
@@ -273,8 +304,9 @@ def _add(out: Paths, state: State, w: int, sixes: int, log: tuple[Action, ...]) 
 
 
 def strike(fight: Table, paths: Paths, side: str, i: int, t: int, counts: bool,
-           melee_strike: bool, resolver: Resolver, label: str) -> Paths:
-    """Unit ``side`` i rolls against enemy t on every path where both still stand."""
+           melee_strike: bool, resolver: Resolver, label: str, weapon: int = 0) -> Paths:
+    """Unit ``side`` i rolls against enemy t with its weapon ``weapon`` on every path
+    where both still stand."""
     enemy = other_side(side)
     out: Paths = {}
     for s, (w, sx, log) in paths.items():
@@ -285,9 +317,11 @@ def strike(fight: Table, paths: Paths, side: str, i: int, t: int, counts: bool,
         bonus = penalty(me[0], fight.rules, melee_strike) if melee_strike else \
             _attack_bonus(fight, me[0])
         lost = fight.leaderless(s, side)
-        threat = fight.odds(side, i, t, bonus, lost)[3]
-        results = resolver(fight, side, i, t, bonus, lost)
+        threat = fight.odds(side, i, t, bonus, lost, weapon)[3]
+        results = resolver(fight, side, i, t, bonus, lost, weapon)
         fight.spend(len(results))
+        unit = fight.units[side][i]
+        with_weapon = unit.weapon_words(weapon) if unit.alt_weapons else ""
         for event, ways, sixes, rolled in results:
             s2 = apply_hit(s, enemy, t, event, threat, counts, fight.rules)
             told: tuple[Action, ...] = ()
@@ -296,7 +330,7 @@ def strike(fight: Table, paths: Paths, side: str, i: int, t: int, counts: bool,
                 if event[0] == "no_effect" and _unit(s2, enemy, t) != them:
                     towards = 2 if (_unit(s2, enemy, t) or (0, 1))[1] == 0 else 1
                 told = (account.attack(side, fight.label(side, i), label,
-                                       fight.label(enemy, t), rolled, towards),)
+                                       fight.label(enemy, t), rolled, towards, with_weapon),)
             _add(out, s2, w * ways, sx + sixes, log + told)
     return out
 
@@ -305,24 +339,73 @@ def _attack_bonus(fight: Table, markers: int) -> int:
     return penalty(markers, fight.rules, fight.rules.melee)
 
 
-def choose_targets(fight: Table, state: State, side: str, i: int, bonus: int) -> list[int]:
-    """The enemies this unit attacks: the ones it is most likely to destroy, as many as
-    its weapon may hit; ties go to the unit already hurt the most (the most markers,
-    then a roll towards the next one), so fire is concentrated."""
+def choose_targets(fight: Table, state: State, side: str, i: int, bonus: int,
+                   weapon: int = 0) -> list[int]:
+    """The enemies this unit attacks with its weapon ``weapon``: the ones it is most
+    likely to destroy, as many as the weapon may hit; ties go to the unit already hurt the
+    most (the most markers, then a roll towards the next one), so fire is concentrated."""
     enemy = other_side(side)
     them = state[0 if enemy == "a" else 1]
     lost = fight.leaderless(state, side)
-    key = (side, i, bonus, lost, them)
+    key = (side, i, bonus, lost, them, weapon)
     known = fight.target_memo.get(key)
     if known is not None:
         return known
     alive = [t for t, u in enumerate(them) if u is not None]
     likeliest = fight.rules.targeting == "likeliest"
-    ranked = sorted(alive, key=lambda t: (-fight.odds(side, i, t, bonus, lost)[1] if likeliest
-                                          else 0,
+    ranked = sorted(alive, key=lambda t: (-fight.odds(side, i, t, bonus, lost, weapon)[1]
+                                          if likeliest else 0,
                                           fight.group_rank(enemy, t),
                                           _focus(them[t]), t))
-    fight.target_memo[key] = chosen = ranked[:fight.units[side][i].targets]
+    if len(fight.target_memo) > MEMO_LIMIT:
+        fight.target_memo.clear()
+    fight.target_memo[key] = chosen = ranked[:fight.units[side][i].weapon(weapon)[1]]
+    return chosen
+
+
+#: what choosing among a unit's weapons counts against the fight's budget, per weapon and
+#: enemy weighed (:func:`choose_attack`); and the most choices a fight keeps before it
+#: forgets them all (a simulation of thousands of fights meets many enemy sides)
+AIM_WORK = 3
+MEMO_LIMIT = 200_000
+
+
+def choose_attack(fight: Table, state: State, side: str, i: int, bonus: int
+                  ) -> tuple[int, list[int]]:
+    """(the weapon this unit attacks with, its targets: :func:`choose_targets`). A unit
+    with one weapon uses it; else as :attr:`Rules.weapon_choice` says: "best", the weapon
+    whose targets it is expected to destroy the most of (the sum of each target's chance;
+    ties to the weapon listed first), or "fallback", the main weapon unless it cannot hurt
+    any enemy standing, then the first other weapon that can."""
+    unit = fight.units[side][i]
+    if not unit.alt_weapons:
+        return 0, choose_targets(fight, state, side, i, bonus)
+    them = state[1 if side == "a" else 0]
+    lost = fight.leaderless(state, side)
+    key = ("weapon", side, i, bonus, lost, them)
+    memo = fight.target_memo
+    known = memo.get(key)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
+    alive = [t for t, u in enumerate(them) if u is not None]
+    weapons = range(len(unit.alt_weapons) + 1)
+    fight.spend(AIM_WORK * len(weapons) * len(alive))
+    if fight.rules.weapon_choice == "fallback":
+        usable = [w for w in weapons
+                  if any(fight.odds(side, i, t, bonus, lost, w)[2] for t in alive)]
+        best = usable[0] if usable else 0
+        best_targets = choose_targets(fight, state, side, i, bonus, best)
+    else:
+        best, best_targets, most = 0, [], Fraction(-1)
+        for w in weapons:
+            targets = choose_targets(fight, state, side, i, bonus, w)
+            expected = sum((fight.odds(side, i, t, bonus, lost, w)[1] for t in targets),
+                           Fraction(0))
+            if expected > most:
+                best, best_targets, most = w, targets, expected
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    memo[key] = chosen = (best, best_targets)
     return chosen
 
 
@@ -357,9 +440,9 @@ def activate(fight: Table, state: State, side: str, i: int, charge: bool,
     markers -= removed
     bonus = _attack_bonus(fight, markers)
     state = _set(state, side, i, (markers, near))
-    targets = choose_targets(fight, state, side, i, bonus) if attacks else []
+    weapon, targets = choose_attack(fight, state, side, i, bonus) if attacks else (0, [])
     if targets and markers and not spent and rules.hopeless_reorganizes and \
-            not fight.odds(side, i, targets[0], bonus, lost)[2]:
+            not fight.odds(side, i, targets[0], bonus, lost, weapon)[2]:
         markers, removed, targets = markers - 1, removed + 1, []  # no hope: reorganize again
         state = _set(state, side, i, (markers, near))
     note = (account.reorganizes(side, fight.label(side, i), removed),) if removed else ()
@@ -371,7 +454,7 @@ def activate(fight: Table, state: State, side: str, i: int, charge: bool,
     for t in targets:
         after = paths if spent else strike(fight, paths, side, i, t, True, False, resolver,
                                            account.MELEE_ATTACKS if rules.melee
-                                           else account.FIRES)
+                                           else account.FIRES, weapon)
         if not rules.melee:
             paths = after
             continue
@@ -408,14 +491,36 @@ def return_strike(fight: Table, paths: Paths, side: str, i: int, e: int,
 
 
 def queues(fight: Table, state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Each side's units standing at the start of the turn, in the order they activate:
-    list order of their kind, the least suppressed first."""
+    """Each side's units standing at the start of the turn, in the order they activate
+    (:attr:`Rules.order`): list order of their kind, the least suppressed first; or list
+    order alone; or the likeliest to destroy an enemy first (:func:`kill_chance`), ties as
+    the first."""
     out = []
+    order = fight.rules.order
     for side, units in zip(("a", "b"), state):
         alive = [i for i, u in enumerate(units) if u is not None]
-        out.append(tuple(sorted(alive, key=lambda i: (fight.group_rank(side, i),
-                                                      standing_key(units[i]), i))))
+        if order == "list":
+            out.append(tuple(alive))
+            continue
+        out.append(tuple(sorted(alive, key=lambda i: (
+            -kill_chance(fight, state, side, i) if order == "likeliest" else 0,
+            fight.group_rank(side, i), standing_key(units[i]), i))))
     return out[0], out[1]
+
+
+def kill_chance(fight: Table, state: State, side: str, i: int) -> Fraction:
+    """The chance that unit ``side`` i's attack, were it to act first in ``state``,
+    destroys the first enemy it would aim at (0 when it would not attack: it must
+    reorganize, or no enemy stands)."""
+    markers = _unit(state, side, i)[0]  # type: ignore[index]
+    lost = fight.leaderless(state, side)
+    one_action = fight.units[side][i].one_action or lost
+    removed, attacks = reorganized(markers, fight.rules, one_action)
+    if not attacks:
+        return Fraction(0)
+    bonus = _attack_bonus(fight, markers - removed)
+    weapon, targets = choose_attack(fight, state, side, i, bonus)
+    return fight.odds(side, i, targets[0], bonus, lost, weapon)[1] if targets else Fraction(0)
 
 
 def turn(fight: Table, state: State, first: str, charge: bool, resolver: Resolver) -> Paths:

@@ -14,6 +14,7 @@ from playwright.sync_api import Page
 
 from rules_core import api
 from rules_core.explain import escape
+from rules_core.sucs import roster
 from tests.browser.roster_storage import ENTRY, SNAPSHOT, active_roster, entries, names
 from tests.browser.support import RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
 
@@ -361,3 +362,47 @@ def test_fight_this_roster_against_another_saved_roster(builder: Page) -> None:
         assert f"{named['a']} holds the field".lower() in \
             root.locator(".calc-headline").first.inner_text().lower()
     assert not page.log.page_errors
+
+
+def test_the_battle_fires_a_second_weapon_and_takes_the_order_and_the_modifier(
+        builder: Page) -> None:
+    """Issue 42 on the built roster page: a tank whose roster line has a machine gun
+    ("1,1", which the builder prices) fires it in the battle; the activation order, the
+    choice of weapon and a side's modifier to attack rolls each change the answer, as in
+    CPython."""
+    page = builder
+    root = widget(page, "sucs.roster_battle")
+    wait_settled(page, root)
+    rifles = {"quality": 3, "attack": 1, "armor": 0}
+    tank = {"quality": 3, "attack": 3, "armor": 2, "alt_weapons": "1,1"}
+    blank = roster.blank("Armour", 0)
+    ours = json.dumps({**blank, "units": [
+        {"name": n, "count": 1, "preset": None, "stats": s}
+        for n, s in (("Rifles", rifles), ("Tank", tank))]})
+    foe = json.dumps({**roster.blank("Foot", 0), "units": [
+        {"name": "Rifles", "count": 2, "preset": None, "stats": rifles},
+        {"name": "Elite", "count": 1, "preset": None, "stats": {**rifles, "quality": 5}}]})
+    inputs: dict = {"roster_a": ours, "roster_b": foe}
+    for name in ("roster_a", "roster_b"):
+        box = root.locator(f'.calc-field[data-field="{name}"] input').first
+        reply = wait_result(page, root, lambda box=box, v=inputs[name]: (
+            box.fill(v), box.dispatch_event("change")))
+    seen = set()
+    for field, value, tag in (("order", "likeliest", "select"),
+                              ("weapon_choice", "fallback", "select"),
+                              ("a_roll_modifier", "2", "input")):
+        control = root.locator(f'.calc-field[data-field="{field}"] {tag}').first
+        reply = wait_result(page, root, lambda c=control, v=value, t=tag: (
+            c.select_option(v) if t == "select" else c.fill(v)))
+        inputs[field] = int(value) if tag == "input" else value
+        want = api.run("sucs.roster_battle", inputs)["result"]
+        assert reply["ok"] and want["method"] == reply["result"]["method"] == "exact"
+        assert reply["result"]["outcomes_exact"] == want["outcomes_exact"]
+        seen.add(want["outcomes_exact"]["Armour holds the field"])
+    assert len(seen) == 3
+    assert "uses one a turn" in reply["explanation"]
+    for field, value, tag in (("order", "least_suppressed", "select"),
+                              ("weapon_choice", "best", "select"), ("a_roll_modifier", "0", "input")):
+        control = root.locator(f'.calc-field[data-field="{field}"] {tag}').first
+        wait_result(page, root, lambda c=control, v=value, t=tag: (
+            c.select_option(v) if t == "select" else c.fill(v)))

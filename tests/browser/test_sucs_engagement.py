@@ -5,6 +5,8 @@ dice; the unit cost builder shows why a unit is illegal."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page
@@ -163,3 +165,50 @@ def test_unit_cost_lists_why_a_unit_is_illegal_in_the_browser(page: Page) -> Non
     assert reply["ok"] and reply["result"]["warnings"] == expected["result"]["warnings"]
     assert len(reply["result"]["warnings"]) == 3
     assert "Not a legal unit" in reply["explanation"]
+
+
+def test_the_activation_order_the_modifier_and_a_second_weapon_change_the_answer(
+        page: Page) -> None:
+    """Issue 42 in the built page: the issue's smallest case typed in, then the order
+    switched to "as listed" (276865/373248 becomes 4489865/5971968), a modifier to side
+    A's rolls, and a second weapon: each changes the answer and the headline, as in
+    CPython; a modifier past the range is refused next to its field, naming the range."""
+    root = widget(page, "sucs.engagement")
+    assert wait_settled(page, root) == "ready"
+
+    def field(name: str, tag: str = "input") -> Any:
+        return root.locator(f'.calc-field[data-field="{name}"] {tag}').first
+
+    def text_box(name: str) -> Any:
+        return root.locator(f'.calc-field[data-field="{name}"] input, '
+                            f'.calc-field[data-field="{name}"] textarea').first
+
+    mode = field("mode", "select")
+    if mode.input_value() != "ranged":
+        wait_result(page, root, lambda: mode.select_option("ranged"))
+    wait_result(page, root, lambda: text_box("side_a").fill("3/1/0, 3/1/0"))
+    wait_result(page, root, lambda: field("max_rounds").fill("2"))
+    reply = wait_result(page, root, lambda: text_box("side_b").fill("4/1/0"))
+    assert reply["result"]["outcomes_exact"]["Side A wins"] == "276865/373248"
+    headline = root.locator(".calc-headline").first
+    before = headline.text_content()
+    reply = wait_result(page, root, lambda: field("order", "select").select_option("list"))
+    assert reply["result"]["outcomes_exact"]["Side A wins"] == "4489865/5971968"
+    assert headline.text_content() != before
+    inputs = {"side_a": "3/1/0, 3/1/0", "side_b": "4/1/0", "max_rounds": 2, "order": "list",
+              "mode": "ranged"}
+    reply = wait_result(page, root, lambda: field("a_roll_modifier").fill("2"))
+    expected = api.run("sucs.engagement", {**inputs, "a_roll_modifier": 2})
+    assert reply["result"] == json.loads(json.dumps(expected["result"]))
+    assert Fraction(reply["result"]["outcomes_exact"]["Side A wins"]) > \
+        Fraction("4489865/5971968")
+    reply = wait_result(page, root, lambda: text_box("side_a").fill("3/3 or 1x2/2"))
+    expected = api.run("sucs.engagement", {**inputs, "a_roll_modifier": 2,
+                                           "side_a": "3/3 or 1x2/2"})
+    assert reply["result"] == json.loads(json.dumps(expected["result"]))
+    assert "or 1x2" in (root.text_content() or "")
+    reply = wait_result(page, root, lambda: field("a_roll_modifier").fill("7"))
+    assert not reply["ok"] and reply["error"]["field"] == "a_roll_modifier"
+    error = root.locator('.calc-field[data-field="a_roll_modifier"] .calc-error')
+    assert error.is_visible() and "-6 to 6" in error.inner_text() and "7" in error.inner_text()
+    wait_result(page, root, lambda: field("a_roll_modifier").fill("0"))

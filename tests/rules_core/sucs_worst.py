@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules_core.fields import IntField
-from rules_core.sucs.calc_actions_fight import FIELDS, MAX_UNITS
+from rules_core.sucs.calc_actions_fight import FIELDS, MAX_ALT_WEAPONS, MAX_UNITS
 from rules_core.sucs.calc_actions_fight import MAX_START_MARKERS as MAX_MARKERS
 
 #: the round cap's largest value, read from the form
@@ -16,19 +16,24 @@ assert isinstance(MAX_ROUNDS, IntField)
 TOP = MAX_ROUNDS.maximum
 
 
-def _units(extras: str, qualities: str = "12345", armor: int = 2) -> str:
-    """MAX_UNITS units, no two alike: varied quality, attack, automatic fire and armor."""
+def _units(extras: str, qualities: str = "12345", armor: int = 2, weapons: bool = False) -> str:
+    """MAX_UNITS units, no two alike: varied quality, attack, automatic fire and armor
+    (and, with ``weapons``, as many other weapons as a unit may have)."""
     out = []
     for n in range(MAX_UNITS):
         q = qualities[n % len(qualities)]
         hits = f"x{n // 2 + 2}" if n % 2 else ""
-        out.append(f"{q}/{n % 3 + 1}{hits}/{(n + armor) % 4} {extras}".strip())
+        others = "".join(f" or {(n + k) % 4}x{k + 1}" for k in range(1, MAX_ALT_WEAPONS + 1)) \
+            if weapons else ""
+        out.append(f"{q}/{n % 3 + 1}{hits}{others}/{(n + armor) % 4} {extras}".strip())
     return ", ".join(out)
 
 
 SIX_STEALTHY = _units("s")
 SIX_OTHER = _units("c1", qualities="54321", armor=1)
 SIX_TOUGH = _units("d s", armor=3)
+SIX_ARMED = _units("s", weapons=True)
+SIX_ARMED_OTHER = _units("c1", qualities="54321", armor=1, weapons=True)
 
 
 def worst_inputs() -> list[tuple[str, dict[str, Any]]]:
@@ -70,6 +75,18 @@ def worst_inputs() -> list[tuple[str, dict[str, Any]]]:
                       {"side_a": SIX_STEALTHY, "side_b": SIX_OTHER, "mode": "melee",
                        "a_one_action": True, "b_one_action": True, "a_markers": 2,
                        "max_rounds": rounds}))
+    # issue 42: every unit with every weapon it may have, each activation order, modifiers
+    for order in ("least_suppressed", "list", "likeliest"):
+        for mode, rounds in (("ranged", 20), ("melee", TOP)):
+            cases.append((f"six a side with three weapons each, {order}, {mode}, {rounds} rounds",
+                          {"side_a": SIX_ARMED, "side_b": SIX_ARMED_OTHER, "mode": mode,
+                           "order": order, "a_roll_modifier": 3, "b_roll_modifier": -2,
+                           "max_rounds": rounds}))
+    cases.append(("six identical rifles a side in list order, melee, markers, 100 rounds",
+                  {"side_a": ", ".join(["3/1/0"] * MAX_UNITS),
+                   "side_b": ", ".join(["3/1/0"] * MAX_UNITS), "mode": "melee",
+                   "order": "list", "weapon_choice": "fallback", "a_markers": 2,
+                   "max_rounds": TOP}))
     cases.append(("one a side, melee as written, markers at the start, 100 rounds",
                   {"side_a": "3/1/1", "side_b": "3/1/1", "mode": "melee", "a_markers": 5,
                    "b_markers": 5, "max_rounds": TOP}))

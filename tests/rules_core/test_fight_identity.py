@@ -30,9 +30,9 @@ RULES_CORE = Path(__file__).resolve().parents[2] / "rules_core"
 
 #: the Fighter fields an attack reads from its attacker, and from its target (each the
 #: AttackSpec field of the same name), and those only the turn walk reads
-ATTACKER = {"quality", "attack", "out_of_command", "attack_support"}
+ATTACKER = {"quality", "attack", "out_of_command", "attack_support", "roll_modifier"}
 TARGET = {"armor", "cover", "dug_in", "stealthy", "armor_support"}
-TURN_ONLY = {"targets", "one_action", "commander"}
+TURN_ONLY = {"targets", "one_action", "commander", "alt_weapons"}
 #: AttackSpec fields a fight never sets (the single-attack calculator's own inputs), and
 #: those set from the readings (the Rules field of the same name)
 NOT_IN_A_FIGHT = {"target_number", "altitude_above", "suppressed_melee"}
@@ -45,6 +45,8 @@ def _other(value: Any) -> Any:
         return not value
     if isinstance(value, int):
         return value + 1
+    if isinstance(value, tuple):
+        return value + ((1, 2),)
     return value + "x"
 
 
