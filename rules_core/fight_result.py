@@ -13,7 +13,7 @@ from rules_core.cascade import Refinement
 from rules_core.dice.distribution import one_in, percent
 from rules_core.explain import table
 from rules_core.fields import IntField
-from rules_core.solver import STILL_FIGHTING, TOP_ROUNDS, Odds, Pruned, Simulated
+from rules_core.solver import PRUNE_FLOOR, STILL_FIGHTING, TOP_ROUNDS, Odds, Pruned, Simulated
 
 #: an exact chance is given in the result only while its numerator and denominator have
 #: at most this many digits together (Python refuses to print an integer of more than
@@ -202,3 +202,14 @@ def by_round_table(result: Mapping[str, Any], rounds: int = 10) -> str:
         rows.append([r, *(percent(row.get(n, 0.0)) for n in names),
                      percent(sum(row.get(n, 0.0) for n in names))])
     return table(["By round", *names, "Over by then"], rows)
+
+
+def method_note(result: Mapping[str, Any], fight: str = "fight") -> str:
+    """The explanation's paragraph on how an answer of the cascade was found: a
+    simulation's (:func:`simulation_note`, with the result's ``simulated_because``), a
+    pruned walk's (:func:`pruned_note`), or "" for the exact walk's."""
+    if result.get("method") == "simulation":
+        return simulation_note(result, str(result.get("simulated_because", "")), fight)
+    if "error_bound" in result:
+        return pruned_note(result, PRUNE_FLOOR, fight)
+    return ""
