@@ -32,10 +32,10 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
-from itertools import accumulate
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any, Generic, Protocol, TypeVar
 
 #: the outcome of a fight that has not ended by the round cap

@@ -16,7 +16,6 @@ from rules_core.cortex.effect import Rules
 from rules_core.cortex.inputs import EFFECT_LIMIT_FIELD, RULES_FIELD, SURPLUS_FIELD
 from rules_core.cortex.tables import MAX_FIRETEAM, RANGE_LABELS, Range
 from rules_core.dice.distribution import percent
-from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.fields import ChoiceField, IntField, TextField
 from rules_core.messages import count

@@ -13,8 +13,8 @@ from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import BoolField, ChoiceField, Field, IntField
-from rules_core.gunplay.burst import bullet_needs
 from rules_core.gunplay import fight as gun_fight
+from rules_core.gunplay.burst import bullet_needs
 from rules_core.gunplay.duel import Duel
 from rules_core.gunplay.fight import OUT_OF_AMMO, SAME_TIME, TARGET_DOWN, TURNS, Fire
 from rules_core.gunplay.inputs import BONUS, BURST_PAGE, HANDLING_PAGE, PAGE, plus

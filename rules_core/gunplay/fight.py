@@ -293,7 +293,7 @@ def cascade(fight: solver.Fight, max_rounds: int, duel_hits: int = 0) -> Cascade
     is answered: the exact walk within the solver's own budgets (up to
     :data:`DUEL_EXACT_HITS` hits in a duel), the pruned walk within
     :data:`MAX_PRUNED_WORK`, then a simulation (:func:`rules_core.cascade.by_steps`)."""
-    exact = None if duel_hits > DUEL_EXACT_HITS else {}
+    exact: dict[str, int] | None = None if duel_hits > DUEL_EXACT_HITS else {}
     untried = "" if exact is not None else (
         f"A duel needing {duel_hits} hits follows both tallies at once, past the "
         f"{DUEL_EXACT_HITS} hits a side the exact walk can follow in time")

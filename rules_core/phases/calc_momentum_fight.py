@@ -13,6 +13,7 @@ from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent, to_json
 from rules_core.explain import rule, table
 from rules_core.messages import count
+from rules_core.phases import fight as phase_fight
 from rules_core.phases.fight import (
     ENDINGS,
     ENEMY_DOWN,
@@ -21,7 +22,6 @@ from rules_core.phases.fight import (
     Fight,
     phase_endings,
 )
-from rules_core.phases import fight as phase_fight
 from rules_core.phases.inputs import (
     ACTIONS_PAGE,
     FIELDS,

@@ -157,15 +157,18 @@ def test_a_roll_off_mixes_both_orders_in_every_walk_and_in_the_simulation() -> N
 
 
 #: inputs each calculator refused before the cascade, for their size: name -> (inputs, a
-#: figure the reason must give)
+#: figure the reason must give, the headline row the Rulings page quotes)
 ONCE_REFUSED = {
     "gunplay.engagement": (dict(duel="turns", hits_needed=40, b_hits_needed=30, ammo=200,
                                 b_ammo=200, burst=1, b_burst=1, bursts_per_round=5,
                                 b_bursts_per_round=5, dc=14, b_dc=14, recoil=0,
-                                max_rounds=100), "40 hits"),
+                                max_rounds=100), "40 hits",
+                           ("First shooter down", "89.8% (89.3% to 90.3%)")),
     "cortex.engagement": (dict(a_quality="d12 d12 d10 d8 d6 d4",
-                               b_quality="d12 d10 d8 d6 d4 d4", falls="highest"), "47 x 47"),
-    "phases.engagement": (dict(goal_spaces=20, party_size=8, hit_points=40), "6,400"),
+                               b_quality="d12 d10 d8 d6 d4 d4", falls="highest"), "47 x 47",
+                          ("Side A wins", "94.6% (94.1% to 95.1%)")),
+    "phases.engagement": (dict(goal_spaces=20, party_size=8, hit_points=40), "6,400",
+                          ("Goal reached", "4.7% (4.2% to 5.2%)")),
 }
 
 
@@ -176,7 +179,7 @@ def test_an_input_once_refused_for_its_size_is_answered_with_an_honest_interval(
     exact walk. The browser's first step already gives an answer (the walk after the
     exact one moves whole rounds, so a simulated answer comes first), and the settled
     answer says why it is not exact, with each chance's 95% interval or the bound."""
-    over, figure = ONCE_REFUSED[name]
+    over, figure, (label, quoted) = ONCE_REFUSED[name]
     calc = api._find(name)
     assert calc.sharpen is not None
     inputs = validate(calc.fields, {**initial_inputs(calc.fields), **over})
@@ -189,6 +192,7 @@ def test_an_input_once_refused_for_its_size_is_answered_with_an_honest_interval(
     result = reply["result"]
     headline = dict(reply["display"]["headline"])
     assert headline["Precision"] == result["precision"]
+    assert headline[label] == quoted  # the Rulings page's worked case
     if result["method"] == "simulation":
         assert figure in result["simulated_because"], result["simulated_because"]
         assert "**A simulation, not exact odds.**" in reply["explanation"]
@@ -201,9 +205,20 @@ def test_an_input_once_refused_for_its_size_is_answered_with_an_honest_interval(
 
 
 def test_a_simulated_answer_is_the_same_figures_each_time() -> None:
-    over, _ = ONCE_REFUSED["phases.engagement"]
+    over = ONCE_REFUSED["phases.engagement"][0]
     first, second = (api.run("phases.engagement", over)["result"] for _ in range(2))
-    assert first == second and first["method"] == "simulation"
+    assert first == second and first["method"] == "simulation" and first["trials"] == 7_000
+
+
+def test_the_rulings_bounded_case() -> None:
+    """The Rulings page: a long 2d6 fight with a damage limit, once refused, is exact to
+    within its bound."""
+    reply = api.run("phases.engagement", {"goal_spaces": 20, "damage_limit": 20,
+                                          "max_rounds": 100})
+    headline = dict(reply["display"]["headline"])
+    assert reply["result"]["method"] == "pruned"
+    assert (headline["Goal reached"], headline["Side worn down"]) == ("8.5%", "91.5%")
+    assert headline["Precision"] == "exact to within 1 in 61 million"
 
 
 #: the names a budget goes by (the work, states, cost or time a walk or a simulation may

@@ -12,8 +12,7 @@ from fractions import Fraction
 import pytest
 
 from rules_core import api, solver
-from rules_core.phases.fight import GOAL, MAX_WORK, WORN_DOWN, Fight
-from rules_core.phases.fight import MAX_HP_STATES
+from rules_core.phases.fight import GOAL, MAX_HP_STATES, MAX_WORK, WORN_DOWN, Fight
 from rules_core.phases.tables import Phase
 from tests.rules_core.phases_oracle import down_after, oracle
 from tests.rules_core.support import play_many
