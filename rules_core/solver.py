@@ -677,8 +677,9 @@ def stepping_player(fight: Fight, max_kept: int = 20_000
     """A quick player for a fight with no quick player of its own: (max rounds, generator)
     -> (the state it stopped in, rounds played), each round drawn with one uniform whole
     number (:func:`below`) from the fight's own exact round (:meth:`Fight.step`, kept per
-    state as a cumulative table, for at most ``max_kept`` states): every round at exactly
-    the chances the walk uses."""
+    state as a cumulative table in the order of the states' text, for at most
+    ``max_kept`` states): every round at exactly the chances the walk uses, and the same
+    draws in every process."""
     tables: dict[Any, tuple[int, list[int], list[Any]]] = {}
     outcome = fight.outcome
 
@@ -688,7 +689,9 @@ def stepping_player(fight: Fight, max_kept: int = 20_000
             table = tables.get(state)
             if table is None:
                 den, listed = fight.step(state)
-                pairs = list(listed)
+                # in one order whatever the order the moves were found in (a set of
+                # strings iterates differently from one process to the next)
+                pairs = sorted(listed, key=lambda move: repr(move[0]))
                 table = (den, list(accumulate(q for _, q in pairs)),
                          [target for target, _ in pairs])
                 if len(tables) < max_kept:

@@ -283,9 +283,10 @@ DUEL_EXACT_HITS = 12
 #: round is built), about half a second of CPython; three times it at 100
 #: (:func:`solver.scaled_budget`)
 MAX_PRUNED_WORK = 60_000
-#: fights one simulation step plays, the most a simulation plays, and the most rounds
-#: (its work cap), as for every system
-SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 100, 250_000, 500_000
+#: fights one simulation step plays (a short run, so that the first answer comes soon
+#: while each state's round is still being built the first time it is met), the most a
+#: simulation plays, and the most rounds (its work cap)
+SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 20, 250_000, 500_000
 
 
 def cascade(fight: solver.Fight, max_rounds: int, duel_hits: int = 0) -> Cascade:

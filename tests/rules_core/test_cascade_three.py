@@ -166,9 +166,9 @@ ONCE_REFUSED = {
                            ("First shooter down", "89.8% (89.3% to 90.3%)")),
     "cortex.engagement": (dict(a_quality="d12 d12 d10 d8 d6 d4",
                                b_quality="d12 d10 d8 d6 d4 d4", falls="highest"), "47 x 47",
-                          ("Side A wins", "94.6% (94.1% to 95.1%)")),
+                          ("Side A wins", "95.1% (94.6% to 95.6%)")),
     "phases.engagement": (dict(goal_spaces=20, party_size=8, hit_points=40), "6,400",
-                          ("Goal reached", "4.7% (4.2% to 5.2%)")),
+                          ("Goal reached", "4.8% (4.3% to 5.3%)")),
 }
 
 
@@ -207,7 +207,7 @@ def test_an_input_once_refused_for_its_size_is_answered_with_an_honest_interval(
 def test_a_simulated_answer_is_the_same_figures_each_time() -> None:
     over = ONCE_REFUSED["phases.engagement"][0]
     first, second = (api.run("phases.engagement", over)["result"] for _ in range(2))
-    assert first == second and first["method"] == "simulation" and first["trials"] == 7_000
+    assert first == second and first["method"] == "simulation" and first["trials"] == 7_020
 
 
 def test_the_rulings_bounded_case() -> None:
