@@ -163,7 +163,7 @@ ONCE_REFUSED = {
                                 b_ammo=200, burst=1, b_burst=1, bursts_per_round=5,
                                 b_bursts_per_round=5, dc=14, b_dc=14, recoil=0,
                                 max_rounds=100), "40 hits",
-                           ("First shooter down", "89.8% (89.3% to 90.3%)")),
+                           ("First shooter down", "89.6% (89.1% to 90.1%)")),
     "cortex.engagement": (dict(a_quality="d12 d12 d10 d8 d6 d4",
                                b_quality="d12 d10 d8 d6 d4 d4", falls="highest"), "47 x 47",
                           ("Side A wins", "95.1% (94.6% to 95.6%)")),
