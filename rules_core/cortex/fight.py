@@ -405,7 +405,7 @@ MAX_PRUNED_WORK, BUILD_WORK = 120_000, 10
 #: fights one simulation step plays (a short run, so that the first answer comes soon
 #: while each state's round is still being built the first time it is met), the most a
 #: simulation plays, and the most rounds
-SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 20, 250_000, 500_000
+SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 10, 250_000, 500_000
 
 
 def standings(unit: Unit) -> int:
