@@ -17,11 +17,16 @@ inputs give the same figures at every step.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import random
 import re
 import time
-from collections.abc import Callable, Generator
+from bisect import bisect_right
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import accumulate
 from typing import Any
 
 from rules_core import solver
@@ -287,3 +292,53 @@ class Sharpened:
         """The refinement the browser runs: a first answer after ``first_after`` seconds
         of walking at the latest."""
         return Refinement(self.cascade(inputs), first_after=first_after)
+
+
+def by_steps(parts: Sequence[tuple[Fraction, solver.Fight]], max_rounds: int, *,
+             exact: dict[str, int] | None, pruned_work: int, build_work: int = 1,
+             untried: str = "", batch: int = 100, max_fights: int = 250_000,
+             max_work: int = 500_000, kept: int = 20_000) -> Cascade:
+    """The cascade of a fight that has only the one interface (:class:`solver.Fight`), no
+    walks or quick player of its own. ``parts``: the fight (weight 1), or the fights a
+    roll made once before it chooses between, with their chances. The exact walk of each
+    (:func:`solver.walk_exact` within ``exact``'s budgets; None: not tried, ``untried``
+    says why), mixed (:func:`solver.mix`); then the pruned walk of each, in floating point
+    from the fight's own rounds (:class:`solver.Stepped` within ``pruned_work``, each
+    state's round built costing ``build_work``), mixed; then a simulation: the part drawn
+    at its exact chance, every round drawn from its exact moves
+    (:func:`solver.stepping_player`), ``batch`` fights a step, at most ``max_fights``
+    fights and ``max_work`` rounds."""
+    def exact_walk() -> solver.Walk[solver.Odds]:
+        assert exact is not None
+        done = []
+        for w, fight in parts:
+            done.append((w, (yield from solver.walk_exact(fight, max_rounds=max_rounds,
+                                                          **exact))))
+        return done[0][1] if len(done) == 1 else solver.mix(done)
+
+    def pruned_walk() -> solver.Walk[solver.Pruned]:
+        done = []
+        for w, fight in parts:
+            stepped = solver.Stepped(fight, pruned_work, build_work)
+            done.append((w, (yield from solver.walk_pruned(
+                stepped, max_rounds=max_rounds, floor=solver.PRUNE_FLOOR,
+                max_pruned=solver.MAX_ERROR))))
+        if len(done) == 1:
+            return done[0][1]
+        mixed = solver.mix(done)  # type: ignore[arg-type]  # float chances mix alike
+        return solver.Pruned(**{f.name: getattr(mixed, f.name) for f in dataclasses.fields(mixed)},
+                             pruned=sum(float(w) * answer.pruned for w, answer in done))
+
+    walks: tuple[tuple[str, WalkStart], ...] = (("pruned", pruned_walk),)
+    if exact is not None:
+        walks = (("exact", exact_walk), *walks)
+    players = [solver.stepping_player(fight, kept) for _, fight in parts]
+    den = math.lcm(*(w.denominator for w, _ in parts))
+    cumulative = list(accumulate(w.numerator * (den // w.denominator) for w, _ in parts))
+
+    def play(rng: random.Random) -> tuple[Any, int]:
+        which = 0 if len(players) == 1 else bisect_right(cumulative, solver.below(rng, den))
+        return players[which](max_rounds, rng)
+
+    return Cascade(parts[0][1], max_rounds, walks, play, batch, max_fights, max_work,
+                   untried=untried)

@@ -13,7 +13,7 @@ from rules_core.cascade import Refinement
 from rules_core.dice.distribution import one_in, percent
 from rules_core.explain import table
 from rules_core.fields import IntField
-from rules_core.solver import STILL_FIGHTING, TOP_ROUNDS, Odds, Pruned, Simulated
+from rules_core.solver import PRUNE_FLOOR, STILL_FIGHTING, TOP_ROUNDS, Odds, Pruned, Simulated
 
 #: an exact chance is given in the result only while its numerator and denominator have
 #: at most this many digits together (Python refuses to print an integer of more than
@@ -222,3 +222,14 @@ def rename_outcomes(result: dict[str, Any], names: Mapping[str, str]) -> None:
     for key in ("by_round", "by_round_exact"):
         if isinstance(result.get(key), dict):
             result[key] = {r: renamed(row) for r, row in result[key].items()}
+
+
+def method_note(result: Mapping[str, Any], fight: str = "fight") -> str:
+    """The explanation's paragraph on how an answer of the cascade was found: a
+    simulation's (:func:`simulation_note`, with the result's ``simulated_because``), a
+    pruned walk's (:func:`pruned_note`), or "" for the exact walk's."""
+    if result.get("method") == "simulation":
+        return simulation_note(result, str(result.get("simulated_because", "")), fight)
+    if "error_bound" in result:
+        return pruned_note(result, PRUNE_FLOOR, fight)
+    return ""

@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any, Generic, Protocol, TypeVar
 
 #: the outcome of a fight that has not ended by the round cap
@@ -675,3 +677,74 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> Estimate:
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), trials)
+
+
+class Stepped:
+    """A fight walked in floating point from its own exact rounds (:meth:`Fight.step`),
+    for :func:`walk_pruned` (:class:`Spreads`), when it has no spread of its own: each
+    live state's moves as chances (built once a state), and every way the fight can stand
+    that is less likely than the floor dropped. ``max_work`` bounds the moves followed,
+    and the states whose round is built (``build_work`` each: what building one costs
+    beside following a move), so a fight too large is refused as the walk goes."""
+
+    def __init__(self, fight: Fight, max_work: int, build_work: int = 1) -> None:
+        self.fight, self.max_work, self.build_work = fight, max_work, build_work
+        self.outcome_order = fight.outcome_order
+        self.start, self.step, self.outcome = fight.start, fight.step, fight.outcome
+        self.losses, self.sample = fight.losses, fight.sample
+        self.work = 0
+        self._moves: dict[Any, tuple[tuple[Any, float], ...]] = {}
+
+    def spend(self, work: int) -> None:
+        self.work += work
+        if self.work > self.max_work:
+            raise TooLarge("The work of following the fight way by way", self.max_work)
+
+    def spread(self, live: dict[Any, float], floor: float) -> tuple[dict[Any, float], float]:
+        out: dict[Any, float] = {}
+        known, outcome = self._moves, self.fight.outcome
+        for state, mass in live.items():
+            moves = known.get(state)
+            if moves is None:
+                self.spend(self.build_work)
+                den, listed = self.fight.step(state)
+                moves = known[state] = tuple((target, q / den) for target, q in listed)
+            self.spend(len(moves))
+            for target, p in moves:
+                out[target] = out.get(target, 0.0) + mass * p
+        dropped = 0.0
+        for state in [s for s, m in out.items() if m < floor and outcome(s) is None]:
+            dropped += out.pop(state)
+        return out, dropped
+
+
+def stepping_player(fight: Fight, max_kept: int = 20_000
+                    ) -> Callable[[int, random.Random], tuple[Any, int]]:
+    """A quick player for a fight with no quick player of its own: (max rounds, generator)
+    -> (the state it stopped in, rounds played), each round drawn with one uniform whole
+    number (:func:`below`) from the fight's own exact round (:meth:`Fight.step`, kept per
+    state as a cumulative table in the order of the states' text, for at most
+    ``max_kept`` states): every round at exactly the chances the walk uses, and the same
+    draws in every process."""
+    tables: dict[Any, tuple[int, list[int], list[Any]]] = {}
+    outcome = fight.outcome
+
+    def play(max_rounds: int, rng: random.Random) -> tuple[Any, int]:
+        state, rounds = fight.start(), 0
+        while rounds < max_rounds and outcome(state) is None:
+            table = tables.get(state)
+            if table is None:
+                den, listed = fight.step(state)
+                # in one order whatever the order the moves were found in (a set of
+                # strings iterates differently from one process to the next)
+                pairs = sorted(listed, key=lambda move: repr(move[0]))
+                table = (den, list(accumulate(q for _, q in pairs)),
+                         [target for target, _ in pairs])
+                if len(tables) < max_kept:
+                    tables[state] = table
+            den, cumulative, targets = table
+            state = targets[bisect_right(cumulative, below(rng, den))]
+            rounds += 1
+        return state, rounds
+
+    return play

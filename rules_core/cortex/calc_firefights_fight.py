@@ -3,12 +3,11 @@ how it ends (the page's other calculators are in :mod:`rules_core.cortex.calc_fi
 
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 from typing import Any
 
-from rules_core import fight_result, solver
+from rules_core import cascade, fight_result, solver
 from rules_core.calculator import Calculator, Result
 from rules_core.cortex import fight as F
 from rules_core.cortex.contest import EffectLimit, roll_pool
@@ -17,7 +16,6 @@ from rules_core.cortex.effect import Rules
 from rules_core.cortex.inputs import EFFECT_LIMIT_FIELD, RULES_FIELD, SURPLUS_FIELD
 from rules_core.cortex.tables import MAX_FIRETEAM, RANGE_LABELS, Range
 from rules_core.dice.distribution import percent
-from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.fields import ChoiceField, IntField, TextField
 from rules_core.messages import count
@@ -27,26 +25,8 @@ HARM = "cortex/harm"
 ROLLS = "cortex/rolls"
 SIDES = (("a", "Side A's members lost"), ("b", "Side B's members lost"))
 MAX_ASSETS = 2  # keeps the largest defence pool at 12 dice, the exact odds' limit
-#: plot points a side may bring: each multiplies the fight's states (see PLOT_BUDGET)
+#: plot points a side may bring: each multiplies the fight's states
 MAX_PLOT_POINTS = 3
-#: with plot points, (ways A can stand x ways B can stand, see :func:`_standings`) x (A's
-#: points + 1) x (B's points + 1)
-#: may be at most this: the states, and the attacks worked out for each before the work
-#: budget below is counted, grow with each factor; 80 lets the page's starting fight (4 v 5)
-#: take a point a side, and 4 v 5 d12 members at this limit are refused within about the
-#: time of the heaviest fight without plot points (benchmarks/site_speed.py)
-PLOT_BUDGET = 80
-#: the ways both units can stand (see :func:`_standings`), at most: lowest first gives at
-#: most 6 x 6; highest first up to 47 x 47 for six mixed dice a side, each way its own
-#: pools to work out, so it is refused past this (d8 d8 d6 d6 against d10 d8 d6 d6 d6 is
-#: 8 x 15: answered; benchmarks in the branch report)
-STANDING_BUDGET = 120
-#: the fight solver's work budget per round of the cap (moves x 64-bit words of the exact
-#: masses, which grow round by round): the page's starting fight needs about 4.1 million
-#: at a cap of 100 and is answered; 6 d12 members a side with assets, armor and cover
-#: need 14.6 million by round 20 and are refused part way; 6 d8 a side answer at a cap
-#: of 20 (2.2 million) and are refused at 100 (benchmarks/site_speed.py)
-COST_PER_ROUND = 120_000
 
 
 def _side_fields(side: str, quality: str, cover: int | None) -> tuple[Any, ...]:
@@ -109,39 +89,6 @@ def fight_of(inputs: dict[str, Any]) -> F.Fight:
                    EffectLimit(inputs["effect_limit"]), inputs["plot_spend"])
 
 
-def _standings(inputs: dict[str, Any], side: str) -> int:
-    """The ways ``side``'s unit can stand with someone left: how many members it has lost
-    when they fall lowest first, which of them (dice of one size alike) when each die
-    takes the best member it reaches."""
-    quality = list(inputs[f"{side}_quality"])
-    if inputs["falls"] == "lowest":
-        return len(quality)
-    return math.prod(quality.count(q) + 1 for q in set(quality)) - 1
-
-
-def _check(inputs: dict[str, Any]) -> None:
-    points = {side: inputs[f"{side}_plot_points"] for side in ("a", "b")}
-    ways = {side: _standings(inputs, side) for side in ("a", "b")}
-    load = ways["a"] * ways["b"] * (points["a"] + 1) * (points["b"] + 1)
-    if any(points.values()) and load > PLOT_BUDGET:
-        side = "a" if points["a"] >= points["b"] else "b"
-        raise InputError(f"{side}_plot_points",
-                         f"Side {side.upper()}'s plot points: {points[side]} is too many for "
-                         f"this fight: with plot points, the ways the units can stand "
-                         f"({ways['a']} x {ways['b']}) times each side's plot points plus one "
-                         f"({points['a'] + 1} x {points['b'] + 1}) may be at most "
-                         f"{PLOT_BUDGET} for an exact answer, and these give {load}. Lower "
-                         f"the plot points or the members.")
-    if load > STANDING_BUDGET:
-        raise InputError("falls",
-                         f"Which members fall first: highest quality first is too much for "
-                         f"these units: when each die takes the best member it reaches, "
-                         f"which members are left matters, and the ways the units can stand "
-                         f"({ways['a']} x {ways['b']}) may be at most {STANDING_BUDGET} for "
-                         f"an exact answer, and these give {load}. Lower the members or the "
-                         f"kinds of die in a unit, or take the lowest quality first.")
-
-
 def _first_chance(inputs: dict[str, Any], fight: F.Fight) -> Fraction:
     if inputs["first"] == "roll":
         return F.first_chance(fight, inputs["ties"])
@@ -156,19 +103,19 @@ def _orders(inputs: dict[str, Any], fight: F.Fight) -> list[tuple[str, Fraction]
     return [(side, w) for side, w in (("a", p_a), ("b", 1 - p_a)) if w]
 
 
-def _compute(inputs: dict[str, Any]) -> Result:
+def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
     fight = fight_of(inputs)
-    rounds = inputs["max_rounds"]
-    try:
-        parts = [(w, solver.solve(F.Firefight(fight, side), max_rounds=rounds,
-                                  max_cost=COST_PER_ROUND * rounds))
-                 for side, w in _orders(inputs, fight)]
-    except solver.TooLarge as err:
-        raise InputError("max_rounds", f"Round cap: {err}; lower the Round cap or the number "
-                                       f"of members (or their dice, assets, armor, cover and "
-                                       f"plot points).") from None
-    odds = parts[0][1] if len(parts) == 1 else solver.mix(parts)
-    result = fight_result.to_result(odds, SIDES)
+    return F.cascade(fight, _orders(inputs, fight), inputs["max_rounds"])
+
+
+def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
+    result = fight_result.refined_result(refined, SIDES)
+    if result["method"] == "simulation":
+        result["simulated_because"] = (f"{refined.why_not_exact} For exact odds, lower the "
+                                       "round cap, the members (or their dice, assets, armor, "
+                                       "cover and plot points), or take the lowest quality "
+                                       "first.")
+    fight = fight_of(inputs)
     start = F.START
     a_attack, b_defence = fight.pools("a", start)
     b_attack, a_defence = fight.pools("b", start)
@@ -178,6 +125,14 @@ def _compute(inputs: dict[str, Any]) -> Result:
     result.update(a_attack_pool=list(a_attack), b_defence_pool=list(b_defence),
                   b_attack_pool=list(b_attack), a_defence_pool=list(a_defence))
     return result
+
+
+ANSWERS = cascade.Sharpened(_cascade, _result)
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    """The settled answer (the API's): see :mod:`rules_core.cascade`."""
+    return ANSWERS.compute(inputs)
 
 
 def _explain(inputs: dict[str, Any], result: Result) -> str:
@@ -238,10 +193,12 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
         f"the pools; an injury stays on the unit and feeds the other side's pools."
         f"{points}",
         f"**The state.** Which members are out ({lost_words}), each unit's injury die and "
-        f"the plot points it has spent. The exact odds follow every state round by "
+        f"the plot points it has spent. The odds follow every state round by "
         f"round until one unit has nobody left; a fight still going after "
-        f"{inputs['max_rounds']} rounds is reported as \"{solver.STILL_FIGHTING}\". At the "
-        f"busiest round {result['peak_states']} states were live.",
+        f"{inputs['max_rounds']} rounds is reported as \"{solver.STILL_FIGHTING}\"."
+        + (f" At the busiest round {result['peak_states']} states were live."
+           if result.get("method") != "simulation" else ""),
+        *filter(None, [fight_result.method_note(result, "fight")]),
         fight_result.by_round_table(result),
     ]
     return "\n\n".join(text)
@@ -249,8 +206,9 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
 
 def _headline(result: Result) -> list[tuple[str, str]]:
     rows = fight_result.headline(result)
-    rows.append(("Side A loses on average", f"{result['expected_losses_a']:.2f}"))
-    rows.append(("Side B loses on average", f"{result['expected_losses_b']:.2f}"))
+    at = len(rows) - len(fight_result.bound_row(result))  # the precision stays last
+    rows[at:at] = [("Side A loses on average", f"{result['expected_losses_a']:.2f}"),
+                   ("Side B loses on average", f"{result['expected_losses_b']:.2f}")]
     return rows
 
 
@@ -286,7 +244,8 @@ def _roll(inputs: dict[str, Any], rng: random.Random) -> Result:
 ENGAGEMENT = Calculator(
     name="cortex.engagement", title="A whole firefight",
     summary="Two units fight it out: exact odds of who is left standing, when, and the losses.",
-    fields=FIELDS, check=_check, compute=_compute, explain=_explain, headline=_headline,
+    fields=FIELDS, compute=_compute, sharpen=ANSWERS, explain=_explain,
+    headline=_headline,
     charts=fight_result.charts(SIDES, "Members lost"),
     roll=_roll, roll_label="Fight it out", page=FIREFIGHTS,
 )

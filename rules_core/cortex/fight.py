@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules_core import solver
+from rules_core.cascade import Cascade, by_steps
 from rules_core.cortex.contest import MAX_EFFECT_DICE, EffectLimit, effect_dice, roll_pool
 from rules_core.cortex.dice import names
 from rules_core.cortex.effect import Rules, after_attack, assign
@@ -378,3 +379,71 @@ def play_round(fight: Fight, first: str, state: State, dice: solver.Dice) -> tup
         return state, one
     state, two = play_attack(fight, second, state, dice)
     return state, f"{one} {two}"
+
+
+# ---- how a fight is answered (rules_core.cascade) ------------------------------------
+
+#: with plot points, (ways A can stand x ways B can stand, see :func:`standings`) x (A's
+#: points + 1) x (B's points + 1) past this and the exact walk is not tried: the states,
+#: and the attacks worked out for each before the work budget below is counted, grow with
+#: each factor; 80 lets the page's starting fight (4 v 5) take a point a side exactly
+PLOT_BUDGET = 80
+#: the ways both units can stand (:func:`standings`) past which the exact walk is not
+#: tried: lowest first gives at most 6 x 6; highest first up to 47 x 47 for six mixed
+#: dice a side, each way its own pools to work out (d8 d8 d6 d6 against d10 d8 d6 d6 d6
+#: is 8 x 15: walked exactly)
+STANDING_BUDGET = 120
+#: the exact walk's work budget per round of the cap (moves x 64-bit words of the exact
+#: masses, which grow round by round): the page's starting fight needs about 4.1 million
+#: at a cap of 100 and is exact; 6 d12 members a side with assets, armor and cover need
+#: 14.6 million by round 20 (benchmarks/site_speed.py)
+COST_PER_ROUND = 120_000
+#: the pruned walk's budget at a round cap of 20 (moves followed, and the states whose
+#: round is built, each counted as BUILD_WORK moves: building one works out its pools'
+#: contests), about half a second of CPython; three times it at 100
+MAX_PRUNED_WORK, BUILD_WORK = 120_000, 10
+#: fights one simulation step plays (a short run, so that the first answer comes soon
+#: while each state's round is still being built the first time it is met), the most a
+#: simulation plays, and the most rounds
+SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 10, 250_000, 500_000
+
+
+def standings(unit: Unit) -> int:
+    """The ways ``unit`` can stand with someone left: how many members it has lost when
+    they fall lowest first, which of them (dice of one size alike) when each die takes
+    the best member it reaches."""
+    quality = list(unit.quality)
+    if not unit.highest_first:
+        return len(quality)
+    return math.prod(quality.count(q) + 1 for q in set(quality)) - 1
+
+
+def past_exact(fight: Fight) -> str:
+    """Why the exact walk is not tried for this fight ("" when it is)."""
+    ways = (standings(fight.a), standings(fight.b))
+    points = (fight.a.plot_points, fight.b.plot_points)
+    load = ways[0] * ways[1] * (points[0] + 1) * (points[1] + 1)
+    if any(points) and load > PLOT_BUDGET:
+        return (f"With plot points, the ways the units can stand ({ways[0]} x {ways[1]}) "
+                f"times each side's plot points plus one ({points[0] + 1} x {points[1] + 1}) "
+                f"come to {load}, past the {PLOT_BUDGET} the exact walk follows in time")
+    if load > STANDING_BUDGET:
+        return (f"When each die takes the best member it reaches, the ways the units can "
+                f"stand ({ways[0]} x {ways[1]}) come to {load}, past the {STANDING_BUDGET} "
+                "the exact walk follows in time")
+    return ""
+
+
+def cascade(fight: Fight, orders: list[tuple[str, Fraction]], max_rounds: int) -> Cascade:
+    """How a firefight is answered (``orders``: who acts first in every round, with its
+    chance: one order, or the two a roll-off chooses between): the exact walk within
+    :data:`COST_PER_ROUND` unless :func:`past_exact` says otherwise, the pruned walk
+    within :data:`MAX_PRUNED_WORK`, then a simulation
+    (:func:`rules_core.cascade.by_steps`)."""
+    untried = past_exact(fight)
+    exact = None if untried else {"max_cost": COST_PER_ROUND * max_rounds}
+    parts = [(w, Firefight(fight, first)) for first, w in orders]
+    return by_steps(parts, max_rounds, exact=exact,
+                    pruned_work=solver.scaled_budget(MAX_PRUNED_WORK, max_rounds),
+                    build_work=BUILD_WORK, untried=untried, batch=SIM_BATCH,
+                    max_fights=SIM_MAX_FIGHTS, max_work=SIM_MAX_ROUNDS)

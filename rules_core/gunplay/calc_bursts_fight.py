@@ -8,16 +8,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules_core import fight_result, solver
+from rules_core import cascade, fight_result, solver
 from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import rule
 from rules_core.fields import BoolField, ChoiceField, Field, IntField
+from rules_core.gunplay import fight as gun_fight
 from rules_core.gunplay.burst import bullet_needs
 from rules_core.gunplay.duel import Duel
 from rules_core.gunplay.fight import OUT_OF_AMMO, SAME_TIME, TARGET_DOWN, TURNS, Fire
 from rules_core.gunplay.inputs import BONUS, BURST_PAGE, HANDLING_PAGE, PAGE, plus
-from rules_core.gunplay.tables import AIM_PER_ACTION, RELOAD_ACTIONS
+from rules_core.gunplay.tables import AIM_PER_ACTION, MAX_AIM, RELOAD_ACTIONS
 from rules_core.messages import count
 
 ANCHOR = "sustained-fire"
@@ -32,11 +33,6 @@ DUEL_CHOICES = (("none", "No: a target that does not shoot back"),
 DUELS = tuple(v for v, _ in DUEL_CHOICES[1:])
 #: the readings of a round fought at the same time (Rulings: a duel of two shooters)
 WHOLE_ROUND, BY_ACTION = "round", "action"
-#: the most hits a duel may need on each side: a duel's states are the product of both
-#: tallies, and this keeps the worst case the form accepts under a second (benchmarks/)
-DUEL_MAX_HITS = 12
-#: aim actions a combat round may hold
-MAX_AIM = 5
 
 
 def _shooter_fields(prefix: str, who: str, dc: int, bonus: int, burst: int, recoil: int,
@@ -142,29 +138,34 @@ def _check(inputs: dict[str, Any]) -> None:
                              f"Rounds per burst ({burst}) is more than {what}, and only full "
                              f"bursts are fired, so the shooter could not fire at all: give a "
                              f"burst of 1 to {holds} rounds or allow a short last burst.")
-    if inputs["duel"] != "none":
-        for name in ("hits_needed", "b_hits_needed"):
-            if inputs[name] > DUEL_MAX_HITS:
-                field = next(f for f in FIELDS if f.name == name)
-                raise InputError(name, f"{field.label} is {inputs[name]}; in a duel it can be "
-                                       f"1 to {DUEL_MAX_HITS} (both tallies are followed at "
-                                       "once, so larger ones take too long to answer "
-                                       "exactly).")
 
 
-def _compute(inputs: dict[str, Any]) -> Result:
+def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
     fight = _fight(inputs)
-    try:
-        answer = solver.solve(fight, max_rounds=inputs["max_rounds"])
-    except solver.TooLarge as err:  # pragma: no cover - the form's limits keep it small
-        raise InputError("hits_needed", f"{err}; lower {HITS_LABEL} or "
-                                        f"{AMMO_LABEL}.") from err
-    result = fight_result.to_result(answer, SIDES if isinstance(fight, Duel) else SIDES[:2])
+    hits = max(fight.a.hits_needed, fight.b.hits_needed) if isinstance(fight, Duel) else 0
+    return gun_fight.cascade(fight, inputs["max_rounds"], hits)
+
+
+def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
+    fight = refined.cascade.fight
+    assert isinstance(fight, (Fire, Duel))
+    result = fight_result.refined_result(refined, SIDES if isinstance(fight, Duel) else SIDES[:2])
+    if result["method"] == "simulation":
+        result["simulated_because"] = (f"{refined.why_not_exact} For exact odds, lower "
+                                       f"{HITS_LABEL} and {HITS_B_LABEL}, or the round cap.")
     fire = fight.a if isinstance(fight, Duel) else fight
     result["bursts_in_weapon"], result["reloads"], result["rounds_to_empty"] = fire.plan()
     if isinstance(fight, Duel):
         _, result["b_reloads"], result["b_rounds_to_empty"] = fight.b.plan()
     return result
+
+
+ANSWERS = cascade.Sharpened(_cascade, _result)
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    """The settled answer (the API's): see :mod:`rules_core.cascade`."""
+    return ANSWERS.compute(inputs)
 
 
 def _fired(fire: Fire) -> str:
@@ -258,12 +259,14 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
     if duel:
         text += (f" The first shooter takes {result['expected_losses_c']:.2f} hits on "
                  "average.")
-    return text
+    note = fight_result.method_note(result, "fight")
+    return text + (f"\n\n{note}" if note else "")
 
 
 def _headline(result: Result) -> list[tuple[str, str]]:
     rows = fight_result.headline(result)
-    rows.append(("Rounds fired on average", f"{result['expected_losses_a']:.1f}"))
+    at = len(rows) - len(fight_result.bound_row(result))  # the precision stays last
+    rows.insert(at, ("Rounds fired on average", f"{result['expected_losses_a']:.1f}"))
     return rows
 
 
@@ -298,6 +301,7 @@ ENGAGEMENT = Calculator(
     fields=FIELDS,
     check=_check,
     compute=_compute,
+    sharpen=ANSWERS,
     explain=_explain,
     headline=_headline,
     charts=fight_result.charts(SIDES, loss_label="Count"),

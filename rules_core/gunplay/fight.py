@@ -33,9 +33,11 @@ Rulings (see the Rulings page, "Sustained fire over several rounds" and after):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from rules_core import solver
+from rules_core.cascade import Cascade, by_steps
 from rules_core.gunplay.burst import burst_hits, hit_distribution
 from rules_core.gunplay.tables import AIM_PER_ACTION, RELOAD_ACTIONS
 from rules_core.messages import count
@@ -269,3 +271,34 @@ def _burst_ways(dc: int, bonus: int, rounds: int, recoil: int) -> tuple[tuple[in
     faces of the d10 out of 10."""
     return tuple((k, int(p * 10)) for k, p in hit_distribution(dc, bonus, rounds, recoil).items()
                  if p)
+
+
+# ---- how a fight is answered (rules_core.cascade) ------------------------------------
+
+#: a duel follows both hit tallies at once: past this many hits needed on either side its
+#: exact walk is not tried (a duel of single shots needing 12 a side, five a round, at a
+#: cap of 100 already takes seconds of CPython); the pruned walk and a simulation answer it
+DUEL_EXACT_HITS = 12
+#: the pruned walk's budget at a round cap of 20 (moves followed, and the states whose
+#: round is built), about half a second of CPython; three times it at 100
+#: (:func:`solver.scaled_budget`)
+MAX_PRUNED_WORK = 60_000
+#: fights one simulation step plays (a short run, so that the first answer comes soon
+#: while each state's round is still being built the first time it is met), the most a
+#: simulation plays, and the most rounds (its work cap)
+SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 10, 250_000, 500_000
+
+
+def cascade(fight: solver.Fight, max_rounds: int, duel_hits: int = 0) -> Cascade:
+    """How sustained fire or a duel (``duel_hits``: the most hits either shooter needs)
+    is answered: the exact walk within the solver's own budgets (up to
+    :data:`DUEL_EXACT_HITS` hits in a duel), the pruned walk within
+    :data:`MAX_PRUNED_WORK`, then a simulation (:func:`rules_core.cascade.by_steps`)."""
+    exact: dict[str, int] | None = None if duel_hits > DUEL_EXACT_HITS else {}
+    untried = "" if exact is not None else (
+        f"A duel needing {duel_hits} hits follows both tallies at once, past the "
+        f"{DUEL_EXACT_HITS} hits a side the exact walk can follow in time")
+    return by_steps(((Fraction(1), fight),), max_rounds, exact=exact,
+                    pruned_work=solver.scaled_budget(MAX_PRUNED_WORK, max_rounds),
+                    untried=untried, batch=SIM_BATCH, max_fights=SIM_MAX_FIGHTS,
+                    max_work=SIM_MAX_ROUNDS)

@@ -82,6 +82,8 @@ STANCE_SIZE: dict[Stance, Size] = {
 
 #: Difficulty change per action spent taking careful aim (source: Taking Aim).
 AIM_PER_ACTION = -2
+#: aim actions a combat round may hold, as the engagement's form takes them
+MAX_AIM = 5
 
 #: Each band starts at this fraction of the effective range (source: Range).
 BAND_START: dict[RangeBand, tuple[int, int]] = {

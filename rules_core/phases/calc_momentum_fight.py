@@ -8,36 +8,30 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from rules_core import fight_result, solver
+from rules_core import cascade, fight_result, solver
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent, to_json
-from rules_core.errors import InputError
 from rules_core.explain import rule, table
 from rules_core.messages import count
+from rules_core.phases import fight as phase_fight
 from rules_core.phases.fight import (
     ENDINGS,
     ENEMY_DOWN,
     GOAL,
-    MAX_WORK,
     WORN_DOWN,
     Fight,
     phase_endings,
 )
 from rules_core.phases.inputs import (
     ACTIONS_PAGE,
-    CAP_LABEL,
     FIELDS,
-    GOAL_LABEL,
-    HP_NAME,
     MOMENTUM_PAGE,
     ROUNDS_PAGE,
-    TRACK_NAME,
     TRACKER_PAGE,
     check,
-    cost_budget,
     enemy_hits,
     fight_of,
-    hits_text,
+    past_exact,
     total_limit,
 )
 from rules_core.phases.tables import MIN_FIGHT_POOL, PHASE_LABELS, Phase
@@ -77,33 +71,16 @@ def _sides(inputs: dict[str, Any]) -> tuple[tuple[str, str], ...]:
                                                   enemy_hits(inputs) is not None)) if on)
 
 
-def _compute(inputs: dict[str, Any]) -> Result:
-    fight = fight_of(inputs)
-    try:
-        if inputs["hit_points"] is None and inputs["enemy_track"] is None:
-            answer = solver.solve(fight, max_rounds=inputs["max_rounds"], max_work=MAX_WORK)
-        else:
-            answer = solver.solve(fight, max_rounds=inputs["max_rounds"],
-                                  max_work=MAX_WORK * inputs["max_rounds"],
-                                  max_cost=cost_budget(inputs["max_rounds"]))
-    except solver.TooLarge as err:
-        if inputs["hit_points"] is not None:
-            raise InputError("hit_points", f"{HP_NAME}: {err} ({hits_text(inputs)} failed "
-                                           f"defences over a {GOAL_LABEL.lower()} of "
-                                           f"{inputs['goal_spaces']} and {CAP_LABEL.lower()} "
-                                           f"{inputs['max_rounds']}); lower the round cap, the "
-                                           "tracker, the hit points or the party, or raise the "
-                                           "damage.") from None
-        if inputs["enemy_track"] is not None:
-            raise InputError("enemy_track", f"{TRACK_NAME}: {err} ({enemy_hits(inputs)} "
-                                            f"damaging attacks over a {GOAL_LABEL.lower()} of "
-                                            f"{inputs['goal_spaces']} and {CAP_LABEL.lower()} "
-                                            f"{inputs['max_rounds']}); lower the round cap, the "
-                                            "tracker or the enemy's track, or raise the "
-                                            "damage.") from None
-        raise InputError("damage_limit", f"{err}; lower {CAP_LABEL}, {GOAL_LABEL} or the "
-                                         "damage limit.") from err  # pragma: no cover
-    result = fight_result.to_result(answer, _sides(inputs))
+def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
+    return phase_fight.cascade(fight_of(inputs), inputs["max_rounds"], past_exact(inputs))
+
+
+def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
+    result = fight_result.refined_result(refined, _sides(inputs))
+    if result["method"] == "simulation":
+        result["simulated_because"] = (f"{refined.why_not_exact} For exact odds, lower the "
+                                       "round cap, the tracker, the hit points, the party or "
+                                       "the enemy's track, or raise the damage.")
     phases = {}
     for phase, key in ((Phase.OFFENSE, "offense"), (Phase.DEFENCE, "defence")):
         summary = _phase_summary(phase, inputs[f"{key}_dice"], inputs[f"{key}_extra"])
@@ -112,6 +89,14 @@ def _compute(inputs: dict[str, Any]) -> Result:
                               {int(k): Fraction(v) for k, v in summary["actions_exact"].items()}))
     result["phases"] = phases
     return result
+
+
+ANSWERS = cascade.Sharpened(_cascade, _result)
+
+
+def _compute(inputs: dict[str, Any]) -> Result:
+    """The settled answer (the API's): see :mod:`rules_core.cascade`."""
+    return ANSWERS.compute(inputs)
 
 
 def _explain(inputs: dict[str, Any], result: Result) -> str:
@@ -157,6 +142,7 @@ def _explain(inputs: dict[str, Any], result: Result) -> str:
                  f"tracker counts as the goal reached")
     text += (". The referee keeps both pools as set for the whole fight "
              "([ruling](/rulings/#a-fight-to-the-goal))." + _party_text(inputs, fight)
+             + "".join(f"\n\n{note}" for note in [fight_result.method_note(result)] if note)
              + "\n\n" + fight_result.by_round_table(result))
     rows = []
     for key in ("offense", "defence"):
@@ -244,6 +230,7 @@ ENGAGEMENT = Calculator(
     fields=FIELDS,
     check=check,
     compute=_compute,
+    sharpen=ANSWERS,
     explain=_explain,
     headline=fight_result.headline,
     charts=(*fight_result.charts(SIDES, loss_label="Results"),

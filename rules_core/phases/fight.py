@@ -38,6 +38,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules_core import solver
+from rules_core.cascade import Cascade, by_steps
 from rules_core.phases.action import outcome_distribution
 from rules_core.phases.expectations import ExtraDie, sample_faces
 from rules_core.phases.tables import KEPT, MIN_POOL, OUTCOME_LABELS, Outcome, Phase
@@ -320,3 +321,56 @@ def phase_endings(phase: Phase, dice: int, extra: str) -> dict[tuple[int, int, s
                 out[key] = out.get(key, Fraction(0)) + p * q
         walking = nxt
     return out
+
+
+# ---- how a fight is answered (rules_core.cascade) ------------------------------------
+
+#: with a damage limit (and no hit points), round cap x spaces x limit past this and the
+#: exact walk is not tried (about a second of exact arithmetic in CPython; without a
+#: limit the chain is tiny)
+LIMITED_SIZE = 2400
+#: with hit points, the momentum marks x failed defences past this and the exact walk is
+#: not tried: each is one round walked action by action (up to about 1.1 ms at 7 dice a
+#: side, not counted by the solver's cost), so at most about 0.45 s
+MAX_HP_STATES = 400
+#: with the enemy's damage track, the same products times the damaging attacks that put
+#: it down (a third number in the state) may be at most MAX_HP_STATES with hit points,
+#: and LIMITED_SIZE x ENEMY_FACTOR otherwise, for the exact walk to be tried
+ENEMY_FACTOR = 4
+#: the exact walk's cost budget (moves x 64-bit words of the exact masses) per round of
+#: the cap, with hit points or the enemy's track: COST_PER_ROUND for each of the first
+#: COST_ROUNDS rounds, COST_PER_LATER_ROUND for each after (a round late in a long fight
+#: costs more time per unit); measured on the worst inputs the form takes
+COST_PER_ROUND = 20_000
+COST_PER_LATER_ROUND = 8_000
+COST_ROUNDS = 20
+#: the pruned walk's budget at a round cap of 20 (moves followed, and the states whose
+#: round is built, each counted as BUILD_WORK moves: building one walks the round action
+#: by action), about half a second of CPython; three times it at 100
+MAX_PRUNED_WORK, BUILD_WORK = 60_000, 40
+#: fights one simulation step plays (a short run, so that the first answer comes soon
+#: while each state's round is still being built the first time it is met), the most a
+#: simulation plays, and the most rounds
+SIM_BATCH, SIM_MAX_FIGHTS, SIM_MAX_ROUNDS = 10, 250_000, 500_000
+
+
+def cost_budget(max_rounds: int) -> int:
+    """The exact walk's ``max_cost`` for a fight with hit points or the enemy's track at
+    this round cap."""
+    return (COST_PER_ROUND * min(max_rounds, COST_ROUNDS)
+            + COST_PER_LATER_ROUND * max(0, max_rounds - COST_ROUNDS))
+
+
+def cascade(fight: Fight, max_rounds: int, untried: str = "") -> Cascade:
+    """How the fight is answered: the exact walk within :data:`MAX_WORK` (and, with hit
+    points or the enemy's track, :func:`cost_budget`), unless ``untried`` says why not
+    (:func:`rules_core.phases.inputs.past_exact`); the pruned walk within
+    :data:`MAX_PRUNED_WORK`; then a simulation (:func:`rules_core.cascade.by_steps`)."""
+    counted = fight.hits_each is not None or fight.enemy_hits is not None
+    exact = None if untried else (
+        {"max_work": MAX_WORK * max_rounds, "max_cost": cost_budget(max_rounds)} if counted
+        else {"max_work": MAX_WORK})
+    return by_steps(((Fraction(1), fight),), max_rounds, exact=exact,
+                    pruned_work=solver.scaled_budget(MAX_PRUNED_WORK, max_rounds),
+                    build_work=BUILD_WORK, untried=untried, batch=SIM_BATCH,
+                    max_fights=SIM_MAX_FIGHTS, max_work=SIM_MAX_ROUNDS)

@@ -1,8 +1,9 @@
 """What the 2d6 combat phases calculators share: the pages they sit on and link to, the
 phase field, and each side's action dice with when it rolls a third die; and the inputs of
 the momentum page's whole fight (:mod:`rules_core.phases.calc_momentum_fight`): the
-fields, what they make of the party, its hit points and the enemy's damage track, and the
-checks that refuse a fight too large to answer exactly in time, each naming its field."""
+fields, what they make of the party, its hit points and the enemy's damage track, the
+checks across fields, each naming its field, and why a fight is too large for the exact
+walk (:func:`past_exact`: it is then answered another way, never refused)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rules_core import fight_result
 from rules_core.errors import InputError
 from rules_core.fields import ChoiceField, Field, IntField
 from rules_core.phases.expectations import EXTRA_CHOICES
-from rules_core.phases.fight import Fight
+from rules_core.phases.fight import ENEMY_FACTOR, LIMITED_SIZE, MAX_HP_STATES, Fight
 from rules_core.phases.tables import (
     MAX_DAMAGE,
     MAX_ENEMY_TRACK,
@@ -68,33 +69,6 @@ AFTER_LABEL = "Once every character standing has attacked"
 TRACK_NAME = "The enemy's damage track"
 ENEMY_DAMAGE_LABEL = "Damage from each attack that deals damage"
 END, TASKS = "end", "tasks"
-#: with a damage limit, round cap x spaces x limit may not pass this (about a second of
-#: exact arithmetic in CPython; without a limit the chain is tiny)
-LIMITED_SIZE = 2400
-#: with hit points, the momentum marks x failed defences the chain may follow: each is
-#: one round walked action by action (up to about 1.1 ms at 7 dice a side, not counted
-#: by the solver's cost), so at most about 0.45 s; and the solver's cost budget (moves x
-#: 64-bit words of the exact masses) per round of the cap: 20,000 for each of the first
-#: 20 rounds, 8,000 for each after (a round late in a long fight costs more time per
-#: unit). Measured on the worst inputs the form accepts (a 20-space tracker, 7 dice a
-#: side), see the figures in the commit that set them.
-MAX_HP_STATES = 400
-#: with the enemy's damage track, the same products times the damaging attacks that put
-#: it down (a third number in the state) may be at most MAX_HP_STATES with hit points, and
-#: LIMITED_SIZE x ENEMY_FACTOR otherwise (the walk then has the hit points' work budget);
-#: measured on the worst inputs the form accepts, see the branch report
-ENEMY_FACTOR = 4
-COST_PER_ROUND = 20_000
-COST_PER_LATER_ROUND = 8_000
-COST_ROUNDS = 20
-
-
-def cost_budget(max_rounds: int) -> int:
-    """The solver's ``max_cost`` for a fight with hit points at this round cap."""
-    return (COST_PER_ROUND * min(max_rounds, COST_ROUNDS)
-            + COST_PER_LATER_ROUND * max(0, max_rounds - COST_ROUNDS))
-
-
 FIELDS = (
     IntField("goal_spaces", GOAL_LABEL, default=6, minimum=1, maximum=MAX_GOAL,
              help="Each success or ultra success, on offense or defence, marks one space."),
@@ -184,39 +158,37 @@ def check(inputs: dict[str, Any]) -> None:
                                          f"{inputs['enemy_damage']}, which only counts against "
                                          f"the enemy's damage track; set the enemy's damage track too, or "
                                          "leave the damage at 1.")
+
+
+def past_exact(inputs: dict[str, Any]) -> str:
+    """Why the exact walk is not tried for this fight, in words ("" when it is): the
+    chain it would follow is past :data:`~rules_core.phases.fight.MAX_HP_STATES` (with
+    hit points) or :data:`~rules_core.phases.fight.LIMITED_SIZE` (with a damage limit),
+    times :data:`~rules_core.phases.fight.ENEMY_FACTOR` with the enemy's track."""
+    hits, limit = enemy_hits(inputs), inputs["damage_limit"]
     if inputs["hit_points"] is not None:
-        _check_hit_points(inputs)
-        return
-    limit = inputs["damage_limit"]
-    if limit is not None:
-        size = inputs["max_rounds"] * inputs["goal_spaces"] * limit
-        if size > LIMITED_SIZE:
-            raise InputError("damage_limit", f"with {LIMIT_NAME} set, {CAP_LABEL} x "
-                                             f"{GOAL_LABEL} x that limit must be at most "
-                                             f"{LIMITED_SIZE:,} for an exact answer; received "
-                                             f"{inputs['max_rounds']} x {inputs['goal_spaces']} "
-                                             f"x {limit} = {size:,}. Lower one of the three, or "
-                                             "leave the limit empty.")
-    hits = enemy_hits(inputs)
-    if hits is not None:
-        size = inputs["max_rounds"] * inputs["goal_spaces"] * (limit or 1) * hits
-        if size > LIMITED_SIZE * ENEMY_FACTOR:
-            _too_large_for_the_enemy(inputs, f"{CAP_LABEL} x {GOAL_LABEL}"
-                                     + (" x the damage limit" if limit else ""),
-                                     f"{inputs['max_rounds']} x {inputs['goal_spaces']}"
-                                     + (f" x {limit}" if limit else ""),
-                                     size, LIMITED_SIZE * ENEMY_FACTOR)
-
-
-def _too_large_for_the_enemy(inputs: dict[str, Any], what: str, values: str, size: int,
-                             most: int) -> None:
-    raise InputError("enemy_track", f"{TRACK_NAME}: received {inputs['enemy_track']} at "
-                                    f"{inputs['enemy_damage']} damage an attack, "
-                                    f"{enemy_hits(inputs)} damaging attacks; {what} x those "
-                                    f"attacks must be at most {most:,} for an exact answer "
-                                    f"in time, received {values} x {enemy_hits(inputs)} = "
-                                    f"{size:,}. Lower one of them, raise the damage, or leave "
-                                    "the track empty.")
+        size = inputs["goal_spaces"] * (total_limit(inputs) or 0)
+        what = (f"{GOAL_LABEL} x the failed defences the side can take "
+                f"({inputs['goal_spaces']} x {total_limit(inputs)})")
+        if size > MAX_HP_STATES:
+            return f"With hit points, {what} come to {size:,}, past the {MAX_HP_STATES:,}"
+        if hits is not None and size * hits > MAX_HP_STATES:
+            return (f"With hit points and the enemy's damage track, {what} x the {hits} "
+                    f"damaging attacks that put the enemy down come to {size * hits:,}, past "
+                    f"the {MAX_HP_STATES:,}")
+        return ""
+    rounds, goal = inputs["max_rounds"], inputs["goal_spaces"]
+    if limit is not None and rounds * goal * limit > LIMITED_SIZE:
+        return (f"With {LIMIT_NAME} set, {CAP_LABEL} x {GOAL_LABEL} x that limit ({rounds} x "
+                f"{goal} x {limit}) come to {rounds * goal * limit:,}, past the "
+                f"{LIMITED_SIZE:,}")
+    if hits is not None and rounds * goal * (limit or 1) * hits > LIMITED_SIZE * ENEMY_FACTOR:
+        size = rounds * goal * (limit or 1) * hits
+        return (f"With the enemy's damage track, {CAP_LABEL} x {GOAL_LABEL}"
+                + (" x the damage limit" if limit else "") + f" x the {hits} damaging "
+                f"attacks that put the enemy down come to {size:,}, past the "
+                f"{LIMITED_SIZE * ENEMY_FACTOR:,}")
+    return ""
 
 
 def hits_text(inputs: dict[str, Any]) -> str:
@@ -225,22 +197,3 @@ def hits_text(inputs: dict[str, Any]) -> str:
     return (f"{hits_each(inputs)} a character ({inputs['hit_points']} hit points at "
             f"{inputs['damage']} a failed defence) x {party or 1} "
             f"{'characters' if party else 'side'} = {total_limit(inputs)}")
-
-
-def _check_hit_points(inputs: dict[str, Any]) -> None:
-    """Refuse before any work a chain with too many states to walk in time."""
-    limit = total_limit(inputs) or 0
-    size = inputs["goal_spaces"] * limit
-    hits = enemy_hits(inputs)
-    if size <= MAX_HP_STATES and hits is not None and size * hits > MAX_HP_STATES:
-        _too_large_for_the_enemy(inputs, f"{GOAL_LABEL} x the failed defences the side can take",
-                                 f"{inputs['goal_spaces']} x ({hits_text(inputs)})",
-                                 size * hits, MAX_HP_STATES)
-    if size > MAX_HP_STATES:
-        raise InputError("hit_points", f"{HP_NAME}: received {inputs['hit_points']}; with hit "
-                                       f"points set, {GOAL_LABEL} x the failed defences the "
-                                       f"side can take must be at most {MAX_HP_STATES:,} for "
-                                       f"an exact answer in time, received "
-                                       f"{inputs['goal_spaces']} x ({hits_text(inputs)}) = "
-                                       f"{size:,}. Lower the tracker, the hit points or the "
-                                       "party, or raise the damage.")

@@ -50,11 +50,6 @@ PAGE = "sucs/roster"
 #: the turns of a game, agreed before play (source: Order of Play)
 MIN_TURNS, MAX_TURNS = 4, 10
 MAX_BATTLE_UNITS = roster.MAX_BATTLE_UNITS
-#: paths the exact turn walk may build while trying a battle (a tenth of a second of
-#: CPython), and the pruned walk's budget after it (in the units of
-#: :data:`sucs_fight.MAX_PRUNED_WORK`: about a third of a second); past both, the battle
-#: is simulated
-EXACT_TRY_WORK, PRUNED_TRY_WORK = 20_000, 300_000
 MAX_COVER = 6
 SIDES = (("a", "Side A points lost"), ("b", "Side B points lost"))
 HOLDS = {"a": "Side A holds the field", "b": "Side B holds the field"}
@@ -269,9 +264,9 @@ def _survivors(battle: Battle, losses: dict[str, dict[int, float]]) -> list[dict
 
 
 def _cascade(inputs: dict[str, Any]) -> cascade.Cascade:
-    turns = inputs["turns"]
-    return sucs_fight.cascade(battle_of(inputs, EXACT_TRY_WORK), battle_of(inputs), turns,
-                              EXACT_TRY_WORK, sucs_fight.limits(turns)[1], PRUNED_TRY_WORK,
+    turns, tried = inputs["turns"], sucs_fight.EXACT_TRY_WORK
+    return sucs_fight.cascade(battle_of(inputs, tried), battle_of(inputs), turns, tried,
+                              sucs_fight.limits(turns)[1], sucs_fight.PRUNED_TRY_WORK,
                               quick.play_quickly)
 
 

@@ -492,6 +492,11 @@ def dice_resolver(dice: solver.Dice) -> Resolver:
 #: hundredths of a second of CPython whatever the size; the most fights it plays, and the
 #: most turns x units squared (its work cap: about 30 s of CPython with the quick player)
 SIM_STEP_WORK, SIM_MAX_FIGHTS, SIM_MAX_WORK = 100_000, 250_000, 150_000_000
+#: an army battle (:mod:`rules_core.sucs.calc_roster_battle`): the paths the exact turn
+#: walk may build while trying it (a tenth of a second of CPython), and the pruned walk's
+#: budget after it (in the units of :data:`MAX_PRUNED_WORK`: about a third of a second);
+#: past both, the battle is simulated
+EXACT_TRY_WORK, PRUNED_TRY_WORK = 20_000, 300_000
 
 
 class Walks:

@@ -358,13 +358,17 @@ def test_bad_inputs_name_the_field(over: dict, field: str, words: str) -> None:
     refused(NAME, inputs(**over), field, words)
 
 
-def test_too_much_work_is_refused_naming_the_round_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solver, "MAX_WORK", 50)
-    monkeypatch.setattr(solver.solve, "__kwdefaults__",
-                        {**solver.solve.__kwdefaults__, "max_work": 50})
-    reply = api.run(NAME, inputs(max_rounds=37))
-    assert not reply["ok"] and reply["error"]["field"] == "max_rounds"
-    assert "Round cap" in reply["error"]["message"] and "50" in reply["error"]["message"]
+def test_past_the_exact_walks_budget_the_pruned_walk_answers_within_its_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the exact walk's work budget the fight is no longer refused (issue 46.6): the
+    pruned walk answers, each chance at most its bound below the exact one."""
+    exact = run(max_rounds=37)
+    monkeypatch.setattr(F, "COST_PER_ROUND", 50)
+    pruned = run(max_rounds=37)
+    assert pruned["method"] == "pruned" and 0 < pruned["error_bound"] <= solver.MAX_ERROR
+    assert pruned["precision"].startswith("exact to within 1 in")
+    for name, p in exact["outcomes"].items():
+        assert p - pruned["error_bound"] - 1e-12 <= pruned["outcomes"][name] <= p + 1e-12
 
 
 def test_the_firefights_page_example() -> None:
@@ -434,15 +438,22 @@ def test_the_heaviest_inputs_are_answered_or_refused_naming_a_field(over: dict) 
         assert "lower the" in reply["error"]["message"].lower()
 
 
-def test_highest_first_past_its_limit_is_refused_naming_the_switch() -> None:
-    """Six mixed dice a side can stand 47 ways each when any die may go: refused at once,
-    naming "Which members fall first" with the figures; lowest first is answered."""
+def test_highest_first_past_its_limit_is_answered_saying_why_not_exactly() -> None:
+    """Six mixed dice a side can stand 47 ways each when any die may go: no longer refused
+    (issue 46.6) but answered without the exact walk, saying why ("47 x 47") and how
+    precisely; plot points past their limit likewise."""
     mixed = dict(a_quality="d12 d12 d10 d8 d6 d4", b_quality="d12 d10 d8 d6 d4 d4")
-    refused(NAME, inputs(**mixed, falls="highest"), "falls", "47 x 47")
+    result = run(**mixed, falls="highest")
+    assert result["method"] in ("pruned", "simulation")
+    if result["method"] == "simulation":
+        assert "47 x 47" in result["simulated_because"] and result["trials"] > 0
+        for low, high in result["intervals"].values():
+            assert high - low <= 2 * 0.005 + 1e-12
     assert api.run(NAME, inputs(**mixed, a_cover=None, b_cover=None))["ok"]
-    with_points = inputs(a_quality="d10 d8 d6", b_quality="d8 d6", falls="highest",
-                         a_plot_points=2, b_plot_points=1)
-    refused(NAME, with_points, "a_plot_points", "(7 x 3)")
+    with_points = run(a_quality="d10 d8 d6", b_quality="d8 d6", falls="highest",
+                      a_plot_points=2, b_plot_points=1)
+    assert with_points["method"] in ("pruned", "exact", "simulation")
+    assert with_points["precision"]
 
 
 def test_typical_fights_with_the_new_inputs_are_answered() -> None:

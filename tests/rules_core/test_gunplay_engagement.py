@@ -566,8 +566,6 @@ def test_rulings_numbers_for_a_duel_action_by_action() -> None:
     ({"magazine": 40}, "magazine", "is more than the 30 rounds carried"),
     ({"duel": SAME_TIME, "same_time": "pairs"}, "same_time", "Action by action"),
     ({"magazine": 2, "burst": 3, "short_burst": False}, "burst", "a magazine of 2"),
-    ({"duel": "turns", "hits_needed": 13}, "hits_needed", "1 to 12"),
-    ({"duel": SAME_TIME, "b_hits_needed": 20}, "b_hits_needed", "1 to 12"),
     ({"duel": "turns", "b_magazine": 16}, "b_magazine", "is more than the 15"),
     ({"aim": 6}, "aim", "from 0 to 5"),
     ({"reload_actions": 0}, "reload_actions", "from 1 to 4"),

@@ -122,15 +122,29 @@ def test_seeded_dice_agree_with_the_exact_odds(kw: dict) -> None:
     ({"enemy_track": 41}, "enemy_track", ("41",)),
     ({"enemy_damage": 2}, "enemy_damage", ("received 2", "damage track")),
     ({"enemy_track": 6, "enemy_damage": 0}, "enemy_damage", ("0", "20")),
-    ({"enemy_track": 40, "damage_limit": 20, "goal_spaces": 20, "max_rounds": 7},
-     "damage_limit", ("2,400", "2,800")),
-    ({"enemy_track": 40, "damage_limit": 6, "goal_spaces": 20, "max_rounds": 10},
-     "enemy_track", ("40 damaging attacks", "48,000")),
-    ({"enemy_track": 40, "goal_spaces": 20, "party_size": 4, "hit_points": 3},
-     "enemy_track", ("20 x (3 a character", "at most 400", "9,600")),
 ])
 def test_bad_inputs_are_refused_naming_the_field(kw: dict, field: str, bits: tuple) -> None:
     refused(NAME, kw, field, *bits)
+
+
+@pytest.mark.parametrize("kw, bits", [
+    ({"enemy_track": 40, "damage_limit": 20, "goal_spaces": 20, "max_rounds": 7},
+     ("2,400", "2,800")),
+    ({"enemy_track": 40, "damage_limit": 6, "goal_spaces": 20, "max_rounds": 10},
+     ("40 damaging attacks", "48,000")),
+    ({"enemy_track": 40, "goal_spaces": 20, "party_size": 4, "hit_points": 3},
+     ("(20 x 12)", "the 400", "9,600")),
+])
+def test_past_the_exact_walks_size_is_answered_saying_why(kw: dict, bits: tuple) -> None:
+    """Once refused for their size (issue 46.6), now answered without the exact walk:
+    simulated, saying why with the figures, each chance with its 95% interval."""
+    result = api.run(NAME, kw)["result"]
+    assert result["method"] == "simulation", result["method"]
+    for bit in bits:
+        assert bit in result["simulated_because"], (bit, result["simulated_because"])
+    for name, p in result["outcomes"].items():
+        low, high = result["intervals"][name]
+        assert low - 1e-12 <= p <= high + 1e-12
 
 
 def test_rulings_worked_case() -> None:
@@ -145,6 +159,9 @@ def test_rulings_worked_case() -> None:
     assert halved["outcomes"] == tracked
 
 
-def test_past_the_work_budget_is_refused_naming_the_enemy_track() -> None:
-    refused(NAME, {"offense_dice": 7, "defence_dice": 7, "enemy_track": 4, "goal_spaces": 20,
-                   "max_rounds": 100}, "enemy_track", "past the limit", "lower the round cap")
+def test_past_the_work_budget_the_pruned_walk_answers() -> None:
+    """Once refused past the exact walk's work budget, now answered within its bound."""
+    result = api.run(NAME, {"offense_dice": 7, "defence_dice": 7, "enemy_track": 4,
+                            "goal_spaces": 20, "max_rounds": 100})["result"]
+    assert result["method"] == "pruned" and 0 < result["error_bound"] <= solver.MAX_ERROR
+    assert abs(sum(result["outcomes"].values()) + result["error_bound"] - 1) < 1e-9

@@ -217,12 +217,19 @@ def test_roll_plays_to_an_outcome_of_the_exact_answer(seed: int) -> None:
     assert rolled["summary"].startswith(rolled["outcome"])
 
 
-def test_too_big_with_a_damage_limit_is_refused_naming_the_fields() -> None:
+def test_too_big_with_a_damage_limit_is_answered_saying_how_precisely() -> None:
+    """Once refused (issue 46.6), now answered without the exact walk: the explanation
+    says how the answer was found and how precise it is."""
     reply = api.run(NAME, {"goal_spaces": 20, "damage_limit": 20, "max_rounds": 100})
-    assert not reply["ok"] and reply["error"]["field"] == "damage_limit"
-    message = reply["error"]["message"]
-    assert "Full-damage results your side can take" in message and "Round cap" in message
-    assert "Momentum tracker spaces" in message and "40,000" in message
+    result = reply["result"]
+    assert reply["ok"] and result["method"] in ("pruned", "simulation")
+    if result["method"] == "pruned":
+        assert 0 < result["error_bound"] <= solver.MAX_ERROR
+        assert "**Exact to within" in reply["explanation"]
+    else:
+        assert "2,400" in result["simulated_because"]
+        assert "**A simulation, not exact odds.**" in reply["explanation"]
+    assert dict(reply["display"]["headline"])["Precision"] == result["precision"]
 
 
 @pytest.mark.parametrize("inputs, field", [

@@ -12,8 +12,7 @@ from fractions import Fraction
 import pytest
 
 from rules_core import api, solver
-from rules_core.phases.fight import GOAL, MAX_WORK, WORN_DOWN, Fight
-from rules_core.phases.inputs import MAX_HP_STATES
+from rules_core.phases.fight import GOAL, MAX_HP_STATES, MAX_WORK, WORN_DOWN, Fight
 from rules_core.phases.tables import Phase
 from tests.rules_core.phases_oracle import down_after, oracle
 from tests.rules_core.support import play_many
@@ -152,8 +151,6 @@ def test_a_lone_attacker_ends_the_offense_after_one_action() -> None:
     ({"hit_points": 3, "damage_limit": 2}, "hit_points", ("Hit points of each character", "3",
                                                           "Full-damage results")),
     ({"damage": 2}, "damage", ("Damage from each failed defence", "received 2")),
-    ({"goal_spaces": 20, "party_size": 8, "hit_points": 40}, "hit_points",
-     ("Hit points of each character", f"{MAX_HP_STATES:,}", "6,400", "40 a character")),
 ])
 def test_bad_inputs_are_refused_naming_the_field(kw: dict, field: str, bits: tuple) -> None:
     reply = api.run(NAME, kw)
@@ -162,12 +159,16 @@ def test_bad_inputs_are_refused_naming_the_field(kw: dict, field: str, bits: tup
         assert bit in reply["error"]["message"], (bit, reply["error"]["message"])
 
 
-def test_past_the_work_budget_is_refused_naming_hit_points() -> None:
+def test_past_the_work_budget_is_answered_not_refused() -> None:
+    """Past the exact walk's budget (issue 46.6): the pruned walk answers within its bound,
+    and a chain past the exact walk's size is simulated, saying why."""
     reply = api.run(NAME, {"goal_spaces": 20, "hit_points": 20, "offense_dice": 7,
                            "defence_dice": 7, "targeting": "spread"})
-    assert not reply["ok"] and reply["error"]["field"] == "hit_points"
-    assert "past the limit" in reply["error"]["message"]
-    assert "lower the round cap" in reply["error"]["message"]
+    assert reply["ok"] and reply["result"]["method"] in ("pruned", "simulation")
+    assert "lower the round cap" in reply["explanation"].lower()
+    big = api.run(NAME, {"goal_spaces": 20, "party_size": 8, "hit_points": 40})["result"]
+    assert big["method"] == "simulation"
+    assert f"{MAX_HP_STATES:,}" in big["simulated_because"] and "6,400" in big["simulated_because"]
 
 
 def test_two_die_pools_are_one_action_a_phase() -> None:

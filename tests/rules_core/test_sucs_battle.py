@@ -134,7 +134,7 @@ def test_a_middling_battle_is_exact_to_within_what_the_pruned_walk_dropped() -> 
     assert "outcomes_exact" not in got  # floating point: no fraction is claimed
     inputs = {"roster_a": FOUR, "roster_b": FOUR, "a_cover": 0, "b_cover": 0, "turns": 6,
               "targeting": "likeliest", "no_commander": "organized"}
-    tried = battle_of(inputs, battle_calc.EXACT_TRY_WORK)
+    tried = battle_of(inputs, sucs_fight.EXACT_TRY_WORK)
     assert sucs_fight.plan(tried, 6, max_work=sucs_fight.limits(6)[1]).limit is not None
     exact = solver.solve(battle_of(inputs), max_rounds=6, max_states=10**6, max_work=10**9)
     bound = got["error_bound"] + 1e-12
@@ -180,8 +180,8 @@ def test_the_simulation_holds_the_exact_answer_in_its_intervals(monkeypatch) -> 
     a = army("Riflemen", ("Rifle squad", 2, RIFLES))
     b = army("Raiders", ("Veterans", 1, VETERANS), ("Gun team", 1, GUNNERS))
     exact = battle(a, b, turns=6)
-    monkeypatch.setattr(battle_calc, "EXACT_TRY_WORK", 0)
-    monkeypatch.setattr(battle_calc, "PRUNED_TRY_WORK", 0)
+    monkeypatch.setattr(sucs_fight, "EXACT_TRY_WORK", 0)
+    monkeypatch.setattr(sucs_fight, "PRUNED_TRY_WORK", 0)
     simulated = battle(a, b, turns=6)
     assert simulated["method"] == "simulation"
     for name, p in exact["outcomes"].items():
