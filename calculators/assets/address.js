@@ -27,12 +27,14 @@ function belongs(key, uid) {
   return key.startsWith(`${uid}.`) || key === PIN + uid || key === `${PIN}${uid}.${PACKED_NAME}`;
 }
 
-/** The note at the top of a widget's form (made when first needed), or null to remove it.
- *  @param {Widget} root @param {string | null} text */
-function linkNote(root, text) {
+/** The note at the top of a widget's form (made when first needed), or null to remove
+ *  it; ``kind`` is "link" (about the link the page was opened with: it goes when the
+ *  reader changes an input) or "address" (what the address could not hold).
+ *  @param {Widget} root @param {string | null} text @param {"link" | "address"} kind */
+function linkNote(root, text, kind) {
   let note = /** @type {HTMLElement | null} */ (root.querySelector(".calc-link-note"));
   if (text === null) {
-    note?.remove();
+    if (note?.dataset.kind === kind) note.remove();
     return;
   }
   if (!note) {
@@ -41,6 +43,7 @@ function linkNote(root, text) {
     note.setAttribute("role", "alert");
     root.querySelector(".calc-form")?.before(note);
   }
+  note.dataset.kind = kind;
   note.textContent = text;
 }
 
@@ -92,14 +95,20 @@ export async function openLink(root, search) {
     const uids = [...document.querySelectorAll(".calc[data-uid]")].map((el) => /** @type {HTMLElement} */ (el).dataset.uid);
     const mine = keys.some((k) => belongs(k, uid));
     const anyones = uids.some((u) => keys.some((k) => belongs(k, /** @type {string} */ (u))));
-    if (mine || (!anyones && uids[0] === uid)) linkNote(root, CUT_OFF);
+    if (mine || (!anyones && uids[0] === uid)) linkNote(root, CUT_OFF, "link");
     return { values: null, pinned: null };
   }
   if (out.length) {
     linkNote(root, `This link left out ${listed(out.map((n) => label(root, n)))}: too long for a page address. `
-      + "The starting value is shown in its place.");
+      + "The starting value is shown in its place.", "link");
   }
   return { values: any ? values : null, pinned };
+}
+
+/** The reader changed an input: a note about the link the page was opened with no longer
+ *  applies. @param {Widget} root */
+export function linkEdited(root) {
+  linkNote(root, null, "link");
 }
 
 /** The last address write of each widget, so Copy link waits for it. @type {Map<string, Promise<unknown>>} */
@@ -156,9 +165,9 @@ export function keepInAddress(root, inputs, pinned, atStart) {
     if (out.length) {
       linkNote(root, `${listed(out.map((n) => label(root, n)))} ${out.length > 1 ? "are" : "is"} too long for the `
         + `page address (at most ${ADDRESS_LIMIT.toLocaleString("en")} characters): a reload or a copied link `
-        + "does not carry it, and shows the starting value in its place.");
-    } else if (!atStart) {
-      linkNote(root, null); // the reader's own inputs now: a note about a link no longer applies
+        + "does not carry it, and shows the starting value in its place.", "address");
+    } else {
+      linkNote(root, null, "address");
     }
   })();
   writes.set(uid, write);

@@ -3,7 +3,7 @@
 import { Cancelled, RuntimeFailure, call, cancel, configure, keepRefining, onRuntime, retry, runtime, start,
   stopRefining } from "./client.js";
 import { applyValues, atStart, collect, editInProgress } from "./form.js";
-import { keepInAddress, openLink, shareable } from "./address.js";
+import { keepInAddress, linkEdited, openLink, shareable } from "./address.js";
 import { scopedKey } from "./site.js";
 import { showPin, togglePin } from "./compare.js";
 import { handOn, addToRoster } from "./handon.js";
@@ -367,6 +367,7 @@ function showPartial(/** @type {Widget} */ root, /** @type {Reply} */ partial) {
   keepReaderChoices(result, chosen);
   result.classList.remove("calc-stale");
   root._result = partial.result;
+  keepAccepted(root); // a first answer: the core took these inputs
   showSummary(root);
   refineButtons(root, "stop");
   setStatus(root, "ready", `Sharpening: ${partial.result.precision}…`);
@@ -614,6 +615,7 @@ export async function bind(/** @type {Widget} */ root) {
     if (!root.isConnected || location.pathname !== root._path) return;
     const field = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(".calc-field"));
     if (field) delete root._overrides[/** @type {string} */ (field.dataset.field)];
+    linkEdited(root);
     scheduleCompute(root, event);
   };
   const form = /** @type {HTMLFormElement} */ (root.querySelector(".calc-form"));
