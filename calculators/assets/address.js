@@ -115,6 +115,8 @@ export function linkEdited(root) {
 const writes = new Map();
 /** @type {Map<string, number>} */
 const tickets = new Map();
+/** What each widget last asked to keep. @type {Map<string, string>} */
+const kept = new Map();
 
 /**
  * Keep ``inputs`` (just accepted by the core) and ``pinned`` in the address as widget
@@ -126,6 +128,10 @@ const tickets = new Map();
  */
 export function keepInAddress(root, inputs, pinned, atStart) {
   const uid = /** @type {string} */ (root.dataset.uid);
+  // a whole fight's answers while it sharpens are for the same inputs: written once
+  const asked = JSON.stringify([inputs, pinned, atStart, location.pathname]);
+  if (kept.get(uid) === asked && location.search) return writes.get(uid);
+  kept.set(uid, asked);
   const ticket = (tickets.get(uid) || 0) + 1;
   tickets.set(uid, ticket);
   const write = (async () => {
