@@ -191,11 +191,31 @@ def parse_json(text: str, field: str, max_depth: int = MAX_DEPTH) -> Any:
     try:
         return json.loads(text, parse_int=_int_literal)
     except json.JSONDecodeError as err:
-        raise InputError(field, f"is not valid JSON ({err.msg} at character {err.pos}).") \
-            from None
-    except (ValueError, RecursionError) as err:
+        raise InputError(field, f"is not valid JSON: {json_problem(err)}.") from None
+    except RecursionError:
+        raise InputError(field, f"is nested too deeply to read; at most {max_depth} levels "
+                                "are accepted.") from None
+    except ValueError as err:  # a number too long (_int_literal's own words)
         raise InputError(field, f"is not JSON this site can read ({safe_text(str(err), 120)}).") \
             from None
+
+
+def json_problem(err: json.JSONDecodeError) -> str:
+    """What is wrong with JSON text, in the terms of the text, never the parser's words
+    ("Unterminated string starting at..."): cut off, more after its end, or the place
+    (counted from 1) and the few characters where it goes wrong."""
+    doc, pos = err.doc, err.pos
+    if err.msg.startswith("Unterminated") or pos >= len(doc.rstrip()):
+        return "it stops before it is complete, as if cut off (copy all of it again)"
+    near = safe_text(doc[max(0, pos - 10):pos + 10].replace("\n", " "), 40)
+    where = f"at character {pos + 1:,} (near “{near}”)"
+    if err.msg.startswith("Extra data"):
+        return f"it goes on after its end, {where}"
+    if err.msg.startswith("Invalid control character"):
+        return f"a line break or tab is inside quotes {where}"
+    if "delimiter" in err.msg or "property name" in err.msg:
+        return f"a comma, colon or quote is missing or out of place {where}"
+    return f"something that is not a value stands {where}"
 
 
 def list_items(field: str, raw: Any, what: str) -> list[Any]:

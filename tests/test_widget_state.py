@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 ASSETS = Path(__file__).resolve().parent.parent / "calculators" / "assets"
-WIDGET_MODULES = ["widget.js", "form.js", "compare.js", "handon.js", "summary.js", "exact.js",
+WIDGET_MODULES = ["widget.js", "form.js", "compare.js", "handon.js", "address.js", "summary.js", "exact.js",
                   "sessionlog.js", "sharelink.js"]
 
 

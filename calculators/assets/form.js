@@ -1,14 +1,10 @@
 // @ts-check
-// Form and address state of a calculator widget: read the inputs, apply values, and keep
-// them in the page address (`?<uid>.<field>=value`) so a link reopens the same inputs.
+// Form state of a calculator widget: read the inputs and apply values (from a link: the
+// page address is address.js's).
 // Every value from the address or the user is treated as text, never as markup.
-import { replaceAddress } from "./site.js";
 import { state } from "./state.js";
 
 /** A widget's root element; its state is kept by state.js. @typedef {HTMLElement} Widget */
-
-/** Links longer than this are not offered: servers and chat apps cut or refuse them. */
-export const MAX_LINK_LENGTH = 16_000;
 
 /** @param {Widget} root @returns {HTMLElement[]} */
 export function fields(root) {
@@ -73,24 +69,6 @@ export function editInProgress(target) {
   return target.validity.badInput || target.validity.rangeUnderflow || target.validity.rangeOverflow;
 }
 
-function prefix(/** @type {Widget} */ root) {
-  return `${root.dataset.uid}.`;
-}
-
-/** Put the inputs in the page address; returns the address (without a section anchor). */
-export function writeUrl(/** @type {Widget} */ root) {
-  const url = new URL(window.location.href);
-  for (const key of [...url.searchParams.keys()]) {
-    if (key.startsWith(prefix(root))) url.searchParams.delete(key);
-  }
-  for (const [name, value] of Object.entries(collect(root))) {
-    url.searchParams.set(prefix(root) + name, String(value));
-  }
-  replaceAddress(url);
-  url.hash = "";
-  return url;
-}
-
 /** Fill the form from ``values`` (text from a link, or the starting values). */
 export function applyValues(/** @type {Widget} */ root, /** @type {Record<string, unknown>} */ values) {
   state(root).overrides = {};
@@ -126,19 +104,4 @@ export function atStart(/** @type {Widget} */ root) {
     if (el.tagName === "SELECT") return [...el.options].every((o) => o.selected === o.defaultSelected);
     return el.value === el.defaultValue;
   });
-}
-
-/** This widget's values in the page address, whole (the core checks their size), or null. */
-export function urlValues(/** @type {Widget} */ root) {
-  const params = new URLSearchParams(window.location.search);
-  /** @type {Record<string, string>} */
-  const values = {};
-  let any = false;
-  for (const [key, value] of params) {
-    if (key.startsWith(prefix(root))) {
-      values[key.slice(prefix(root).length)] = value;
-      any = true;
-    }
-  }
-  return any ? values : null;
 }

@@ -5,7 +5,7 @@
 // on is declared in Python (calculators/fence.py HAND_ON) and put on the button. A unit
 // from the cost builder goes to the army builder ("Add to roster": fence.py ADDS_TO_ROSTER).
 import { SITE_ROOT } from "./site.js";
-import { pack } from "./sharelink.js";
+import { pack, sealQuery } from "./sharelink.js";
 import { state } from "./state.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
@@ -69,7 +69,7 @@ export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement}
       parts.push(a, ` now uses ${text}. `);
     } else {
       const url = new URL(target.page, SITE_ROOT);
-      url.searchParams.set(`${target.uid}.${target.field}`, text);
+      url.search = sealQuery([], [[`${target.uid}.${target.field}`, text]]); // a short value: as it stands
       url.hash = `calc-${target.uid}`;
       const a = document.createElement("a");
       a.href = url.href;

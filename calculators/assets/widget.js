@@ -2,9 +2,10 @@
 // Widget binding: a calculator's form, status line, result and rolls, wired to the worker.
 import { Cancelled, RuntimeFailure, call, cancel, configure, keepRefining, onRuntime, retry, runtime, start,
   stopRefining } from "./client.js";
-import { MAX_LINK_LENGTH, applyValues, atStart, collect, editInProgress, urlValues, writeUrl } from "./form.js";
+import { applyValues, atStart, collect, editInProgress } from "./form.js";
+import { keepInAddress, linkEdited, openLink, shareable } from "./address.js";
 import { scopedKey } from "./site.js";
-import { pinnedFromUrl, showPin, togglePin } from "./compare.js";
+import { showPin, togglePin } from "./compare.js";
 import { handOn, addToRoster } from "./handon.js";
 import { showSummary } from "./summary.js";
 import { copyAccount, copyExact, downloadExact } from "./exact.js";
@@ -311,6 +312,7 @@ async function compute(/** @type {Widget} */ root) {
     shown.classList.remove("calc-stale");
     const kept = s.shownReply;
     s.result = kept ? kept.result : JSON.parse(root.dataset.result || "{}");
+    keepAccepted(root);
     showSummary(root);
     setStatus(root, "ready", kept ? "Worked out live in your browser." : "Ready: changes are worked out live.");
     // going live reports nothing; an edit back to the inputs on screen reports their result
@@ -334,6 +336,7 @@ async function compute(/** @type {Widget} */ root) {
     keepReaderChoices(result, chosen);
     result.classList.remove("calc-stale");
     s.result = reply.result;
+    keepAccepted(root);
     showSummary(root);
     const precision = reply.result && reply.result.precision;
     refineButtons(root, reply.stopped ? "keep" : null);
@@ -343,6 +346,14 @@ async function compute(/** @type {Widget} */ root) {
   }
   s.live = true;
   root.dispatchEvent(new CustomEvent("calc:result", { detail: reply }));
+}
+
+/** Keep the inputs just worked out (the core accepted them) in the page address: a
+ * refused value never enters it. */
+function keepAccepted(/** @type {Widget} */ root) {
+  const inputs = JSON.parse(state(root).computed || "{}");
+  const start = atStart(root) && state(root).computed === JSON.stringify(collect(root));
+  keepInAddress(root, inputs, state(root).pinned ?? null, start);
 }
 
 /** A whole fight's newer answer, in place, while it is refined: its precision said, and
@@ -358,6 +369,7 @@ function showPartial(/** @type {Widget} */ root, /** @type {Reply} */ partial) {
   keepReaderChoices(result, chosen);
   result.classList.remove("calc-stale");
   state(root).result = partial.result;
+  keepAccepted(root); // a first answer: the core took these inputs
   showSummary(root);
   refineButtons(root, "stop");
   setStatus(root, "ready", `Sharpening: ${partial.result.precision}…`);
@@ -539,20 +551,15 @@ async function roll(/** @type {Widget} */ root) {
 
 // ---- binding ----------------------------------------------------------------------
 
-/** Copy the widget's link, or say plainly why it cannot be shared as a link. */
+/** Copy the widget's link (the address: the inputs last worked out), saying when it does
+ * not hold every input on screen. */
 async function share(/** @type {Widget} */ root) {
-  const url = writeUrl(root);
-  if (url.href.length > MAX_LINK_LENGTH) {
-    setStatus(root, /** @type {string} */ (root.dataset.status),
-      `These inputs are too long to share as a link (${url.href.length.toLocaleString("en")} characters;` +
-      ` at most ${MAX_LINK_LENGTH.toLocaleString("en")}).`);
-    return;
-  }
+  const { url, caveat } = await shareable(root);
   try {
     await navigator.clipboard.writeText(url.href);
-    setStatus(root, /** @type {string} */ (root.dataset.status), "Link copied: it opens this calculator with these inputs.");
+    setStatus(root, /** @type {string} */ (root.dataset.status), `Link copied: it opens this calculator with these inputs.${caveat}`);
   } catch {
-    setStatus(root, /** @type {string} */ (root.dataset.status), `Share this link: ${url.href}`);
+    setStatus(root, /** @type {string} */ (root.dataset.status), `Share this link: ${url.href}${caveat}`);
   }
 }
 
@@ -585,7 +592,7 @@ function scheduleCompute(/** @type {Widget} */ root, /** @type {Event} */ event)
 }
 
 /** Bind one calculator widget (once). */
-export function bind(/** @type {Widget} */ root) {
+export async function bind(/** @type {Widget} */ root) {
   const s = state(root);
   if (s.bound) return;
   s.bound = true;
@@ -593,9 +600,11 @@ export function bind(/** @type {Widget} */ root) {
   configure(root);
   widgets.add(root);
   const initial = JSON.parse(/** @type {string} */ (root.dataset.initial));
-  const fromUrl = urlValues(root);
+  // the address as the page was opened (read before any widget of the page rewrites it)
+  const link = await openLink(root, location.search);
+  const fromUrl = link.values;
   if (fromUrl) applyValues(root, { ...initial, ...fromUrl });
-  s.pinned = pinnedFromUrl(root);
+  s.pinned = link.pinned;
   // the inputs the result on the page was worked out for when the site was built
   s.shown = !fromUrl && !s.pinned && atStart(root) ? JSON.stringify(collect(root)) : null;
   showPin(root);
@@ -610,7 +619,7 @@ export function bind(/** @type {Widget} */ root) {
     if (!root.isConnected || location.pathname !== s.path) return;
     const field = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(".calc-field"));
     if (field) delete s.overrides[/** @type {string} */ (field.dataset.field)];
-    writeUrl(root);
+    linkEdited(root);
     scheduleCompute(root, event);
   };
   const form = /** @type {HTMLFormElement} */ (root.querySelector(".calc-form"));
@@ -628,7 +637,6 @@ export function bind(/** @type {Widget} */ root) {
     if (action === "keep-refining") keepGoing(root);
     if (action === "reset") {
       applyValues(root, initial);
-      writeUrl(root);
       compute(root);
     }
     if (action === "share") await share(root);

@@ -10,13 +10,14 @@ from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import escape, rule, table
 from rules_core.fields import TextField
+from rules_core.messages import parse_json
 from rules_core.sucs import legality, roster
 from rules_core.sucs.calc_costs import UNIT_COST
 from rules_core.sucs.calc_tech_levels import PRESETS
 from rules_core.sucs.cost import Unit, price
 from rules_core.sucs.inputs import list_choices
 from rules_core.sucs.presets import by_id
-from rules_core.sucs.roster import MAX_DEPTH, MAX_FILE_CHARS, nesting_depth, normalize_roster, parse_file
+from rules_core.sucs.roster import MAX_DEPTH, MAX_FILE_CHARS, normalize_roster, parse_file
 from rules_core.sucs.tables import QUALITY, QUALITY_BASE
 from rules_core.sucs.unitfields import MAX_TARGETS
 
@@ -28,12 +29,7 @@ SEVERITY = {"illegal": "Breaks a rule", "over_limit": "Over the points limit",
 def _parse_roster(name: str, raw: Any) -> dict[str, Any]:
     """A roster as a JSON object, or as its JSON text."""
     if isinstance(raw, str):
-        if nesting_depth(raw) > MAX_DEPTH:
-            raise InputError(name, f"is nested more than {MAX_DEPTH} levels deep.")
-        try:
-            raw = json.loads(raw)
-        except (ValueError, RecursionError) as err:
-            raise InputError(name, f"is not valid JSON ({str(err)[:120]}).") from None
+        raw = parse_json(raw, name, MAX_DEPTH)
     roster, problems = normalize_roster(raw)
     if roster is None:
         listed = " ".join(p["message"] for p in problems[:5])

@@ -116,6 +116,7 @@ export const ACTIONS = {
   },
   share: async (app) => {
     const url = new URL(window.location.href);
+    url.search = ""; // the roster alone: the battle's inputs below stay with the page address
     url.hash = HASH_KEY + await encodeShare(app.roster());
     try {
       await navigator.clipboard.writeText(url.href);
