@@ -1,20 +1,39 @@
 // The head of every page with a calculator or an app runs this inline, before anything
 // else loads (pages.py RUNTIME_HEAD; a classic script, covered by the page's CSP hashes).
 (() => {
-  // 1. A return visit starts the calculation worker at once, with the start message the
-  // last start kept (client.js keepEarlyStart), when this browser keeps this build's
-  // snapshot; the calculators take it over when they bind (client.js adoptEarlyWorker).
+  // 1. The calculation worker starts at once, before the page is parsed: its downloads
+  // (Pyodide, the site's snapshot) are most of a first visit's wait on a slow link, and a
+  // return visit whose browser keeps this build's snapshot downloads nothing. A return
+  // visit sends the start message the last start kept (client.js keepEarlyStart); a first
+  // visit the one client.js startMessage would write, from what the build put on the meta
+  // tag (pages.py RUNTIME_HEAD: the worker's script from the site's root, the Pyodide
+  // version, the bundle's name). The calculators take the worker over when they bind
+  // (client.js adoptEarlyWorker), or end it if its start message differs from theirs.
   try {
-    const root = new URL(document.querySelector('meta[name="tcr-runtime"]').content, location.href);
-    const kept = JSON.parse(localStorage.getItem(`tcr:${root.pathname}:runtime-early`) || "null");
+    const meta = document.querySelector('meta[name="tcr-runtime"]');
+    const root = new URL(meta.content, location.href);
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem(`tcr:${root.pathname}:runtime-early`) || "null"); } catch { /* storage blocked */ }
     const build = document.querySelector('meta[name="tcr-build"]');
-    if (kept && build && kept.build === build.content && !document.documentElement.dataset.runtime) {
-      const early = { worker: new Worker(kept.script, { type: "module" }), script: kept.script, init: kept.init, failed: false };
+    const first = () => {
+      const { worker, pyodide, python: bundle } = meta.dataset;
+      if (!worker || !pyodide || !bundle) return null;
+      const script = new URL(worker, root);
+      const here = new URL("./", script);
+      const snapshot = typeof caches === "undefined" ? null
+        : { cache: `tcr:${root.pathname}:runtime-snapshot`, key: new URL(`_snapshot/${pyodide}/${bundle}`, root).href };
+      return { script: script.href, init: { op: "init", id: 0, pyodide: new URL(`../pyodide/${pyodide}/`, here).href,
+        bundle: new URL(bundle, here).href, root: root.href, snapshot,
+        shipped: new URL(bundle.replace(/\.zip$/, "") + ".snapshot.gz", here).href } };
+    };
+    const start = kept && build && kept.build === build.content ? kept : first();
+    if (start && !document.documentElement.dataset.runtime) {
+      const early = { worker: new Worker(start.script, { type: "module" }), script: start.script, init: start.init, failed: false };
       early.worker.onerror = () => { early.failed = true; };
-      early.worker.postMessage(kept.init);
+      early.worker.postMessage(start.init);
       window.__tcrEarlyWorker = early;
     }
-  } catch { /* every start waits for the page */ }
+  } catch { /* the page starts the worker when its calculators bind */ }
 
   // 2. The theme's search worker builds its index (about a second of processor time) as
   // the page loads, beside the calculation worker's start. Here it starts once the

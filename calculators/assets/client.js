@@ -94,8 +94,10 @@ let seq = 0;
 /** @type {Map<number, Pending>} */
 const pending = new Map();
 
-/** Resolves once the page has loaded and the main thread is idle: the runtime's
- * downloads and start never compete with the page's own first paint and scripts. */
+/** Resolves once the page has loaded and the main thread is idle: a start the page's head
+ * did not begin (pages.py RUNTIME_HEAD starts the worker before the page is parsed, on a
+ * first visit too: its downloads are most of a first visit's wait on a slow link) waits
+ * for it. */
 const pageIdle = new Promise((resolve) => {
   const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(resolve, { timeout: 2000 }) : setTimeout(resolve, 0));
   if (document.readyState === "complete") idle();
@@ -148,9 +150,9 @@ function keepEarlyStart(/** @type {boolean} */ keep) {
 
 /** @typedef {{worker: Worker, script: string, init: object, failed: boolean}} EarlyWorker */
 
-/** The worker the head of the page started on a return visit (pages.py RUNTIME_HEAD: an
- * inline script, before anything else loads, from what {@link keepEarlyStart} kept), or
- * null. Taken once; one that failed or was started differently from this page's runtime
+/** The worker the head of the page started (pages.py RUNTIME_HEAD: an inline script,
+ * before anything else loads, from what {@link keepEarlyStart} kept on a return visit, else
+ * from what the build wrote on its meta tag), or null. Taken once; one that failed or was started differently from this page's runtime
  * is ended, and the normal start runs. */
 function adoptEarlyWorker() {
   const own = /** @type {any} */ (window);
