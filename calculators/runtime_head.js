@@ -1,14 +1,15 @@
 // The head of every page with a calculator or an app runs this inline, before anything
 // else loads (pages.py RUNTIME_HEAD; a classic script, covered by the page's CSP hashes).
 (() => {
-  // 1. The calculation worker starts at once, before the page is parsed: its downloads
-  // (Pyodide, the site's snapshot) are most of a first visit's wait on a slow link, and a
-  // return visit whose browser keeps this build's snapshot downloads nothing. A return
-  // visit sends the start message the last start kept (client.js keepEarlyStart); a first
-  // visit the one client.js startMessage would write, from what the build put on the meta
-  // tag (pages.py RUNTIME_HEAD: the worker's script from the site's root, the Pyodide
-  // version, the bundle's name). The calculators take the worker over when they bind
-  // (client.js adoptEarlyWorker), or end it if its start message differs from theirs.
+  // 1. The calculation worker starts before the page has loaded: its downloads (Pyodide,
+  // the site's snapshot) are most of a first visit's wait on a slow link, and a return
+  // visit whose browser keeps this build's snapshot downloads nothing (it starts at once).
+  // A return visit sends the start message the last start kept (client.js keepEarlyStart);
+  // a first visit the one client.js startMessage would write, from what the build put on
+  // the meta tag (pages.py RUNTIME_HEAD: the worker's script from the site's root, the
+  // Pyodide version, the bundle's name). The calculators take the worker over when they
+  // bind (client.js adoptEarlyWorker, which starts it if it is still waiting for the first
+  // paint), or end it if its start message differs from theirs.
   try {
     const meta = document.querySelector('meta[name="tcr-runtime"]');
     const root = new URL(meta.content, location.href);
@@ -26,12 +27,34 @@
         bundle: new URL(bundle, here).href, root: root.href, snapshot,
         shipped: new URL(bundle.replace(/\.zip$/, "") + ".snapshot.gz", here).href } };
     };
-    const start = kept && build && kept.build === build.content ? kept : first();
+    const returning = kept && build && kept.build === build.content;
+    const start = returning ? kept : first();
     if (start && !document.documentElement.dataset.runtime) {
-      const early = { worker: new Worker(start.script, { type: "module" }), script: start.script, init: start.init, failed: false };
-      early.worker.onerror = () => { early.failed = true; };
-      early.worker.postMessage(start.init);
+      const early = { worker: null, launch: null, cancelled: false, returning: Boolean(returning),
+        script: start.script, init: start.init, failed: false };
+      const launch = () => {
+        if (early.worker || early.cancelled) return;
+        early.worker = new Worker(start.script, { type: "module" });
+        early.worker.onerror = () => { early.failed = true; };
+        early.worker.postMessage(start.init);
+      };
+      early.launch = launch;
       window.__tcrEarlyWorker = early;
+      // A return visit downloads nothing: at once. A first visit's downloads would share
+      // the link with the page's own stylesheets and scripts: they begin at the page's
+      // first paint (or its load, where paints are not reported), still long before the
+      // page is loaded and idle.
+      if (returning) launch();
+      else {
+        addEventListener("load", launch, { once: true });
+        try {
+          new PerformanceObserver((list, watcher) => {
+            if (!list.getEntries().some((e) => e.name === "first-contentful-paint")) return;
+            watcher.disconnect();
+            launch();
+          }).observe({ type: "paint", buffered: true });
+        } catch { /* paints are not reported here: the page's load starts it */ }
+      }
     }
   } catch { /* the page starts the worker when its calculators bind */ }
 

@@ -148,12 +148,15 @@ function keepEarlyStart(/** @type {boolean} */ keep) {
   }
 }
 
-/** @typedef {{worker: Worker, script: string, init: object, failed: boolean}} EarlyWorker */
+/** @typedef {{worker: Worker | null, launch: () => void, cancelled: boolean, returning: boolean,
+ *   script: string, init: object, failed: boolean}} EarlyWorker */
 
-/** The worker the head of the page started (pages.py RUNTIME_HEAD: an inline script,
- * before anything else loads, from what {@link keepEarlyStart} kept on a return visit, else
- * from what the build wrote on its meta tag), or null. Taken once; one that failed or was started differently from this page's runtime
- * is ended, and the normal start runs. */
+/** The worker the head of the page started or is about to start (pages.py RUNTIME_HEAD: an
+ * inline script, before anything else loads; on a return visit from what
+ * {@link keepEarlyStart} kept, at once; on a first visit from what the build wrote on its
+ * meta tag, at the page's first paint), started now if it was waiting; or null. Taken
+ * once; one that failed or was started differently from this page's runtime is ended (or
+ * never started), and the normal start runs. */
 function adoptEarlyWorker() {
   const own = /** @type {any} */ (window);
   /** @type {EarlyWorker | undefined} */
@@ -163,13 +166,16 @@ function adoptEarlyWorker() {
   const start = startMessage();
   if (early.failed || !start || early.script !== start.script ||
       JSON.stringify(early.init) !== JSON.stringify(start.init)) {
-    early.worker.terminate();
+    early.cancelled = true;
+    early.worker?.terminate();
     return null;
   }
+  early.launch();
+  if (!early.worker) return null;
   document.documentElement.dataset.runtimeEarly = "yes";
-  // its files are kept (its progress so far went unheard): starting, not downloading,
-  // until it says otherwise
-  runtime.phase = "start";
+  // a return visit's files are kept (its progress so far went unheard): starting, not
+  // downloading, until it says otherwise; a first visit's are downloading
+  runtime.phase = early.returning ? "start" : "download";
   return early.worker;
 }
 
