@@ -41,7 +41,7 @@ BUILD_META = '<meta name="tcr-build" content="{}">'
 #: (``adoptEarlyWorker``) or, if it differs from the page's, ends it. And it holds the
 #: theme's search worker back until the calculators are live. A page swapped in by instant
 #: navigation never runs it (the runtime is under way by then). On a first visit it starts
-#: the worker at once too, with the start message client.js would write, from the meta
+#: the worker too, at the page's first paint, with the start message client.js would write, from the meta
 #: tag's ``data-worker`` (the worker's hashed script from the site's root),
 #: ``data-pyodide`` and ``data-python`` (the bundle: the page's widgets' own).
 RUNTIME_HEAD_SCRIPT = "\n".join(

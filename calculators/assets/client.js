@@ -95,9 +95,9 @@ let seq = 0;
 const pending = new Map();
 
 /** Resolves once the page has loaded and the main thread is idle: a start the page's head
- * did not begin (pages.py RUNTIME_HEAD starts the worker before the page is parsed, on a
- * first visit too: its downloads are most of a first visit's wait on a slow link) waits
- * for it. */
+ * did not begin waits for it (pages.py RUNTIME_HEAD starts the worker before the page has
+ * loaded, on a first visit too, at its first paint: its downloads are most of a first
+ * visit's wait on a slow link). */
 const pageIdle = new Promise((resolve) => {
   const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(resolve, { timeout: 2000 }) : setTimeout(resolve, 0));
   if (document.readyState === "complete") idle();
