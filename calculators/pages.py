@@ -40,11 +40,17 @@ BUILD_META = '<meta name="tcr-build" content="{}">'
 #: ``scopedKey("runtime-early")`` of site.js) and takes the worker over
 #: (``adoptEarlyWorker``) or, if it differs from the page's, ends it. And it holds the
 #: theme's search worker back until the calculators are live. A page swapped in by instant
-#: navigation never runs it (the runtime is under way by then).
+#: navigation never runs it (the runtime is under way by then). On a first visit it starts
+#: the worker too, at the page's first paint, with the start message client.js would write, from the meta
+#: tag's ``data-worker`` (the worker's hashed script from the site's root),
+#: ``data-pyodide`` and ``data-python`` (the bundle: the page's widgets' own).
 RUNTIME_HEAD_SCRIPT = "\n".join(
     line for line in (Path(__file__).with_name("runtime_head.js")).read_text(encoding="utf-8").splitlines()
     if not line.lstrip().startswith("//"))
-RUNTIME_HEAD = '<meta name="tcr-runtime" content="{root}"><script>{script}</script>'
+RUNTIME_HEAD = ('<meta name="tcr-runtime" content="{root}" data-worker="{worker}" data-pyodide="{pyodide}" '
+                'data-python="{bundle}"><script>{script}</script>')
+_PYODIDE_ATTR = re.compile(r'\sdata-pyodide="([^"]*)"')
+_BUNDLE_ATTR = re.compile(r'\sdata-bundle="([^"]*)"')
 #: the tags of RUNTIME_HEAD as a page carries them after an earlier run of this step
 _RUNTIME_HEAD_TAGS = re.compile(r'<meta name="tcr-runtime"[^<>]*><script>.*?</script>', re.S)
 
@@ -148,13 +154,17 @@ def _head_insert(text: str, tags: str, rel: str) -> str:
     raise BuildError(f"{rel}: no <head> to put the security policy in")
 
 
-def runtime_head(text: str, rel: str) -> str:
+def runtime_head(text: str, rel: str, worker: str) -> str:
     """The head tags of :data:`RUNTIME_HEAD` for a page whose widgets or apps run the
-    runtime ("" for any other page)."""
+    runtime ("" for any other page); ``worker``: the worker's script (hashed) from the
+    site's root."""
     # a widget or app names the runtime's bundle (the element the build id is added to)
     if not _WIDGET_BUNDLE.search(text):
         return ""
-    return RUNTIME_HEAD.format(root=relative_root(rel), script=RUNTIME_HEAD_SCRIPT)
+    pyodide, bundle = _PYODIDE_ATTR.search(text), _BUNDLE_ATTR.search(text)
+    return RUNTIME_HEAD.format(root=relative_root(rel), script=RUNTIME_HEAD_SCRIPT, worker=html.escape(worker),
+                               pyodide=html.escape(pyodide.group(1) if pyodide else ""),
+                               bundle=html.escape(bundle.group(1) if bundle else ""))
 
 
 def process(site_dir: Path, names: dict[str, str], build: str,
@@ -180,7 +190,7 @@ def process(site_dir: Path, names: dict[str, str], build: str,
             text = text.replace(placeholder, value)
         text = _RUNTIME_HEAD_TAGS.sub("", _ROOT_LINK.sub(relative_root(rel), text))
         text = _INSTALL_TAGS.sub("", text)
-        early = runtime_head(text, rel)
+        early = runtime_head(text, rel, f"{ASSET_DIR}/{lookup('worker.js') or 'worker.js'}")
         if early:
             text = _head_insert(text, early, rel)
         text = _head_insert(text, installable.head_tags(page_root(text, rel))

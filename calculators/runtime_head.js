@@ -1,20 +1,62 @@
 // The head of every page with a calculator or an app runs this inline, before anything
 // else loads (pages.py RUNTIME_HEAD; a classic script, covered by the page's CSP hashes).
 (() => {
-  // 1. A return visit starts the calculation worker at once, with the start message the
-  // last start kept (client.js keepEarlyStart), when this browser keeps this build's
-  // snapshot; the calculators take it over when they bind (client.js adoptEarlyWorker).
+  // 1. The calculation worker starts before the page has loaded: its downloads (Pyodide,
+  // the site's snapshot) are most of a first visit's wait on a slow link, and a return
+  // visit whose browser keeps this build's snapshot downloads nothing (it starts at once).
+  // A return visit sends the start message the last start kept (client.js keepEarlyStart);
+  // a first visit the one client.js startMessage would write, from what the build put on
+  // the meta tag (pages.py RUNTIME_HEAD: the worker's script from the site's root, the
+  // Pyodide version, the bundle's name). The calculators take the worker over when they
+  // bind (client.js adoptEarlyWorker, which starts it if it is still waiting for the first
+  // paint), or end it if its start message differs from theirs.
   try {
-    const root = new URL(document.querySelector('meta[name="tcr-runtime"]').content, location.href);
-    const kept = JSON.parse(localStorage.getItem(`tcr:${root.pathname}:runtime-early`) || "null");
+    const meta = document.querySelector('meta[name="tcr-runtime"]');
+    const root = new URL(meta.content, location.href);
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem(`tcr:${root.pathname}:runtime-early`) || "null"); } catch { /* storage blocked */ }
     const build = document.querySelector('meta[name="tcr-build"]');
-    if (kept && build && kept.build === build.content && !document.documentElement.dataset.runtime) {
-      const early = { worker: new Worker(kept.script, { type: "module" }), script: kept.script, init: kept.init, failed: false };
-      early.worker.onerror = () => { early.failed = true; };
-      early.worker.postMessage(kept.init);
+    const first = () => {
+      const { worker, pyodide, python: bundle } = meta.dataset;
+      if (!worker || !pyodide || !bundle) return null;
+      const script = new URL(worker, root);
+      const here = new URL("./", script);
+      const snapshot = typeof caches === "undefined" ? null
+        : { cache: `tcr:${root.pathname}:runtime-snapshot`, key: new URL(`_snapshot/${pyodide}/${bundle}`, root).href };
+      return { script: script.href, init: { op: "init", id: 0, pyodide: new URL(`../pyodide/${pyodide}/`, here).href,
+        bundle: new URL(bundle, here).href, root: root.href, snapshot,
+        shipped: new URL(bundle.replace(/\.zip$/, "") + ".snapshot.gz", here).href } };
+    };
+    const returning = kept && build && kept.build === build.content;
+    const start = returning ? kept : first();
+    if (start && !document.documentElement.dataset.runtime) {
+      const early = { worker: null, launch: null, cancelled: false, returning: Boolean(returning),
+        script: start.script, init: start.init, failed: false };
+      const launch = () => {
+        if (early.worker || early.cancelled) return;
+        early.worker = new Worker(start.script, { type: "module" });
+        early.worker.onerror = () => { early.failed = true; };
+        early.worker.postMessage(start.init);
+      };
+      early.launch = launch;
       window.__tcrEarlyWorker = early;
+      // A return visit downloads nothing: at once. A first visit's downloads would share
+      // the link with the page's own stylesheets and scripts: they begin at the page's
+      // first paint (or its load, where paints are not reported), still long before the
+      // page is loaded and idle.
+      if (returning) launch();
+      else {
+        addEventListener("load", launch, { once: true });
+        try {
+          new PerformanceObserver((list, watcher) => {
+            if (!list.getEntries().some((e) => e.name === "first-contentful-paint")) return;
+            watcher.disconnect();
+            launch();
+          }).observe({ type: "paint", buffered: true });
+        } catch { /* paints are not reported here: the page's load starts it */ }
+      }
     }
-  } catch { /* every start waits for the page */ }
+  } catch { /* the page starts the worker when its calculators bind */ }
 
   // 2. The theme's search worker builds its index (about a second of processor time) as
   // the page loads, beside the calculation worker's start. Here it starts once the

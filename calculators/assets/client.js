@@ -94,8 +94,10 @@ let seq = 0;
 /** @type {Map<number, Pending>} */
 const pending = new Map();
 
-/** Resolves once the page has loaded and the main thread is idle: the runtime's
- * downloads and start never compete with the page's own first paint and scripts. */
+/** Resolves once the page has loaded and the main thread is idle: a start the page's head
+ * did not begin waits for it (pages.py RUNTIME_HEAD starts the worker before the page has
+ * loaded, on a first visit too, at its first paint: its downloads are most of a first
+ * visit's wait on a slow link). */
 const pageIdle = new Promise((resolve) => {
   const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(resolve, { timeout: 2000 }) : setTimeout(resolve, 0));
   if (document.readyState === "complete") idle();
@@ -146,12 +148,15 @@ function keepEarlyStart(/** @type {boolean} */ keep) {
   }
 }
 
-/** @typedef {{worker: Worker, script: string, init: object, failed: boolean}} EarlyWorker */
+/** @typedef {{worker: Worker | null, launch: () => void, cancelled: boolean, returning: boolean,
+ *   script: string, init: object, failed: boolean}} EarlyWorker */
 
-/** The worker the head of the page started on a return visit (pages.py RUNTIME_HEAD: an
- * inline script, before anything else loads, from what {@link keepEarlyStart} kept), or
- * null. Taken once; one that failed or was started differently from this page's runtime
- * is ended, and the normal start runs. */
+/** The worker the head of the page started or is about to start (pages.py RUNTIME_HEAD: an
+ * inline script, before anything else loads; on a return visit from what
+ * {@link keepEarlyStart} kept, at once; on a first visit from what the build wrote on its
+ * meta tag, at the page's first paint), started now if it was waiting; or null. Taken
+ * once; one that failed or was started differently from this page's runtime is ended (or
+ * never started), and the normal start runs. */
 function adoptEarlyWorker() {
   const own = /** @type {any} */ (window);
   /** @type {EarlyWorker | undefined} */
@@ -161,13 +166,16 @@ function adoptEarlyWorker() {
   const start = startMessage();
   if (early.failed || !start || early.script !== start.script ||
       JSON.stringify(early.init) !== JSON.stringify(start.init)) {
-    early.worker.terminate();
+    early.cancelled = true;
+    early.worker?.terminate();
     return null;
   }
+  early.launch();
+  if (!early.worker) return null;
   document.documentElement.dataset.runtimeEarly = "yes";
-  // its files are kept (its progress so far went unheard): starting, not downloading,
-  // until it says otherwise
-  runtime.phase = "start";
+  // a return visit's files are kept (its progress so far went unheard): starting, not
+  // downloading, until it says otherwise; a first visit's are downloading
+  runtime.phase = early.returning ? "start" : "download";
   return early.worker;
 }
 

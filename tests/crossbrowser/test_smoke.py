@@ -130,8 +130,9 @@ def test_every_page_loads_and_every_widget_goes_live_and_recomputes(engine: Engi
 
 @retry_an_engine_crash_once
 def test_the_army_builder_and_the_tracker_keep_their_data_through_a_reload(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
-    for path, action, count in (("sucs/roster/", js.ROSTER_ADD, js.ROSTER_COUNT),
-                                ("phases/tracker/", js.TRACKER_ROLL, js.TRACKER_COUNT)):
+    # the army builder last: its page then plays a battle, and is not left afterwards
+    for path, action, count in (("phases/tracker/", js.TRACKER_ROLL, js.TRACKER_COUNT),
+                                ("sucs/roster/", js.ROSTER_ADD, js.ROSTER_COUNT)):
         engine.where = f"/{path}: loading it and using the app"
         engine.goto(site.url + path)
         engine.run(js.ERRORS)

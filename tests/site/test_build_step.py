@@ -145,7 +145,13 @@ def test_the_step_finishes_any_generators_pages_and_is_repeatable(tmp_path: Path
     assert f'data-runtime-bytes="{bundle.runtime_bytes()}"' in deep
     assert not any(p in deep for p in layout.RUNTIME_PLACEHOLDERS)
     # the page runs the runtime: its head can start it early, and says where the site's root is
-    assert deep.count('<meta name="tcr-runtime" content="../../">') == 1 and deep.count("__tcrEarlyWorker") == 1
+    # (and, on a first visit too, with what the worker's start message needs: the worker's
+    # hashed script from the root, the page's Pyodide version and bundle)
+    meta = re.findall(r'<meta name="tcr-runtime" content="\.\./\.\./" data-worker="([^"]*)" '
+                      r'data-pyodide="([^"]*)" data-python="([^"]*)">', deep)
+    assert meta == [(meta[0][0], bundle.pyodide_version(), bundle.bundle()[0])] and deep.count("__tcrEarlyWorker") == 1
+    assert re.fullmatch(r"assets/calculators/worker\.[0-9a-f]{12}\.js", meta[0][0])
+    assert (site_dir / meta[0][0]).is_file()
     assert (site_dir / "sw.js").is_file()
     before = {p: p.read_bytes() for p in sorted(site_dir.rglob("*")) if p.is_file()}
     assert _run_step(site_dir).returncode == 0
