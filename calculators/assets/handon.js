@@ -6,6 +6,7 @@
 // from the cost builder goes to the army builder ("Add to roster": fence.py ADDS_TO_ROSTER).
 import { SITE_ROOT } from "./site.js";
 import { pack } from "./sharelink.js";
+import { collect } from "./form.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
 /** @typedef {{calculator: string, title: string, page: string, uid: string, field: string}} Target */
@@ -22,6 +23,26 @@ export function fill(/** @type {HTMLElement} */ widget, /** @type {string} */ fi
   return true;
 }
 
+/** Put each of ``values`` that differs from the widget's own into it (a balance
+ * search's "Use this fight": the whole fight's inputs, one of them changed). */
+function fillAll(/** @type {HTMLElement} */ widget, /** @type {Record<string, unknown>} */ values) {
+  const own = collect(/** @type {Widget} */ (widget));
+  let any = false;
+  for (const [field, value] of Object.entries(values)) {
+    if (JSON.stringify(own[field]) === JSON.stringify(value)) continue;
+    const box = /** @type {HTMLInputElement | null} */ (
+      widget.querySelector(`.calc-field[data-field="${CSS.escape(field)}"] input[type="checkbox"]`));
+    if (box) {
+      box.checked = Boolean(value);
+      box.dispatchEvent(new Event("change", { bubbles: true }));
+      any = true;
+    } else {
+      any = fill(widget, field, value === null ? "" : String(value)) || any;
+    }
+  }
+  return any || Object.keys(values).length > 0;
+}
+
 /** The note under ``root``'s buttons, and the result value ``key`` when the shown result
  * is current (else the note says ``wait`` and the value is undefined). */
 function current(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ button, /** @type {string} */ key,
@@ -30,7 +51,8 @@ function current(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ bu
   note.className = "calc-hand-on";
   note.setAttribute("role", "status");
   button.closest(".calc-actions")?.after(note);
-  const value = root._result?.[key];
+  // "@inputs": the widget's own inputs, handed on as one JSON text
+  const value = key === "@inputs" ? JSON.stringify(collect(root)) : root._result?.[key];
   if (value === undefined || root.dataset.pending || root.dataset.errorField) {
     note.textContent = wait;
     return { note, value: undefined };
@@ -53,13 +75,15 @@ export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement}
   const spec = JSON.parse(/** @type {string} */ (button.dataset.handOn));
   const { note, value } = current(root, button, spec.key, "Wait for a result for these inputs, then hand it on.");
   if (value === undefined) return;
-  const text = String(value);
+  const whole = typeof value === "object" && value !== null;
+  const text = whole ? "the fight found" : String(value);
   /** @type {(string | Node)[]} */
   const parts = [];
   const filled = [];
   for (const target of /** @type {Target[]} */ (spec.targets)) {
     const here = [...document.querySelectorAll(`.calc[data-calculator="${CSS.escape(target.calculator)}"]`)]
-      .filter((w) => w !== root && fill(/** @type {HTMLElement} */ (w), target.field, text));
+      .filter((w) => w !== root && (target.field === "*" && whole
+        ? fillAll(/** @type {HTMLElement} */ (w), value) : fill(/** @type {HTMLElement} */ (w), target.field, text)));
     if (here.length) {
       filled.push(here[0]);
       const a = document.createElement("a");
@@ -68,7 +92,11 @@ export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement}
       parts.push(a, ` now uses ${text}. `);
     } else {
       const url = new URL(target.page, SITE_ROOT);
-      url.searchParams.set(`${target.uid}.${target.field}`, text);
+      if (target.field === "*" && whole) {
+        for (const [field, v] of Object.entries(value)) url.searchParams.set(`${target.uid}.${field}`, String(v));
+      } else {
+        url.searchParams.set(`${target.uid}.${target.field}`, text);
+      }
       url.hash = `calc-${target.uid}`;
       const a = document.createElement("a");
       a.href = url.href;
