@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from rules_core import api
+from rules_core.heroic.calc_groups_balance import SPEC as HEROIC
+from rules_core.sucs.calc_actions_balance import SPEC as SUCS
 from rules_core.balance.search import LEVELS, Outcome, Search, field_variable
 from rules_core.calculator import Calculator
 from rules_core.fields import IntField
@@ -34,7 +36,8 @@ def assert_nearest_and_checked(system: str, fight: dict[str, Any], vary: str, lo
     whole fight; its check holds when the whole fight is run on its inputs."""
     found = balance(system, fight, vary=vary, low=low, high=high, **given)
     check = found["check"]
-    every = {v: engagement_chance(system, {**fight, vary: v}, check["outcome"])
+    put = SPECS[system].variable(vary).put
+    every = {v: engagement_chance(system, put(fight, v), check["outcome"])
              for v in range(low, high + 1)}
     wanted = found["wanted"]
     best = min(abs(p - wanted) for p in every.values())
@@ -42,12 +45,13 @@ def assert_nearest_and_checked(system: str, fight: dict[str, Any], vary: str, lo
     # every point of the curve is the whole fight's own answer
     for value, chance in found["curve"].items():
         assert chance == pytest.approx(every[int(value)], abs=1e-12)
-    assert check["inputs"][vary] == found["value"]
+    assert check["inputs"] == put(fight, found["value"])
     again = engagement_chance(system, check["inputs"], check["outcome"])
     assert abs(again - check["chance"]) <= check["precision"] + 1e-12
     return found
 
 
+SPECS = {"heroic": HEROIC, "sucs": SUCS}
 HEROIC_SMALL = {**api.spec("heroic.engagement")["initial"], "b_members": 2, "a_hp": 6, "b_hp": 8,
                 "max_rounds": 6}
 
@@ -172,3 +176,39 @@ def test_toy_outcome_of_several_names() -> None:
     search = Search(calc, {"x": 1}, field_variable(calc.fields, "x"), out.names({}), 0.45, 1, 3).settle()
     assert search.found is not None and search.found.value == 2
     assert search.check() == {"inputs": {"x": 2}, "outcome": "yes", "chance": 0.4, "precision": 0.0}
+
+
+SUCS_FIGHT = api.spec("sucs.engagement")["initial"]
+
+
+@pytest.mark.parametrize(("vary", "outcome", "wanted"), [
+    ("a_units", "a", "even"), ("b_units", "a", "hard"), ("a_quality", "b", "deadly"),
+    ("b_cover", "a", "0.3"), ("a_markers", "a", "even"), ("b_markers", "b", "40%"),
+])
+def test_sucs_the_value_found_is_the_nearest_of_every_value(vary: str, outcome: str, wanted: str) -> None:
+    var = SUCS.variable(vary)
+    found = assert_nearest_and_checked("sucs", SUCS_FIGHT, vary, var.minimum, var.maximum,
+                                       outcome=outcome, wanted=wanted)
+    assert found["method"] == "exact" and found["check"]["outcome"] in ("Side A wins", "Side B wins")
+
+
+def test_sucs_the_varied_units_are_written_as_the_engagement_reads_them() -> None:
+    fight = {**SUCS_FIGHT, "side_a": "3/1/0 c1, 4/2x2/1 d"}
+    assert SUCS.variable("a_units").put(fight, 3)["side_a"] == "3/1/0 c1, 4/2x2/1 d, 3/1/0 c1"
+    assert SUCS.variable("a_units").put(fight, 1)["side_a"] == "3/1/0 c1"
+    assert SUCS.variable("a_quality").put(fight, 5)["side_a"] == "5/1/0 c1, 5/2x2/1 d"
+    assert SUCS.variable("a_cover").put(fight, 2)["side_a"] == "3/1/0 c2, 4/2x2/1 d c2"
+    assert SUCS.variable("a_cover").put(fight, 0)["side_a"] == "3/1/0, 4/2x2/1 d"
+
+
+def test_sucs_default_search_and_refusals() -> None:
+    reply = api.run("sucs.balance", api.spec("sucs.balance")["initial"])
+    assert reply["ok"], reply
+    check = reply["result"]["check"]
+    assert engagement_chance("sucs", check["inputs"], check["outcome"]) == pytest.approx(check["chance"])
+    bad = api.run("sucs.balance", {**api.spec("sucs.balance")["initial"], "vary": "a_units", "high": 7})
+    assert not bad["ok"] and bad["error"]["field"] == "high" and "own range" in bad["error"]["message"]
+    bad = api.run("sucs.balance", {**api.spec("sucs.balance")["initial"], "vary": "side_a"})
+    assert not bad["ok"] and bad["error"]["field"] == "vary"
+    bad = api.run("sucs.balance", {**api.spec("sucs.balance")["initial"], "wanted": 2})
+    assert not bad["ok"] and bad["error"]["field"] == "wanted"
