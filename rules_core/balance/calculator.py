@@ -85,10 +85,15 @@ class Balance:
         )
 
     def span(self, inputs: dict[str, Any]) -> tuple[int, int]:
-        """The range searched: the one given, else the input's own (at most its widest)."""
+        """The range searched: the one given; else the input's own, or as much of it as a
+        search covers, around the fight's own value."""
         var = self.variable(inputs["vary"])
-        low = var.minimum if inputs.get("low") is None else inputs["low"]
-        high = (min(var.maximum, low + var.most_values - 1) if inputs.get("high") is None
+        width = (var.most_values - 1) * var.step
+        now = min(max(var.read(inputs["fight"]), var.minimum), var.maximum)
+        around = min(max(var.minimum, now - (width // 2 // var.step) * var.step),
+                     max(var.minimum, var.maximum - width))
+        low = around if inputs.get("low") is None else inputs["low"]
+        high = (min(var.maximum, low + width) if inputs.get("high") is None
                 else inputs["high"])
         return low, high
 
@@ -100,14 +105,19 @@ class Balance:
             if not var.minimum <= value <= var.maximum:
                 raise InputError(key, f"must be within {var.label}'s own range, {var.minimum} "
                                       f"to {var.maximum}; received {value}.")
+            if (value - var.minimum) % var.step:
+                raise InputError(key, f"must be one of the values {var.label} takes, "
+                                      f"{var.minimum}, {var.minimum + var.step} and so on up to "
+                                      f"{var.maximum}; received {value}.")
         if high < low:
             raise InputError("high", f"is {high}, below From ({low}): the range is empty. Give "
                                      f"a To of at least {low}.")
-        if high - low + 1 > var.most_values:
-            raise InputError("high", f"gives {high - low + 1} values of {var.label}, more than "
+        values = (high - low) // var.step + 1
+        if values > var.most_values:
+            raise InputError("high", f"gives {values} values of {var.label}, more than "
                                      f"a search can work through in good time (at most "
                                      f"{var.most_values}); narrow the range, say {low} to "
-                                     f"{low + var.most_values - 1}.")
+                                     f"{low + (var.most_values - 1) * var.step}.")
         for key, value in (("low", low), ("high", high)):
             fight_inputs(self.fight, var.put(inputs["fight"], value), key)
 

@@ -59,17 +59,22 @@ class Variable:
     maximum: int
     read: Callable[[dict[str, Any]], int]
     put: Callable[[dict[str, Any], int], dict[str, Any]]
-    #: the widest range a search may cover (its points are whole fights)
+    #: the widest range a search may cover, in values (its points are whole fights)
     most_values: int = 40
+    #: the values it takes go up by this much (die sizes: 2)
+    step: int = 1
 
 
 def field_variable(fields: tuple[Any, ...], name: str, most_values: int = 40,
-                   maximum: int | None = None) -> Variable:
-    """A variable that is a whole-number field of the fight, as the fight declares it."""
+                   step: int = 1) -> Variable:
+    """A variable that is a whole-number field of the fight, as the fight declares it (a
+    choice of whole numbers, such as a die size, from its first to its last choice)."""
     f = next(f for f in fields if f.name == name)
-    return Variable(name, f.label, f.minimum, f.maximum if maximum is None else maximum,
+    low, high = ((f.minimum, f.maximum) if hasattr(f, "minimum") else
+                 (min(v for v, _ in f.choices), max(v for v, _ in f.choices)))
+    return Variable(name, f.label, low, high,
                     lambda raw: int(raw[name]) if raw.get(name) is not None else f.start,
-                    lambda raw, v: {**raw, name: v}, most_values)
+                    lambda raw, v: {**raw, name: v}, most_values, step)
 
 
 @dataclass(frozen=True)
@@ -257,23 +262,24 @@ class Search:
         return below + above
 
     def _search(self) -> Generator[None, None, None]:
-        lo, hi = self.low, self.high
-        n = hi - lo + 1
-        first = (range(lo, hi + 1) if n <= FULL else
-                 sorted({lo + round((hi - lo) * i / (FIRST_CURVE - 1)) for i in range(FIRST_CURVE)}))
-        for v in first:
-            yield from self._add(v, "first curve")
+        step = self.variable.step
+        n = (self.high - self.low) // step + 1
+        at = lambda i: self.low + i * step  # noqa: E731 - the i-th value of the range
+        first = (range(n) if n <= FULL else
+                 sorted({round((n - 1) * i / (FIRST_CURVE - 1)) for i in range(FIRST_CURVE)}))
+        for i in first:
+            yield from self._add(at(i), "first curve")
         if not self.steady():
             # not one way: fill in between every point, so that no crossing hides there
             for a, b in list(zip(self.curve(), self.curve()[1:])):
-                if b.value - a.value > 1 and len(self.points) < MAX_POINTS:
-                    yield from self._add((a.value + b.value) // 2, "filled in (the curve turns)")
+                if b.value - a.value > step and len(self.points) < MAX_POINTS:
+                    yield from self._add(self._between(a.value, b.value), "filled in (the curve turns)")
         while len(self.points) < MAX_POINTS:
-            wide = [(a, b) for a, b in self.crossings() if b.value - a.value > 1]
+            wide = [(a, b) for a, b in self.crossings() if b.value - a.value > step]
             if not wide:
                 break
             a, b = wide[0]
-            yield from self._add((a.value + b.value) // 2, "halving the gap")
+            yield from self._add(self._between(a.value, b.value), "halving the gap")
         best = self.nearest()
         yield from self._settle(best)
         # the value settled may have moved away from the line past a neighbour's point
@@ -284,6 +290,11 @@ class Search:
                 yield from self._settle(other)
                 if abs(previous.chance - self.wanted) <= abs(self.found.chance - self.wanted):
                     self.found = previous
+
+    def _between(self, a: int, b: int) -> int:
+        """The value of the range halfway between ``a`` and ``b`` (rounded down)."""
+        step = self.variable.step
+        return a + ((b - a) // step // 2) * step
 
     def _settle(self, point: Point) -> Generator[None, None, None]:
         """``point``'s value at the whole fight's own precision (its answer for the API)."""

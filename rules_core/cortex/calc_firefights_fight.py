@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core import fight_result, solver
+from rules_core.balance.calculator import hands_on_to
 from rules_core.calculator import Calculator, Result
 from rules_core.cortex import fight as F
 from rules_core.cortex.contest import EffectLimit, roll_pool
@@ -289,4 +290,5 @@ ENGAGEMENT = Calculator(
     fields=FIELDS, check=_check, compute=_compute, explain=_explain, headline=_headline,
     charts=fight_result.charts(SIDES, "Members lost"),
     roll=_roll, roll_label="Fight it out", page=FIREFIGHTS,
+    hand_on=hands_on_to("cortex.balance"),
 )

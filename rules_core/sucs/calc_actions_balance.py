@@ -55,10 +55,21 @@ def _count(side: str) -> Variable:
                     lambda raw: len(_units(raw.get(key, _start(key)))), put)
 
 
+def _first(side: str, what: str) -> Callable[[dict[str, Any]], int]:
+    """The value of ``what`` of the side's first unit (where a search starts around)."""
+    key = f"side_{side}"
+
+    def read(raw: dict[str, Any]) -> int:
+        unit = (_units(str(raw.get(key, _start(key)))) or ["0"])[0]
+        found = (re.match(r"\d+", unit) if what == "quality" else re.search(r"\b[cC](\d+)", unit))
+        return int(found.group(1 if what == "cover" else 0)) if found else 0
+    return read
+
+
 def _per_unit(side: str, what: str, change: Callable[[str, int], str]) -> Variable:
     low, high = LIMITS[what]
     return Variable(f"{side}_{what}", f"Side {side.upper()}: {what} of every unit", low, high,
-                    lambda raw: 0, _each(side, change))
+                    _first(side, what), _each(side, change))
 
 
 SPEC = Balance(

@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 
 from rules_core import api
+from rules_core.cortex.calc_firefights_balance import SPEC as CORTEX
+from rules_core.gunplay.calc_bursts_balance import SPEC as GUNPLAY
 from rules_core.heroic.calc_groups_balance import SPEC as HEROIC
+from rules_core.phases.calc_momentum_balance import SPEC as PHASES
 from rules_core.sucs.calc_actions_balance import SPEC as SUCS
 from rules_core.balance.search import LEVELS, Outcome, Search, field_variable
 from rules_core.calculator import Calculator
@@ -36,9 +39,10 @@ def assert_nearest_and_checked(system: str, fight: dict[str, Any], vary: str, lo
     whole fight; its check holds when the whole fight is run on its inputs."""
     found = balance(system, fight, vary=vary, low=low, high=high, **given)
     check = found["check"]
-    put = SPECS[system].variable(vary).put
+    var = SPECS[system].variable(vary)
+    put = var.put
     every = {v: engagement_chance(system, put(fight, v), check["outcome"])
-             for v in range(low, high + 1)}
+             for v in range(low, high + 1, var.step)}
     wanted = found["wanted"]
     best = min(abs(p - wanted) for p in every.values())
     assert abs(every[found["value"]] - wanted) == pytest.approx(best, abs=1e-12), (found, every)
@@ -51,7 +55,7 @@ def assert_nearest_and_checked(system: str, fight: dict[str, Any], vary: str, lo
     return found
 
 
-SPECS = {"heroic": HEROIC, "sucs": SUCS}
+SPECS = {"heroic": HEROIC, "sucs": SUCS, "gunplay": GUNPLAY, "cortex": CORTEX, "phases": PHASES}
 HEROIC_SMALL = {**api.spec("heroic.engagement")["initial"], "b_members": 2, "a_hp": 6, "b_hp": 8,
                 "max_rounds": 6}
 
@@ -212,3 +216,44 @@ def test_sucs_default_search_and_refusals() -> None:
     assert not bad["ok"] and bad["error"]["field"] == "vary"
     bad = api.run("sucs.balance", {**api.spec("sucs.balance")["initial"], "wanted": 2})
     assert not bad["ok"] and bad["error"]["field"] == "wanted"
+
+
+DUEL = {**api.spec("gunplay.engagement")["initial"], "duel": "turns", "b_dc": 12, "b_bonus": 4,
+        "b_burst": 3, "b_recoil": 2, "b_ammo": 30, "b_magazine": 0, "b_reload_actions": 1,
+        "b_hits_needed": 3, "b_bursts_per_round": 1, "b_aim": 0}
+
+
+@pytest.mark.parametrize(("system", "fight", "vary", "low", "high", "outcome", "wanted"), [
+    ("gunplay", None, "ammo", 1, 30, "stopped", "even"),
+    ("gunplay", None, "bonus", -10, 20, "stopped", "hard"),
+    ("gunplay", None, "hits_needed", 1, 12, "not", "deadly"),
+    ("gunplay", DUEL, "b_bonus", -5, 15, "stopped", "even"),
+    ("cortex", None, "a_members", 1, 6, "a", "even"),
+    ("cortex", None, "b_cover", 4, 12, "a", "hard"),
+    ("cortex", None, "a_plot_points", 0, 3, "b", "0.1"),
+    ("phases", None, "goal_spaces", 1, 20, "goal", "even"),
+    ("phases", None, "offense_dice", 2, 7, "goal", "0.9"),
+    ("phases", {"damage_limit": 5}, "damage_limit", 1, 12, "worn", "even"),
+])
+def test_exact_fights_the_value_found_is_the_nearest_of_every_value(
+        system: str, fight: dict[str, Any] | None, vary: str, low: int, high: int, outcome: str,
+        wanted: str) -> None:
+    start = {**api.spec(f"{system}.engagement")["initial"], **(fight or {})}
+    found = assert_nearest_and_checked(system, start, vary, low, high, outcome=outcome,
+                                       wanted=wanted)
+    assert found["method"] == "exact" and found["check"]["precision"] == 0
+    step = SPECS[system].variable(vary).step
+    assert all(int(v) % step == low % step for v in found["curve"])
+
+
+@pytest.mark.parametrize(("system", "given", "field"), [
+    ("gunplay", {"vary": "ammo", "low": 1, "high": 200}, "high"),
+    ("gunplay", {"vary": "b_ammo"}, "low"),  # the second shooter only in a duel
+    ("cortex", {"vary": "a_cover", "low": 5}, "low"),  # not a die size
+    ("cortex", {"vary": "a_members", "low": 4, "high": 2}, "high"),
+    ("phases", {"vary": "goal_spaces", "wanted": "150%"}, "wanted"),
+    ("phases", {"vary": "max_rounds", "low": 1, "high": 100}, "high"),
+])
+def test_exact_fights_refuse_bad_searches(system: str, given: dict[str, Any], field: str) -> None:
+    reply = api.run(f"{system}.balance", {**api.spec(f"{system}.balance")["initial"], **given})
+    assert not reply["ok"] and reply["error"]["field"] == field, reply
