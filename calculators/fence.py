@@ -94,7 +94,7 @@ def hand_on(name: str, spec_of: Any) -> dict[str, Any] | None:
         spec = spec_of(target)
         out.append({"calculator": target, "title": spec["title"], "page": spec["page"].strip("/") + "/",
                     "uid": default_uid(target), "field": field})
-    return {"key": key, "label": label, "targets": out}
+    return {"key": key, "label": label, "targets": out, "also": dict(HAND_ON[name].also)}
 
 
 #: the army builder, and the calculators whose result is a unit it can take ("Add to

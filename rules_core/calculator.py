@@ -51,6 +51,9 @@ class HandOn:
     #: (receiving calculator, the field it fills; "*": each field of a result value that
     #: is an object of inputs), each
     targets: tuple[tuple[str, str], ...]
+    #: other fields of the receiving calculators set with it: (field, value), each (the
+    #: balance search's chance wanted, "even", with the fight handed to it)
+    also: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,8 @@ export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement}
     const here = [...document.querySelectorAll(`.calc[data-calculator="${CSS.escape(target.calculator)}"]`)]
       .filter((w) => w !== root && (target.field === "*" && whole
         ? fillAll(/** @type {HTMLElement} */ (w), value) : fill(/** @type {HTMLElement} */ (w), target.field, text)));
+    // the other fields set with it (a balance search's chance wanted)
+    for (const w of here) fillAll(/** @type {HTMLElement} */ (w), spec.also || {});
     if (here.length) {
       filled.push(here[0]);
       const a = document.createElement("a");
@@ -97,6 +99,7 @@ export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement}
       } else {
         url.searchParams.set(`${target.uid}.${target.field}`, text);
       }
+      for (const [field, v] of Object.entries(spec.also || {})) url.searchParams.set(`${target.uid}.${field}`, String(v));
       url.hash = `calc-${target.uid}`;
       const a = document.createElement("a");
       a.href = url.href;

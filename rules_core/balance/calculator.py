@@ -154,7 +154,9 @@ class Balance:
         }
 
 
-HAND_LABEL = "Make it even"
+#: the level the whole fight's button asks its balance search for, and its label
+HAND_LEVEL = "even"
+HAND_LABEL = f"Make it {HAND_LEVEL}"
 
 
 def precision_words(p: Any, settled: bool) -> str:
@@ -239,4 +241,4 @@ def calculator(spec: Balance, compute: Any, sharpen: cascade.Sharpened, page: st
 
 def hands_on_to(balance_name: str) -> HandOn:
     """The whole fight's button that hands its inputs to its balance calculator."""
-    return HandOn(FIGHT_INPUTS, HAND_LABEL, ((balance_name, "fight"),))
+    return HandOn(FIGHT_INPUTS, HAND_LABEL, ((balance_name, "fight"),), also=(("wanted", HAND_LEVEL),))
