@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 
 from rules_core import api
+from rules_core.balance.search import LEVELS, Outcome, Search, field_variable
+from rules_core.calculator import Calculator
 from rules_core.cortex.calc_firefights_balance import SPEC as CORTEX
+from rules_core.fields import IntField
 from rules_core.gunplay.calc_bursts_balance import SPEC as GUNPLAY
 from rules_core.heroic.calc_groups_balance import SPEC as HEROIC
 from rules_core.phases.calc_momentum_balance import SPEC as PHASES
 from rules_core.sucs.calc_actions_balance import SPEC as SUCS
-from rules_core.balance.search import LEVELS, Outcome, Search, field_variable
-from rules_core.calculator import Calculator
-from rules_core.fields import IntField
 
 
 def engagement_chance(system: str, inputs: dict[str, Any], outcome: str | list[str]) -> float:
