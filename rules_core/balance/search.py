@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules_core import cascade
@@ -46,6 +46,9 @@ MAX_POINTS = 40
 #: how precise a point of the curve is (a simulation's 95% half-width); the value found
 #: is settled at the whole fight's own precision
 CURVE_PRECISION = cascade.Precision(0.02)
+#: the first curve of a fight that can be simulated: a quick simulation of each point (a
+#: few hundred fights), worked out properly once it lies next to the wanted line
+SKETCH_PRECISION = cascade.Precision(0.08)
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,8 @@ class Point:
     method: str
     why: str
     inputs: dict[str, Any] = field(default_factory=dict)
+    #: a quick simulation of the first curve, not yet worked out properly
+    sketch: bool = False
 
 
 def wanted_chance(raw: Any) -> float:
@@ -203,16 +208,26 @@ class Search:
 
     # ---- the work --------------------------------------------------------------------
 
-    def _point(self, value: int, why: str, wanted: cascade.Precision
+    def _sketchable(self) -> bool:
+        sharpen = self.calc.sharpen
+        return sharpen is not None and sharpen.cascade is not None
+
+    def _point(self, value: int, why: str, wanted: cascade.Precision, sketch: bool = False
                ) -> Generator[None, None, Point]:
-        """One whole fight's answer for ``value``, through its cascade, a piece a step."""
+        """One whole fight's answer for ``value``, through its cascade, a piece a step (a
+        sketch: its simulation alone, to :data:`SKETCH_PRECISION`)."""
         raw = self.variable.put(self.fight, value)
         clean = fight_inputs(self.calc, raw, "high")
         sharpen = self.calc.sharpen
         if sharpen is None or sharpen.cascade is None:
             result = self.calc.compute(clean)
+            yield  # one exact answer, one piece of work
         else:
-            refined = cascade.Refinement(sharpen.cascade(clean), wanted)
+            made = sharpen.cascade(clean)
+            sketch = sketch and made.play_once is not None
+            if sketch:
+                made, wanted = replace(made, walks=()), SKETCH_PRECISION
+            refined = cascade.Refinement(made, wanted)
             while not refined.done:
                 refined.step(0.05)
                 yield
@@ -221,12 +236,18 @@ class Search:
                                          f"worked out ({refined.why_not_exact}); narrow the range.")
             result = sharpen.result(clean, refined)
         chance, error, method = chance_of(result, self.names)
-        return Point(value, chance, error, method, why, raw)
+        return Point(value, chance, error, method, why, raw, sketch)
 
-    def _add(self, value: int, why: str) -> Generator[None, None, None]:
+    def _add(self, value: int, why: str, sketch: bool = False) -> Generator[None, None, None]:
         if any(p.value == value for p in self.points):
             return
-        self.points.append((yield from self._point(value, why, CURVE_PRECISION)))
+        self.points.append((yield from self._point(value, why, CURVE_PRECISION, sketch)))
+
+    def _work_out(self, point: Point) -> Generator[None, None, None]:
+        """A sketched point worked out properly (it lies next to the wanted line)."""
+        proper = yield from self._point(point.value, point.why + ", then worked out near the line",
+                                        CURVE_PRECISION)
+        self.points = [proper if p.value == point.value else p for p in self.points]
 
     def curve(self) -> list[Point]:
         """The points tried, by value."""
@@ -267,14 +288,21 @@ class Search:
         at = lambda i: self.low + i * step  # noqa: E731 - the i-th value of the range
         first = (range(n) if n <= FULL else
                  sorted({round((n - 1) * i / (FIRST_CURVE - 1)) for i in range(FIRST_CURVE)}))
+        sketch = self._sketchable()
         for i in first:
-            yield from self._add(at(i), "first curve")
+            yield from self._add(at(i), "first curve" + (" (quick simulation)" if sketch else ""),
+                                 sketch)
         if not self.steady():
             # not one way: fill in between every point, so that no crossing hides there
             for a, b in list(zip(self.curve(), self.curve()[1:])):
                 if b.value - a.value > step and len(self.points) < MAX_POINTS:
-                    yield from self._add(self._between(a.value, b.value), "filled in (the curve turns)")
+                    yield from self._add(self._between(a.value, b.value), "filled in (the curve turns)",
+                                         sketch)
         while len(self.points) < MAX_POINTS:
+            rough = [p for pair in self.crossings() for p in pair if p.sketch]
+            if rough:
+                yield from self._work_out(rough[0])
+                continue
             wide = [(a, b) for a, b in self.crossings() if b.value - a.value > step]
             if not wide:
                 break
