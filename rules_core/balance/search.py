@@ -310,10 +310,11 @@ class Search:
             yield from self._add(self._between(a.value, b.value), "halving the gap")
         best = self.nearest()
         yield from self._settle(best)
-        # the value settled may have moved away from the line past a neighbour's point
+        # the value settled may have moved away from the line: a neighbour that could be
+        # nearer (within its error) is settled too, and the nearer of the two kept
         assert self.found is not None
         for other in self.neighbours(best.value):
-            if abs(other.chance - self.wanted) + other.error < abs(self.found.chance - self.wanted):
+            if abs(other.chance - self.wanted) - other.error < abs(self.found.chance - self.wanted):
                 previous = self.found
                 yield from self._settle(other)
                 if abs(previous.chance - self.wanted) <= abs(self.found.chance - self.wanted):
