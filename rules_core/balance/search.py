@@ -76,7 +76,8 @@ def field_variable(fields: tuple[Any, ...], name: str, most_values: int = 40,
     low, high = ((f.minimum, f.maximum) if hasattr(f, "minimum") else
                  (min(v for v, _ in f.choices), max(v for v, _ in f.choices)))
     return Variable(name, f.label, low, high,
-                    lambda raw: int(raw[name]) if raw.get(name) is not None else f.start,
+                    lambda raw: int(raw[name]) if raw.get(name) is not None else
+                    (f.start if isinstance(f.start, int) else low),
                     lambda raw, v: {**raw, name: v}, most_values, step)
 
 

@@ -240,6 +240,7 @@ DUEL = {**api.spec("gunplay.engagement")["initial"], "duel": "turns", "b_dc": 12
     ("phases", None, "goal_spaces", 1, 20, "goal", "even"),
     ("phases", None, "offense_dice", 2, 7, "goal", "0.9"),
     ("phases", {"damage_limit": 5}, "damage_limit", 1, 12, "worn", "even"),
+    ("phases", None, "damage_limit", 1, 12, "worn", "hard"),  # an optional input left empty
 ])
 def test_exact_fights_the_value_found_is_the_nearest_of_every_value(
         system: str, fight: dict[str, Any] | None, vary: str, low: int, high: int, outcome: str,
@@ -260,6 +261,12 @@ def test_exact_fights_the_value_found_is_the_nearest_of_every_value(
     ("phases", {"vary": "goal_spaces", "wanted": "150%"}, "wanted"),
     ("phases", {"vary": "max_rounds", "low": 1, "high": 100}, "high"),
 ])
+def test_a_search_of_an_optional_input_left_empty_starts_at_its_smallest() -> None:
+    reply = api.run("phases.balance", {**api.spec("phases.balance")["initial"], "vary": "damage_limit"})
+    assert reply["ok"], reply
+    assert reply["result"]["low"] == 1 and reply["result"]["check"]["inputs"]["damage_limit"] == reply["result"]["value"]
+
+
 def test_exact_fights_refuse_bad_searches(system: str, given: dict[str, Any], field: str) -> None:
     reply = api.run(f"{system}.balance", {**api.spec(f"{system}.balance")["initial"], **given})
     assert not reply["ok"] and reply["error"]["field"] == field, reply
