@@ -253,6 +253,12 @@ def test_exact_fights_the_value_found_is_the_nearest_of_every_value(
     assert all(int(v) % step == low % step for v in found["curve"])
 
 
+def test_a_search_of_an_optional_input_left_empty_starts_at_its_smallest() -> None:
+    reply = api.run("phases.balance", {**api.spec("phases.balance")["initial"], "vary": "damage_limit"})
+    assert reply["ok"], reply
+    assert reply["result"]["low"] == 1 and reply["result"]["check"]["inputs"]["damage_limit"] == reply["result"]["value"]
+
+
 @pytest.mark.parametrize(("system", "given", "field"), [
     ("gunplay", {"vary": "ammo", "low": 1, "high": 200}, "high"),
     ("gunplay", {"vary": "b_ammo"}, "low"),  # the second shooter only in a duel
@@ -261,12 +267,6 @@ def test_exact_fights_the_value_found_is_the_nearest_of_every_value(
     ("phases", {"vary": "goal_spaces", "wanted": "150%"}, "wanted"),
     ("phases", {"vary": "max_rounds", "low": 1, "high": 100}, "high"),
 ])
-def test_a_search_of_an_optional_input_left_empty_starts_at_its_smallest() -> None:
-    reply = api.run("phases.balance", {**api.spec("phases.balance")["initial"], "vary": "damage_limit"})
-    assert reply["ok"], reply
-    assert reply["result"]["low"] == 1 and reply["result"]["check"]["inputs"]["damage_limit"] == reply["result"]["value"]
-
-
 def test_exact_fights_refuse_bad_searches(system: str, given: dict[str, Any], field: str) -> None:
     reply = api.run(f"{system}.balance", {**api.spec(f"{system}.balance")["initial"], **given})
     assert not reply["ok"] and reply["error"]["field"] == field, reply
