@@ -186,9 +186,12 @@ def explain(inputs: dict[str, Any], result: Result) -> str:
     lines = [f"Looking for the value of **{label}** from {result['low']} to {result['high']} "
              f"that gives **{result['outcome']}** a chance of **{percent(wanted)}**, every "
              f"point from the whole fight's own answer (exact where it can be, else simulated "
-             f"and said so). A first curve of a few values spread over the range, then the gap "
-             f"between the two values either side of the wanted chance halved until they are "
-             f"neighbours; at most {MAX_POINTS} fights in all.", ""]
+             f"and said so). First a curve of a few values spread over the range (a quick "
+             f"simulation of each where the fight can be simulated, worked out properly once it "
+             f"lies next to the wanted line), then the gap between the two values either side "
+             f"of the wanted chance halved until they are neighbours; at most {MAX_POINTS} "
+             f"values tried. The value found is worked out as precisely as the whole fight "
+             f"works out on its own.", ""]
     if not result["steady"]:
         lines += ["**The chance does not move one way with this input**: it rises and falls "
                   "over the range, so every point was filled in between and each crossing of the "
