@@ -187,20 +187,23 @@ class Search:
 
     def __post_init__(self) -> None:
         self._work = self._search()
+        #: points added, worked out or settled so far (a new answer each)
+        self._changes = 0
 
     # ---- the protocol of a refinement ------------------------------------------------
 
     def step(self, seconds: float = 0.05) -> bool:
-        """About ``seconds`` of work; True when a point was added (a new answer)."""
-        start, before = self.clock(), (len(self.points), self.found)
+        """About ``seconds`` of work; True when a point was added or worked out (a new
+        answer)."""
+        start, before = self.clock(), self._changes
         while not self.done and self.clock() - start < seconds:
             try:
                 next(self._work)
             except StopIteration:
                 self.done, self.stopped = True, "found"
-            if (len(self.points), self.found) != before:
+            if self._changes != before:
                 return True
-        return (len(self.points), self.found) != before
+        return self._changes != before or self.done
 
     def settle(self) -> Search:
         while not self.done:
@@ -243,12 +246,14 @@ class Search:
         if any(p.value == value for p in self.points):
             return
         self.points.append((yield from self._point(value, why, CURVE_PRECISION, sketch)))
+        self._changes += 1
 
     def _work_out(self, point: Point) -> Generator[None, None, None]:
         """A sketched point worked out properly (it lies next to the wanted line)."""
         proper = yield from self._point(point.value, point.why + ", then worked out near the line",
                                         CURVE_PRECISION)
         self.points = [proper if p.value == point.value else p for p in self.points]
+        self._changes += 1
 
     def curve(self) -> list[Point]:
         """The points tried, by value."""
@@ -320,6 +325,7 @@ class Search:
                 yield from self._settle(other)
                 if abs(previous.chance - self.wanted) <= abs(self.found.chance - self.wanted):
                     self.found = previous
+                    self._changes += 1
 
     def _between(self, a: int, b: int) -> int:
         """The value of the range halfway between ``a`` and ``b`` (rounded down)."""
@@ -330,11 +336,13 @@ class Search:
         """``point``'s value at the whole fight's own precision (its answer for the API)."""
         if point.method == "exact" or point.error == 0:
             self.found = point
+            self._changes += 1
             return
         settled = yield from self._point(point.value, "settled at the fight's own precision",
                                          self.final)
         self.points = [settled if p.value == point.value else p for p in self.points]
         self.found = settled
+        self._changes += 1
 
     # ---- what it found ---------------------------------------------------------------
 
