@@ -94,7 +94,7 @@ def hand_on(name: str, spec_of: Any) -> dict[str, Any] | None:
         spec = spec_of(target)
         out.append({"calculator": target, "title": spec["title"], "page": spec["page"].strip("/") + "/",
                     "uid": default_uid(target), "field": field})
-    return {"key": key, "label": label, "targets": out}
+    return {"key": key, "label": label, "targets": out, "also": dict(HAND_ON[name].also)}
 
 
 #: the army builder, and the calculators whose result is a unit it can take ("Add to
@@ -124,7 +124,8 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any], title: str | None
         raise FenceError(f"calculator {name}: starting input {err['field']}: {err['message']}")
     # what the page's actions read from the result shown (the value handed on, the unit
     # added to a roster): the result the page starts with is this one, not worked out again
-    needed = ([HAND_ON[name].key] if name in HAND_ON else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
+    # (a key of "@..." is the widget's own inputs, read from its form)
+    needed = ([HAND_ON[name].key] if name in HAND_ON and not HAND_ON[name].key.startswith("@") else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
     return _ENV.get_template("widget.html.j2").render(
         spec=api.spec(name),
         hidden={f.name for f in calculators()[name].fields if not f.applies(start)},

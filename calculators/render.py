@@ -121,21 +121,24 @@ def simulated_interval(p: Fraction | float, trials: int) -> str:
 
 def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
           outcome_label: str, layout: str, zone: Any = None,
-          say: Callable[[Fraction], str] = chance) -> str:
+          say: Callable[[Fraction], str] = chance, line: float | None = None) -> str:
     """One view of a chart: a labelled bar per outcome, scaled to the largest chance.
 
     Plain HTML and CSS rather than SVG or a chart library: text stays at reading size at
     any width, the layout switches between columns and rows with the space available,
     colours follow the light and dark schemes, and nothing is added to the page weight.
     The picture is one image to assistive technology; the numbers are in the table."""
-    top = max(values, default=Fraction(0)) or Fraction(1)
+    # a chart with a line (a chance wanted) is drawn to scale, 0 to 1, the line across it
+    top = Fraction(1) if line is not None else max(values, default=Fraction(0)) or Fraction(1)
     best = max(range(len(values)), key=lambda i: values[i]) if values else None
     words = _VIEW_WORDS[view]
     summary = f"{title}: bars for the chance of {words} each outcome ({outcome_label})"
     if best is not None and view == "exactly":
         summary += f"; most likely {outcomes[best]} ({say(values[best])})"
     out = [f'<div class="calc-bars calc-view-{escape(view)} calc-bars-{escape(layout)}" role="img" '
-           f'aria-label="{escape(summary)}. The table of odds has every figure.">']
+           f'aria-label="{escape(summary)}. The table of odds has every figure."'
+           + (f' style="--line:{line:.4f}"' if line is not None else "") + '>']
+    mark = '<span class="calc-bar-line"></span>' if line is not None else ""
     for outcome, p in zip(outcomes, values):
         label, pct = escape(outcome), escape(say(p))
         zero = (" calc-bar-zero" if p == 0 else "") + (" calc-bar-zone" if in_zone(outcome, zone) else "")
@@ -143,7 +146,7 @@ def _bars(view: str, outcomes: list[str], values: list[Fraction], title: str,
         # mount a component for each titled bar (a long task on a page of charts)
         out.append(f'<div class="calc-bar{zero}" style="--v:{float(p / top):.4f}">'
                    f'<span class="calc-bar-label">{label}</span>'
-                   f'<span class="calc-bar-track"><span class="calc-bar-fill"></span></span>'
+                   f'<span class="calc-bar-track"><span class="calc-bar-fill"></span>{mark}</span>'
                    f'<span class="calc-bar-value">{pct}</span></div>')
     out.append("</div>")
     return "".join(out)
@@ -209,7 +212,8 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
     say: Callable[[Fraction], str] = (
         chance if not trials else lambda p: simulated_chance(p, trials))
     start = default_view(len(views) > 1)
-    layout = chart_layout(outcomes)
+    line = float(result[chart_spec["line"]]) if chart_spec.get("line") else None
+    layout = "rows" if line is not None else chart_layout(outcomes)
     name = f"{uid}-{key}-view"
     title = escape(chart_spec["title"])
     out = [f'<figure class="calc-chart" data-chart="{escape(key)}" data-layout="{escape(layout)}">',
@@ -225,8 +229,11 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
     out.append(f'<div class="calc-views" data-layout="{escape(layout)}">')
     for view, values in views.items():
         out.append(_bars(view, outcomes, values, chart_spec["title"],
-                         chart_spec["outcome_label"], layout, chart_spec.get("zone"), say))
+                         chart_spec["outcome_label"], layout, chart_spec.get("zone"), say, line))
     out.append("</div>")
+    if line is not None:
+        out.append(f'<p class="calc-chart-zone"><span class="calc-line-key"></span>'
+                   f'The line: the chance wanted, {escape(percent(line))}</p>')
     if chart_spec.get("zone"):
         low, meaning = chart_spec["zone"]
         out.append(f'<p class="calc-chart-zone"><span class="calc-zone-key"></span>'
@@ -260,7 +267,7 @@ def chart(chart_spec: dict[str, Any], result: dict[str, Any], uid: str,
         out.append('<p class="calc-exact-note calc-exact-offer">Fractions too long to show: '
                    'Copy one, or <button type="button" class="calc-download-exact" '
                    'data-action="download-exact">download them all</button> (CSV).</p>')
-    elif exact_map is None:
+    elif exact_map is None and line is None:
         out.append(f'<p class="calc-exact-note">{escape(rounded_note(result))}</p>')
     out.append("</details></figure>")
     return "".join(out)

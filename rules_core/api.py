@@ -104,7 +104,8 @@ def _display(calc: Calculator, result: dict[str, Any]) -> dict[str, Any]:
         "charts": [
             {"key": c.key, "title": str(result.get("chart_titles", {}).get(c.key, c.title)),
              "outcome_label": c.outcome_label,
-             "ordered": c.ordered, "zone": list(c.zone) if c.zone else None}
+             "ordered": c.ordered, "zone": list(c.zone) if c.zone else None,
+             **({"line": c.line} if c.line else {})}
             for c in calc.charts
             if c.key in result
         ],
@@ -174,7 +175,7 @@ class Sharpening:
     piece of work and gives the newest response, or None when nothing new came of it."""
 
     def __init__(self, calc: Calculator, clean: dict[str, Any],
-                 refinement: cascade.Refinement) -> None:
+                 refinement: cascade.Refining) -> None:
         self.calc, self.clean, self.refinement = calc, clean, refinement
 
     @property

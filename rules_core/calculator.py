@@ -34,6 +34,9 @@ class Chart:
     #: (lowest outcome, what it means): outcomes from there up are marked on the chart,
     #: e.g. the morale totals that break
     zone: tuple[int, str] | None = None
+    #: the result key of a chance to draw as a line across the bars (scaled to 1): the
+    #: chance a balance search wanted
+    line: str = ""
 
 
 @dataclass(frozen=True)
@@ -42,10 +45,15 @@ class HandOn:
     the value ``key`` of the result into each target's field, on the same page or (by a
     link with the value) on the target's own page."""
 
+    #: the result value handed on; "@inputs": the widget's own inputs (as one JSON text)
     key: str
     label: str
-    #: (receiving calculator, the field it fills), each
+    #: (receiving calculator, the field it fills; "*": each field of a result value that
+    #: is an object of inputs), each
     targets: tuple[tuple[str, str], ...]
+    #: other fields of the receiving calculators set with it: (field, value), each (the
+    #: balance search's chance wanted, "even", with the fight handed to it)
+    also: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
-from typing import Any
+from typing import Any, Protocol
 
 from rules_core import solver
 from rules_core.errors import InputError
@@ -277,20 +277,51 @@ def settled(cascade: Cascade, wanted: Precision = DEFAULT) -> Refinement:
 
 
 
+class Refining(Protocol):
+    """What the API and the worker drive: a :class:`Refinement`, or a search of fights
+    built on their refinements (:mod:`rules_core.balance`)."""
+
+    done: bool
+
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    def step(self, seconds: float = 0.05) -> bool: ...
+
+
+#: a search's start: (the calculator's inputs, the wanted precision, first answer after)
+SearchStart = Callable[[dict[str, Any], Precision, "float | None"], Any]
+
+
 @dataclass(frozen=True)
 class Sharpened:
     """A whole-fight calculator's answers: its cascade for the inputs, and its result
-    for a refinement's latest answer. ``compute`` is the settled result (the API's)."""
+    for a refinement's latest answer. ``compute`` is the settled result (the API's).
+    A calculator built on whole fights (a search) gives ``search`` instead of a cascade:
+    its start, an object with the refinement's ``step``, ``settle`` and ``done``."""
 
-    cascade: Callable[[dict[str, Any]], Cascade]
-    result: Callable[[dict[str, Any], Refinement], dict[str, Any]]
+    cascade: Callable[[dict[str, Any]], Cascade] | None
+    result: Callable[[dict[str, Any], Any], dict[str, Any]]
+    search: SearchStart | None = None
+
+    @classmethod
+    def searching(cls, search: SearchStart, result: Callable[[dict[str, Any], Any], dict[str, Any]]
+                  ) -> Sharpened:
+        return cls(None, result, search)
 
     def compute(self, inputs: dict[str, Any], wanted: Precision = DEFAULT) -> dict[str, Any]:
+        if self.search is not None:
+            return self.result(inputs, self.search(inputs, wanted, None).settle())
+        assert self.cascade is not None
         return self.result(inputs, settled(self.cascade(inputs), wanted))
 
-    def begin(self, inputs: dict[str, Any], first_after: float = 0.3) -> Refinement:
+    def begin(self, inputs: dict[str, Any], first_after: float = 0.3) -> Refining:
         """The refinement the browser runs: a first answer after ``first_after`` seconds
         of walking at the latest."""
+        if self.search is not None:
+            made: Refining = self.search(inputs, DEFAULT, first_after)
+            return made
+        assert self.cascade is not None
         return Refinement(self.cascade(inputs), first_after=first_after)
 
 

@@ -114,6 +114,9 @@ PLACES: dict[str, Callable[[str, str, str], bool]] = {
     "benchmarks/site_speed.py": lambda k, t, text: f'"{k}.' in text,
     "benchmarks/lighthouse.py": lambda k, t, text: f'"{k}/' in text,
     "benchmarks/anytime.py": lambda k, t, text: f'"{k}.engagement"' in text,
+    "benchmarks/balance.py": lambda k, t, text: not _has_engagement(k) or f'"{k}"' in text,
+    "tests/rules_core/test_balance.py":
+        lambda k, t, text: not _has_engagement(k) or f"rules_core.{k}.calc_" in text,
     "tests/calculators/test_fight_account.py":
         lambda k, t, text: not _has_engagement(k) or f'"{k}.engagement"' in text,
     "tests/calculators/test_readable_numbers.py":

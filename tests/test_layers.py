@@ -248,7 +248,9 @@ SYSTEMS = tuple(sorted(p.name for p in (ROOT / "rules_core").iterdir()
 #: fight's presentation, the registry and the JSON entry point
 PRESENTATION = {"rules_core.fields", "rules_core.fields.base", "rules_core.fields.nested",
                 "rules_core.calculator", "rules_core.explain", "rules_core.fight_result",
-                "rules_core.catalog", "rules_core.api", "rules_core.__main__"}
+                "rules_core.catalog", "rules_core.api", "rules_core.__main__",
+                # the fair-fight finder: a search of whole-fight calculators
+                "rules_core.balance", "rules_core.balance.search", "rules_core.balance.calculator"}
 
 
 #: rule modules that read stored data or typed text into a rule value with the field

@@ -5,7 +5,8 @@
 // on is declared in Python (calculators/fence.py HAND_ON) and put on the button. A unit
 // from the cost builder goes to the army builder ("Add to roster": fence.py ADDS_TO_ROSTER).
 import { SITE_ROOT } from "./site.js";
-import { pack, sealQuery } from "./sharelink.js";
+import { addressPairs, pack, sealQuery } from "./sharelink.js";
+import { collect } from "./form.js";
 import { state } from "./state.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
@@ -23,6 +24,26 @@ export function fill(/** @type {HTMLElement} */ widget, /** @type {string} */ fi
   return true;
 }
 
+/** Put each of ``values`` that differs from the widget's own into it (a balance
+ * search's "Use this fight": the whole fight's inputs, one of them changed). */
+function fillAll(/** @type {HTMLElement} */ widget, /** @type {Record<string, unknown>} */ values) {
+  const own = collect(/** @type {Widget} */ (widget));
+  let any = false;
+  for (const [field, value] of Object.entries(values)) {
+    if (JSON.stringify(own[field]) === JSON.stringify(value)) continue;
+    const box = /** @type {HTMLInputElement | null} */ (
+      widget.querySelector(`.calc-field[data-field="${CSS.escape(field)}"] input[type="checkbox"]`));
+    if (box) {
+      box.checked = Boolean(value);
+      box.dispatchEvent(new Event("change", { bubbles: true }));
+      any = true;
+    } else {
+      any = fill(widget, field, value === null ? "" : String(value)) || any;
+    }
+  }
+  return any || Object.keys(values).length > 0;
+}
+
 /** The note under ``root``'s buttons, and the result value ``key`` when the shown result
  * is current (else the note says ``wait`` and the value is undefined). */
 function current(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ button, /** @type {string} */ key,
@@ -31,7 +52,8 @@ function current(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ bu
   note.className = "calc-hand-on";
   note.setAttribute("role", "status");
   button.closest(".calc-actions")?.after(note);
-  const value = state(root).result?.[key];
+  // "@inputs": the widget's own inputs, handed on as one JSON text
+  const value = key === "@inputs" ? JSON.stringify(collect(root)) : state(root).result?.[key];
   if (value === undefined || root.dataset.pending || root.dataset.errorField) {
     note.textContent = wait;
     return { note, value: undefined };
@@ -50,17 +72,21 @@ export async function addToRoster(/** @type {Widget} */ root, /** @type {HTMLBut
 }
 
 /** The "use this result" action of ``root``'s button. */
-export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ button) {
+export async function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ button) {
   const spec = JSON.parse(/** @type {string} */ (button.dataset.handOn));
   const { note, value } = current(root, button, spec.key, "Wait for a result for these inputs, then hand it on.");
   if (value === undefined) return;
-  const text = String(value);
+  const whole = typeof value === "object" && value !== null;
+  const text = whole ? "the fight found" : String(value);
   /** @type {(string | Node)[]} */
   const parts = [];
   const filled = [];
   for (const target of /** @type {Target[]} */ (spec.targets)) {
     const here = [...document.querySelectorAll(`.calc[data-calculator="${CSS.escape(target.calculator)}"]`)]
-      .filter((w) => w !== root && fill(/** @type {HTMLElement} */ (w), target.field, text));
+      .filter((w) => w !== root && (target.field === "*" && whole
+        ? fillAll(/** @type {HTMLElement} */ (w), value) : fill(/** @type {HTMLElement} */ (w), target.field, text)));
+    // the other fields set with it (a balance search's chance wanted)
+    for (const w of here) fillAll(/** @type {HTMLElement} */ (w), spec.also || {});
     if (here.length) {
       filled.push(here[0]);
       const a = document.createElement("a");
@@ -69,7 +95,13 @@ export function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonElement}
       parts.push(a, ` now uses ${text}. `);
     } else {
       const url = new URL(target.page, SITE_ROOT);
-      url.search = sealQuery([], [[`${target.uid}.${target.field}`, text]]); // a short value: as it stands
+      /** @type {[string, string][]} */
+      const values = target.field === "*" && whole
+        ? Object.entries(value).map(([field, v]) => [field, String(v)])
+        : [[target.field, text]];
+      for (const [field, v] of Object.entries(spec.also || {})) values.push([field, String(v)]);
+      // sealed as every calculator link is, long values packed
+      url.search = sealQuery([], await addressPairs(`${target.uid}.`, values));
       url.hash = `calc-${target.uid}`;
       const a = document.createElement("a");
       a.href = url.href;

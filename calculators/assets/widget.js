@@ -653,7 +653,7 @@ export async function bind(/** @type {Widget} */ root) {
       compute(root);
     }
     if (action === "session-log") openLog(button);
-    if (action === "hand-on") handOn(root, button);
+    if (action === "hand-on") await handOn(root, button);
     if (action === "add-to-roster") await addToRoster(root, button);
     if (action === "clear-history") {
       localStorage.removeItem(historyKey(root));

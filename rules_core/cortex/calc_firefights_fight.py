@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core import cascade, fight_result, solver
+from rules_core.balance.calculator import hands_on_to
 from rules_core.calculator import Calculator, Result
 from rules_core.cortex import fight as F
 from rules_core.cortex.contest import EffectLimit, roll_pool
@@ -248,4 +249,5 @@ ENGAGEMENT = Calculator(
     headline=_headline,
     charts=fight_result.charts(SIDES, "Members lost"),
     roll=_roll, roll_label="Fight it out", page=FIREFIGHTS,
+    hand_on=hands_on_to("cortex.balance"),
 )

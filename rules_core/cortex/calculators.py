@@ -7,6 +7,7 @@ from __future__ import annotations
 from rules_core.calculator import Calculator
 from rules_core.cortex.calc_enemies import DRONES, GRENADIER, MEDIC, ON_FIRE, SUPPRESSED
 from rules_core.cortex.calc_firefights import FIREFIGHT_POOLS, FLANKING, IN_COVER, INITIATIVE
+from rules_core.cortex.calc_firefights_balance import BALANCE
 from rules_core.cortex.calc_firefights_fight import ENGAGEMENT
 from rules_core.cortex.calc_fireteams import FIRETEAM_POOL
 from rules_core.cortex.calc_harm import EFFECT_DICE, HIT_ALLOCATION
@@ -22,7 +23,7 @@ CALCULATORS: tuple[Calculator, ...] = (
     INITIATIVE,
     FIREFIGHT_POOLS,
     DRONES,
-    ENGAGEMENT,
+    ENGAGEMENT, BALANCE,
     MEDIC,
     GRENADIER,
     SUPPRESSED,

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 from rules_core import cascade, fight_result, solver
+from rules_core.balance.calculator import hands_on_to
 from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import rule
@@ -308,4 +309,5 @@ ENGAGEMENT = Calculator(
     roll=_roll,
     roll_label="Fire until it ends",
     page=BURST_PAGE,
+    hand_on=hands_on_to("gunplay.balance"),
 )

@@ -5,6 +5,7 @@ sits on (``calc_<page>.py``); the tables are in ``reference.py``."""
 from __future__ import annotations
 
 from rules_core.gunplay.calc_bursts import HIT_ODDS
+from rules_core.gunplay.calc_bursts_balance import BALANCE
 from rules_core.gunplay.calc_bursts_fight import ENGAGEMENT
 from rules_core.gunplay.calc_difficulty import DIFFICULTY, HIT_CHANCE
 from rules_core.gunplay.calc_size_and_range import RANGE_BAND, RANGE_TABLE
@@ -13,6 +14,6 @@ from rules_core.gunplay.calc_weapon_handling import WEAPON_SEARCH
 from rules_core.gunplay.reference import TABLES
 
 CALCULATORS = (DIFFICULTY, RANGE_BAND, RANGE_TABLE, HIT_CHANCE, HIT_ODDS,
-               ENGAGEMENT, SUPPRESSION, WEAPON_SEARCH)
+               ENGAGEMENT, BALANCE, SUPPRESSION, WEAPON_SEARCH)
 
 __all__ = ["CALCULATORS", "TABLES"]

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core import cascade, fight_result, solver
+from rules_core.balance.calculator import hands_on_to
 from rules_core.calculator import Calculator, Result
 from rules_core.errors import InputError
 from rules_core.explain import rule, signed, table
@@ -339,6 +340,7 @@ ENGAGEMENT = Calculator(
     roll=_roll,
     roll_label="Play the fight",
     page=GROUPS_PAGE,
+    hand_on=hands_on_to("heroic.balance"),
 )
 
 

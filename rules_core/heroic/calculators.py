@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rules_core.heroic.calc_actions import ACTION
 from rules_core.heroic.calc_groups import CASUALTIES, GROUP_INJURY, NUMBERS
+from rules_core.heroic.calc_groups_balance import BALANCE
 from rules_core.heroic.calc_groups_fight import ENGAGEMENT
 from rules_core.heroic.calc_index import INITIATIVE
 from rules_core.heroic.calc_melee import INCAPACITATION, MELEE
@@ -15,6 +16,6 @@ from rules_core.heroic.calc_tactics import TACTIC
 from rules_core.heroic.reference import TABLES
 
 CALCULATORS = (INITIATIVE, TACTIC, MELEE, INCAPACITATION, NUMBERS, GROUP_INJURY, CASUALTIES,
-               ENGAGEMENT, RANGED, ACTION, MORALE, FATIGUE)
+               ENGAGEMENT, BALANCE, RANGED, ACTION, MORALE, FATIGUE)
 
 __all__ = ["CALCULATORS", "TABLES"]

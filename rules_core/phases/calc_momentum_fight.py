@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core import cascade, fight_result, solver
+from rules_core.balance.calculator import hands_on_to
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent, to_json
 from rules_core.explain import rule, table
@@ -239,4 +240,5 @@ ENGAGEMENT = Calculator(
     roll=_roll,
     roll_label="Play the fight",
     page=MOMENTUM_PAGE,
+    hand_on=hands_on_to("phases.balance"),
 )

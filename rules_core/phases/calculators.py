@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from rules_core.phases.calc_actions import ACTION_ODDS
 from rules_core.phases.calc_momentum import TABLE_PICK
+from rules_core.phases.calc_momentum_balance import BALANCE
 from rules_core.phases.calc_momentum_fight import ENGAGEMENT
 from rules_core.phases.calc_tracker import PHASE_ODDS, TRACKER, tracker_app_data
 from rules_core.phases.reference import TABLES
 
-CALCULATORS = (ACTION_ODDS, PHASE_ODDS, TRACKER, ENGAGEMENT, TABLE_PICK)
+CALCULATORS = (ACTION_ODDS, PHASE_ODDS, TRACKER, ENGAGEMENT, BALANCE, TABLE_PICK)
 
 APPS = {"phases.tracker": tracker_app_data}
 

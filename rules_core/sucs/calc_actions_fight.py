@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules_core import cascade, fight_result, solver
+from rules_core.balance.calculator import hands_on_to
 from rules_core.calculator import Calculator, Result
 from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
@@ -493,4 +494,5 @@ ENGAGEMENT = Calculator(
     roll=_roll,
     roll_label="Play the fight",
     page=PAGE,
+    hand_on=hands_on_to("sucs.balance"),
 )

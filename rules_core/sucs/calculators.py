@@ -5,6 +5,7 @@ the tables are in ``reference.py``."""
 
 from __future__ import annotations
 
+from rules_core.sucs.calc_actions_balance import BALANCE
 from rules_core.sucs.calc_actions_fight import ENGAGEMENT
 from rules_core.sucs.calc_attacks import ATTACK
 from rules_core.sucs.calc_costs import UNIT_COST
@@ -15,7 +16,7 @@ from rules_core.sucs.calc_terrain import MOVEMENT
 from rules_core.sucs.calc_units import REACH
 from rules_core.sucs.reference import TABLES
 
-CALCULATORS = (UNIT_COST, PRESETS, ATTACK, ENGAGEMENT, REACH, MOVEMENT, TECH, ROSTER_CHECK,
+CALCULATORS = (UNIT_COST, PRESETS, ATTACK, ENGAGEMENT, BALANCE, REACH, MOVEMENT, TECH, ROSTER_CHECK,
                ROSTER_IMPORT, BATTLE)
 
 APPS = {"sucs.roster": roster_app_data}

@@ -235,11 +235,18 @@ def test_every_calculator_renders_consistent_charts(name: str) -> None:
             assert len(tree.views[view]) == len(dist), (name, key, view)
         exactly = tree.views["exactly"]
         scales = [float(b["style"].removeprefix("--v:")) for b in exactly]
-        assert max(scales) == 1.0
+        line = chart_spec.get("line")
+        # a chart with a line (a balance search's chance wanted) is drawn to scale, 0 to 1,
+        # in rows, the line marked in each bar
+        assert scales == [pytest.approx(p, abs=1e-4) for p in dist.values()] if line \
+            else max(scales) == 1.0
         for bar, (outcome, p) in zip(exactly, dist.items()):
             assert bar["calc-bar-label"] == str(outcome)
             assert bar["calc-bar-value"] == chance(p)
-        layout = chart_layout([str(k) for k in dist])
+        layout = "rows" if line else chart_layout([str(k) for k in dist])
+        if line:
+            assert one.count('class="calc-bar-line"') == len(dist)
+            assert f"--line:{response['result'][line]:.4f}" in one
         assert f"calc-bars-{layout}" in one
 
 
