@@ -255,6 +255,17 @@ class Search:
         self.points = [proper if p.value == point.value else p for p in self.points]
         self._changes += 1
 
+    def _could_be_nearest(self) -> list[Point]:
+        """The sketched points that, within their error, could be nearer the wanted line
+        than every point worked out properly (all of them while none is): each is worked
+        out before the nearest is chosen, so that a rough figure never hides it."""
+        w = self.wanted
+        proper = [p for p in self.points if not p.sketch]
+        bound = min((abs(p.chance - w) + p.error for p in proper), default=float("inf"))
+        rough = sorted((p for p in self.points if p.sketch and abs(p.chance - w) - p.error < bound),
+                       key=lambda p: abs(p.chance - w))
+        return rough[:1] if not proper else rough
+
     def curve(self) -> list[Point]:
         """The points tried, by value."""
         return sorted(self.points, key=lambda p: p.value)
@@ -305,7 +316,8 @@ class Search:
                     yield from self._add(self._between(a.value, b.value), "filled in (the curve turns)",
                                          sketch)
         while len(self.points) < MAX_POINTS:
-            rough = [p for pair in self.crossings() for p in pair if p.sketch]
+            rough = [p for pair in self.crossings() for p in pair if p.sketch] or \
+                self._could_be_nearest()
             if rough:
                 yield from self._work_out(rough[0])
                 continue
