@@ -54,9 +54,9 @@ export class WidgetState {
 /** @type {WeakMap<HTMLElement, WidgetState>} */
 const states = new WeakMap();
 
-/** The state of a widget (made on first use). Its `busy` and `running` are also readable
- * on the root as `_busy` and `_running` (read-only), as an app's `_busy` is: the tests and
- * benchmarks wait on them. */
+/** The state of a widget (made on first use). Its `busy`, `running` and `bound` are also
+ * readable on the root as `_busy`, `_running` and `_bound` (read-only), as an app's are:
+ * the tests and benchmarks wait on them. */
 export function state(/** @type {HTMLElement} */ root) {
   let s = states.get(root);
   if (!s) {
@@ -65,6 +65,7 @@ export function state(/** @type {HTMLElement} */ root) {
     Object.defineProperties(root, {
       _busy: { get: () => made.busy, configurable: true },
       _running: { get: () => made.running, configurable: true },
+      _bound: { get: () => made.bound, configurable: true },
     });
     s = made;
   }
