@@ -21,7 +21,7 @@ from rules_core.balance.search import (
 from rules_core.calculator import Calculator, Chart, HandOn, Result
 from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
-from rules_core.explain import table
+from rules_core.explain import rule, table
 from rules_core.fields import ChoiceField, IntField, TextField, initial_inputs
 from rules_core.messages import MAX_DEPTH, describe, parse_json
 
@@ -191,7 +191,8 @@ def explain(inputs: dict[str, Any], result: Result) -> str:
              f"lies next to the wanted line), then the gap between the two values either side "
              f"of the wanted chance halved until they are neighbours; at most {MAX_POINTS} "
              f"values tried. The value found is worked out as precisely as the whole fight "
-             f"works out on its own.", ""]
+             f"works out on its own. What the named chances (even, hard, deadly) stand for: "
+             f"{rule('fair fight levels', 'rulings', 'fair-fight-levels')}.", ""]
     if not result["steady"]:
         lines += ["**The chance does not move one way with this input**: it rises and falls "
                   "over the range, so every point was filled in between and each crossing of the "

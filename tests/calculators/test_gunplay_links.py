@@ -29,6 +29,7 @@ CASES = {
                            {"ammo": 100, "burst": 1, "bursts_per_round": 2}],
     "gunplay.suppression": [{}, {"magazine": None}, {"open_groups": 3, "magazine": 10}],
     "gunplay.weapon_search": [{}, {"method": "distance"}],
+    "gunplay.balance": [{}, {"vary": "hits_needed"}],
 }
 
 
