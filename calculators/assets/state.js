@@ -54,9 +54,9 @@ export class WidgetState {
 /** @type {WeakMap<HTMLElement, WidgetState>} */
 const states = new WeakMap();
 
-/** The state of a widget (made on first use). Its `busy`, `running` and `bound` are also
- * readable on the root as `_busy`, `_running` and `_bound` (read-only), as an app's are:
- * the tests and benchmarks wait on them. */
+/** The state of a widget (made on first use). Its `busy`, `running`, `bound` and `result`
+ * are also readable on the root as `_busy`, `_running`, `_bound` and `_result` (read-only),
+ * as an app's are: the tests and benchmarks wait on them and read them. */
 export function state(/** @type {HTMLElement} */ root) {
   let s = states.get(root);
   if (!s) {
@@ -66,6 +66,7 @@ export function state(/** @type {HTMLElement} */ root) {
       _busy: { get: () => made.busy, configurable: true },
       _running: { get: () => made.running, configurable: true },
       _bound: { get: () => made.bound, configurable: true },
+      _result: { get: () => made.result, configurable: true },
     });
     s = made;
   }
