@@ -72,7 +72,9 @@ pyodide-shard:
 	  --deselect tests/rules_core/test_hostile.py::test_hostile_command_lines_answer_in_json_without_a_traceback \
 	  --deselect tests/rules_core/test_hostile.py::test_a_closed_pipe_ends_the_program_quietly \
 	  --deselect tests/rules_core/test_sucs_battle.py::test_a_share_link_from_the_army_builder_is_read \
-	  --deselect tests/rules_core/test_cascade.py::test_the_command_line_takes_a_precision
+	  --deselect tests/rules_core/test_cascade.py::test_the_command_line_takes_a_precision \
+	  --deselect tests/rules_core/test_share_address.py::test_the_core_reads_the_battle_address_the_page_writes \
+	  --deselect tests/rules_core/test_share_address.py::test_a_cut_battle_address_is_cut_for_the_core_too
 # (the tests that start a new process, the command line's, a fresh interpreter's and
 # Node's for the site's own share-link packing, run in CPython only: Pyodide cannot
 # start a process)
