@@ -41,9 +41,6 @@ PRECISION_FIELD, PRECISION_LABEL = "precision", "Precision"
 FINEST_POINTS, LONGEST_SECONDS = 0.05, 600.0
 
 
-#: the simulation's first batch is this share of the others (a first answer soon)
-FIRST_BATCH_SHARE = 20
-
 @dataclass(frozen=True)
 class Precision:
     """When an answer is good enough: exact or within the walk's bound always is; a
@@ -234,21 +231,12 @@ class Refinement:
         assert play is not None
         new = False
         if self._final is None:
-            # the first batch is short, so that a first answer comes soon (a batch is sized
-            # by work: 25,000 fights of one unit a side); the next fills up to the batch's
-            # own boundary, and only there may the simulation end, so that the settled
-            # figures are those of whole batches, as without the short one
-            batch = self.cascade.batch
-            short = tally.played == 0 and batch >= FIRST_BATCH_SHARE
-            size = batch // FIRST_BATCH_SHARE if short else batch - tally.played % batch
-            for _ in range(min(size, self.cascade.max_fights - tally.played)):
+            for _ in range(min(self.cascade.batch, self.cascade.max_fights - tally.played)):
                 tally.add(*play(self._rng))
             answer = tally.answer()
             self.answer, self.method, new = answer, "simulation", True
             widest = max(half_width(low, high) for low, high in answer.intervals.values())
-            if short and tally.played < self.cascade.max_fights:
-                pass  # a first answer only: the simulation ends at whole batches
-            elif wanted.half_width is not None and widest <= wanted.half_width:
+            if wanted.half_width is not None and widest <= wanted.half_width:
                 self._final = (answer, "precision")
             elif (tally.played >= self.cascade.max_fights
                   or tally.rounds_sum * self.cascade.round_work >= self.cascade.max_work):

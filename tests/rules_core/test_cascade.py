@@ -123,8 +123,7 @@ def _coverage(answers: cascade.Cascade, exact: solver.Odds, fights: int) -> dict
     for seed in range(runs):
         one = cascade.Refinement(simulated_only(answers, fights), cascade.Precision(1.0),
                                  seed=seed)
-        while one.played < fights:  # a short first batch, then the rest of the batch
-            one.step()
+        one.step()
         assert isinstance(one.answer, solver.Simulated) and one.played == fights
         for outcome, p in exact.outcomes.items():
             low, high = one.answer.intervals.get(outcome, (0.0, 0.0))
@@ -273,5 +272,4 @@ def test_in_the_browser_a_fight_whose_first_walk_is_pruned_is_simulated_first() 
     assert [name for name, _ in answers.walks] == ["pruned"]
     browser = cascade.Refinement(answers, first_after=0.3)
     assert browser.step(0.01) and browser.method == "simulation" and browser.failures == []
-    # the first answer is the simulation's short first batch; the walk not begun yet
-    assert browser.played == answers.batch // cascade.FIRST_BATCH_SHARE and browser._walk is None
+    assert browser.played == answers.batch and browser._walk is None  # not begun yet
