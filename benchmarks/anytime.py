@@ -15,12 +15,9 @@ the whole refinement (walks tried included); null for a walk's answer.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from benchmarks.site_speed import free_port, launch  # noqa: E402
+from benchmarks.site_speed import free_port, launch, serve_site  # noqa: E402
 from benchmarks.sucs_battle import LED_A, LED_B, MOST, TEN_A, TEN_B  # noqa: E402
-from calculators import serve  # noqa: E402
 from calculators.generate import generate  # noqa: E402
 from rules_core import api  # noqa: E402
 
@@ -109,9 +105,7 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}/"
         out = Path(tempfile.mkdtemp(prefix="bench-anytime-"))
         generate("mkdocs", out, base)
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(serve.QuietSiteHandler, directory=str(out)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    httpd = serve_site(out, port)
     rows = []
     try:
         with sync_playwright() as p:

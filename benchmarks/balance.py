@@ -9,12 +9,9 @@ Run: .venv/bin/python benchmarks/balance.py [--cpython-only] [--json FILE]
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -72,17 +69,14 @@ def cpython() -> list[dict[str, Any]]:
 def pyodide() -> list[dict[str, Any]]:
     from playwright.sync_api import sync_playwright
 
-    from benchmarks.site_speed import free_port, launch
-    from calculators import serve
+    from benchmarks.site_speed import free_port, launch, serve_site
     from calculators.generate import generate
 
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
     out = Path(tempfile.mkdtemp(prefix="bench-balance-"))
     generate("mkdocs", out, base)
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(serve.QuietSiteHandler, directory=str(out)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    httpd = serve_site(out, port)
     rows = []
     try:
         with sync_playwright() as p:

@@ -236,6 +236,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def serve_site(out: Path, port: int, handler: type[serve.QuietSiteHandler] = serve.QuietSiteHandler
+               ) -> http.server.ThreadingHTTPServer:
+    """The built site ``out`` served on ``port`` from a background thread (shut it down
+    when done)."""
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", port), functools.partial(handler, directory=str(out)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
 def launch(p) -> Browser:  # type: ignore[no-untyped-def]
     args = ["--disable-background-networking", "--disable-component-update", "--disable-sync",
             "--no-first-run"]
@@ -596,9 +606,7 @@ def main() -> None:
     inputs = json.dumps(api.spec("gunplay.difficulty")["initial"])
     (bench / "baseline.html").write_text(BASELINE_HTML % {"ver": bundle.pyodide_version(), "bundle": bundle_name})
     (bench / "baseline-worker.js").write_text(BASELINE_WORKER % {"inputs": inputs})
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(CountingHandler, directory=str(out)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    httpd = serve_site(out, port, CountingHandler)
     rows: list[tuple[str, str, str]] = []
     with sync_playwright() as p:
         browser = launch(p)
