@@ -30,6 +30,14 @@ from benchmarks.site_speed import free_port, launch, serve_site  # noqa: E402
 from benchmarks.sucs_battle import LED_A, LED_B, MOST, TEN_A, TEN_B  # noqa: E402
 from calculators.generate import generate  # noqa: E402
 from rules_core import api  # noqa: E402
+from tests.rules_core.sucs_worst import worst_inputs  # noqa: E402
+from tests.rules_core.test_sucs_engagement_budget import PROBE  # noqa: E402
+
+#: the engagement inputs slowest to a first answer in CPython (the budget test's), and the
+#: fourth reliability probe's
+WORST = [(label, inputs) for label, inputs in worst_inputs()
+         if label.startswith(("six a side, melee, every", "six stealthy vs six different, melee, penalty"))]
+WORST.append(("the probe's melee at a cap of 100", PROBE))
 
 
 def initial(name: str, **over: Any) -> dict[str, Any]:
@@ -47,6 +55,7 @@ FIGHTS: list[tuple[str, str, dict[str, Any]]] = [
      initial("sucs.engagement", mode="melee", max_rounds=20)),
     ("sucs engagement melee cap 100", "sucs.engagement",
      initial("sucs.engagement", mode="melee", max_rounds=100)),
+    *((f"sucs worst: {label}", "sucs.engagement", inputs) for label, inputs in WORST),
     ("heroic 12 v 8 carried cap 100", "heroic.engagement",
      initial("heroic.engagement", wounds="carry", max_rounds=100)),
     ("heroic 40 v 40 cap 100", "heroic.engagement",

@@ -35,6 +35,12 @@ from rules_core.errors import InputError
 #: a simulated answer settles when every outcome's 95% interval is at most this wide on
 #: either side (half a percentage point)
 HALF_WIDTH = 0.005
+#: a first simulated answer comes from at least this many seconds of fights (a whole
+#: batch, when that is shorter): fewer would say next to nothing
+FIRST_FIGHTS_SECONDS = 0.1
+#: a walk's next piece is taken to last up to this many times its last (for when a
+#: first simulated answer is due)
+PIECE_GROWTH = 4
 #: the field name and label a wanted precision is refused under
 PRECISION_FIELD, PRECISION_LABEL = "precision", "Precision"
 #: the finest half-width and the longest time a precision may ask for
@@ -146,6 +152,10 @@ class Refinement:
         self._final: tuple[solver.Simulated, str] | None = None
         self._rng = random.Random(self.seed)
         self._began = self.clock()
+        #: how long the walk's last piece took
+        self._piece = 0.0
+        #: the fights the simulated answer on view was given after
+        self._shown = 0
 
     # ---- what the answer is -------------------------------------------------------
 
@@ -168,8 +178,8 @@ class Refinement:
     # ---- the work -------------------------------------------------------------------
 
     def step(self, seconds: float = 0.05) -> bool:
-        """One piece of work, about ``seconds`` long (a simulation batch is whole); True
-        when it gave a new answer."""
+        """One piece of work, about ``seconds`` long (a walk's piece, or fights played:
+        one at least); True when it gave a new answer."""
         if self.done:
             return False
         self.steps += 1
@@ -179,33 +189,42 @@ class Refinement:
                 and self.cascade.play_once is not None):
             # a pruned walk moves a whole round at once (one long piece): in the browser
             # a first simulated answer comes before it starts
-            return self._simulate()
+            return self._simulate(seconds)
         if self._walk is None and self._walks:
             self._walk_name, begin = self._walks.pop(0)
             self._walk = begin()
         if self._walk is not None:
             if self._walk_on(start, seconds):
                 return True
-            sim_due = (self.first_after is not None and self.cascade.play_once is not None
-                       and (self.answer is not None
-                            or self.clock() - self._began >= self.first_after))
-            if self.walking and not sim_due:
+            if self.walking and not (self.answer is not None or self._first_due()):
                 return False
         if self.walking and (self.cascade.play_once is None or self.first_after is None):
             return False
         if self.cascade.play_once is None:
             self.done, self.stopped = True, "refused"
             return False
-        return self._simulate()
+        return self._simulate(max(0.0, seconds - (self.clock() - start)))
+
+    def _first_due(self) -> bool:
+        """Whether a first simulated answer is due in the browser: ``first_after`` has
+        passed, or would be before the walk's next piece ends (taken as up to
+        :data:`PIECE_GROWTH` times the last: a walk that builds its first turn under
+        growing budgets has pieces that grow so)."""
+        if self.first_after is None or self.cascade.play_once is None or self.answer is not None:
+            return False
+        return self.clock() - self._began + PIECE_GROWTH * self._piece >= self.first_after
 
     def _walk_on(self, start: float, seconds: float) -> bool:
-        """Go on with the walk for ``seconds`` (one piece at least): True when it answered."""
+        """Go on with the walk for ``seconds`` (one piece at least, and no more once a
+        first simulated answer is due): True when it answered."""
         assert self._walk is not None
         first = True
-        while first or self.clock() - start < seconds:
+        while first or (self.clock() - start < seconds and not self._first_due()):
             first = False
+            began = self.clock()
             try:
                 next(self._walk)
+                self._piece = self.clock() - began
             except StopIteration as ended:
                 self._walk, self._walks = None, []
                 self.answer = ended.value
@@ -222,27 +241,44 @@ class Refinement:
                 self._walk = begin()
         return False
 
-    def _simulate(self) -> bool:
-        """One batch of fights, unless the simulation has already reached its end (the
-        wanted precision, or its cap) while a walk was still being tried: its answer is
-        then the one at the first batch that reached it, whatever else was going on, so
-        that the settled figures are the same in the browser and in the API."""
+    def _simulate(self, seconds: float) -> bool:
+        """Play fights for about ``seconds`` (one at least), up to the end of the batch
+        under way, unless the simulation has already reached its end (the wanted
+        precision, or its cap) while a walk was still being tried: its answer is then the
+        one at the first batch that reached it, whatever else was going on. An answer is
+        given at the end of each batch, after the first slice (the first answer comes after
+        a few fights: no need to wait for a whole batch), and within a batch whenever twice
+        the fights of the answer on view have been played. Precision and caps are
+        judged at the ends of batches only, so that the settled figures depend only on the
+        fights played: the same in the browser (short slices) and in the API (long ones)."""
         play, tally, wanted = self.cascade.play_once, self._tally, self.wanted
         assert play is not None
         new = False
         if self._final is None:
-            for _ in range(min(self.cascade.batch, self.cascade.max_fights - tally.played)):
+            batch = self.cascade.batch
+            end = min(self.cascade.max_fights, (tally.played // batch + 1) * batch)
+            if self.method != "simulation":  # a first answer: a tenth of a second of fights
+                seconds = max(seconds, FIRST_FIGHTS_SECONDS)
+            start = self.clock()
+            while tally.played < end:
                 tally.add(*play(self._rng))
+                if self.clock() - start >= seconds:
+                    break
+            whole = tally.played == end
+            if not whole and self.method == "simulation" and tally.played < 2 * self._shown:
+                return False  # the answer on view stands until twice its fights are played
+            self._shown = tally.played
             answer = tally.answer()
             self.answer, self.method, new = answer, "simulation", True
-            widest = max(half_width(low, high) for low, high in answer.intervals.values())
-            if wanted.half_width is not None and widest <= wanted.half_width:
-                self._final = (answer, "precision")
-            elif (tally.played >= self.cascade.max_fights
-                  or tally.rounds_sum * self.cascade.round_work >= self.cascade.max_work):
-                self._final = (answer, "cap")
-            elif wanted.seconds is not None and self.clock() - self._began >= wanted.seconds:
-                self._final = (answer, "time")
+            if whole:
+                widest = max(half_width(low, high) for low, high in answer.intervals.values())
+                if wanted.half_width is not None and widest <= wanted.half_width:
+                    self._final = (answer, "precision")
+                elif (tally.played >= self.cascade.max_fights
+                      or tally.rounds_sum * self.cascade.round_work >= self.cascade.max_work):
+                    self._final = (answer, "cap")
+                elif wanted.seconds is not None and self.clock() - self._began >= wanted.seconds:
+                    self._final = (answer, "time")
         if self._final is not None and not self.walking:
             self.answer, self.stopped = self._final
             self.method, self.done = "simulation", True

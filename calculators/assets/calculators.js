@@ -5,7 +5,7 @@
 // app on a phone's home screen. Apps (roster, tracker) are modules of their own.
 import "./update.js";
 import { rememberPage } from "./installed.js";
-import { call, configure, currentWorker, onRuntime, runtime, startAfter } from "./client.js";
+import { call, configure, currentWorker, onRuntime, runtime, startAfter, stopRefining } from "./client.js";
 import { addSaveButton, afterRuntimeStarted, onQuietPage, serviceWorkerControl } from "./offline.js";
 import { record } from "./sessionlog.js";
 import { SITE_ROOT } from "./site.js";
@@ -22,6 +22,10 @@ export const bridge = {
   refine: (/** @type {HTMLElement} */ root, /** @type {string} */ name, /** @type {unknown} */ inputs,
     /** @type {(reply: import("./protocol.js").Reply) => void} */ partial) =>
     call("run", name, inputs, root.dataset.uid || root.id, partial),
+  /** Stop refining the fight ``refine`` asked for (its promise resolves at once with the
+   * last answer, marked ``stopped``, or null before the first); a Stop asked before the
+   * request reached the worker stops it as soon as it does. */
+  stop: (/** @type {HTMLElement} */ root) => stopRefining(root.dataset.uid || root.id),
   /** api.roll in the worker. */
   roll: async (/** @type {HTMLElement} */ root, /** @type {string} */ name, /** @type {unknown} */ inputs) => {
     const reply = await call("roll", name, inputs, root.dataset.uid || root.id);

@@ -353,28 +353,49 @@ window.addEventListener("online", () => { if (runtime.status === "failed") retry
  * @returns {Promise<Reply>}
  */
 export async function call(op, name, inputs, uid, partial = undefined) {
+  return refiningRequest(uid, { op, id: 0, name, inputs, uid, refine: Boolean(partial) }, partial);
+}
+
+/** A Stop asked for while its widget's request was still waiting to be sent (the worker
+ * starting, or a start under way): kept by widget id and sent right after the request, so
+ * that the worker never gets a Stop before the fight it stops (and refines that fight to
+ * its end while the widget's newer inputs wait). One ticket per request. */
+/** @type {Map<string, {stop: boolean}>} */
+const unsent = new Map();
+
+/** Send a request of widget ``uid`` once the worker is ready, and a Stop asked for meanwhile
+ * right after it. @param {string} uid @param {ToWorker} message
+ * @param {((reply: Reply) => void) | undefined} partial @returns {Promise<Reply>} */
+async function refiningRequest(uid, message, partial) {
   lastCall = performance.now();
-  await start();
+  const ticket = { stop: false };
+  unsent.set(uid, ticket);
+  try {
+    await start();
+  } finally {
+    if (unsent.get(uid) === ticket) unsent.delete(uid);
+  }
   const w = /** @type {Worker} */ (worker);
-  const message = await request(w, { op, id: 0, name, inputs, uid, refine: Boolean(partial) }, true, partial);
+  const answered = request(w, message, true, partial);
+  if (ticket.stop && partial) w.postMessage({ op: "stop", id: 0, uid });
+  const reply = (await answered).reply;
   lastCall = performance.now();
-  return message.reply;
+  return reply;
 }
 
 /** Stop refining widget ``uid``'s whole fight: its call answers at once with the last
- * answer, marked ``stopped`` (nothing happens when none is being refined). */
+ * answer, marked ``stopped`` (nothing happens when none is being refined). A request of the
+ * widget's not yet sent is stopped as soon as it is. */
 export function stopRefining(/** @type {string} */ uid) {
+  const waiting = unsent.get(uid);
+  if (waiting) waiting.stop = true;
   if (worker && runtime.status === "ready") worker.postMessage({ op: "stop", id: 0, uid });
 }
 
 /** Go on refining widget ``uid``'s stopped fight; resolves like {@link call} (null when
  * the worker kept none: ask again). */
 export async function keepRefining(/** @type {string} */ uid, /** @type {(reply: Reply) => void} */ partial) {
-  lastCall = performance.now();
-  await start();
-  const message = await request(/** @type {Worker} */ (worker), { op: "resume", id: 0, uid }, true, partial);
-  lastCall = performance.now();
-  return message.reply;
+  return refiningRequest(uid, { op: "resume", id: 0, uid }, partial);
 }
 
 /** Background work waits until no calculation was asked for or answered this long. */

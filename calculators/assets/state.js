@@ -30,6 +30,8 @@ export class WidgetState {
     this.shownReply = null;
     /** the inputs (JSON) last sent to be worked out */
     this.computed = "";
+    /** the pinned setup (JSON, "null" for none) last sent with them */
+    this.computedPinned = "null";
     /** the result object on screen (read by hand-on links and the summary) */
     /** @type {any} */
     this.result = null;

@@ -221,6 +221,9 @@ function clearPending(/** @type {Widget} */ root) {
 async function compute(/** @type {Widget} */ root) {
   const s = state(root);
   if (s.running) {
+    // the same inputs again (one edit's input and change events both ask): the fight
+    // being worked out is theirs, and goes on
+    if (JSON.stringify(collect(root)) === s.computed && JSON.stringify(s.pinned) === s.computedPinned) return;
     s.dirty = true;
     // a whole fight being worked out gives way at once (the worker answers its request
     // with what it has, and works out these inputs next); figures on view that are being
@@ -250,9 +253,11 @@ async function compute(/** @type {Widget} */ root) {
       // the same inputs (and pinned setup) again: one edit's input and change events (a
       // choice in a list, a box ticked) both ask, the second while the first is worked out
       const asked = JSON.stringify([inputs, s.pinned ?? null]);
-      if (asked === last) break;
+      // (but a fight stopped for inputs changed and changed back is worked out again)
+      if (asked === last && reply !== null && !reply?.stopped) break;
       last = asked;
       s.computed = JSON.stringify(inputs);
+      s.computedPinned = JSON.stringify(s.pinned);
       // the page already shows the result for exactly these inputs (the build's, or the
       // last one worked out, kept on screen under an error for a mistyped value): nothing
       // to work out again (an engagement's takes seconds)

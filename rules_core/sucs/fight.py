@@ -68,6 +68,10 @@ MAX_TURN_WORK = 75_000
 MAX_SOLVER_WORK = 300_000
 #: live states one round may hold
 MAX_STATES = 8_000
+#: a turn the exact walk builds is tried first within these fractions of the budget left
+#: (1/16, then 1/4), so that a long build (a large side's first turn: up to a second and a
+#: half) can give way between them (:func:`built`)
+TURN_SHARES = (16, 4)
 #: a fight past the exact walk's limits is walked again with the least likely branches
 #: pruned (:func:`pruned`), at the solver's floor and answered within its error
 PRUNE_FLOOR, MAX_ERROR = solver.PRUNE_FLOOR, solver.MAX_ERROR
@@ -384,7 +388,7 @@ def planning(fight: Fight, max_rounds: int, max_states: int = MAX_STATES,
         try:
             for state in live:
                 yield  # building a state's turn is the costly piece
-                denominator, moves = fight.step(state)
+                denominator, moves = yield from built(fight, state)
                 bits = max(bits, denominator.bit_length())
                 transitions += len(moves)
                 nxt.update(fight.going_on(state))
@@ -402,6 +406,27 @@ def planning(fight: Fight, max_rounds: int, max_states: int = MAX_STATES,
         live = nxt
         peak = max(peak, len(live))
     return Plan(max_rounds, peak, spent, None)
+
+
+def built(fight: Fight, state: Round) -> Generator[None, None, tuple[int, list[tuple[Round, int]]]]:
+    """``fight.step(state)`` in pieces: the turn is built within growing shares of the
+    budget left (:data:`TURN_SHARES`), yielding after each share that was not enough, and
+    then within all of it. What a share built is kept (the fight's memo) and not built
+    again; the work counted is that of the build that ended, so the turn is the same as
+    one built at once, and fits at least as often."""
+    full, before = fight.max_work, fight.work
+    try:
+        for share in TURN_SHARES:
+            fight.max_work = before + (full - before) // share
+            try:
+                return fight.step(state)
+            except solver.TooLarge:
+                fight.work = before
+                yield
+        fight.max_work = full
+        return fight.step(state)
+    finally:
+        fight.max_work = full
 
 
 def _groups(kinds: list[Any]) -> list[list[int]]:

@@ -17,7 +17,8 @@ from playwright.sync_api import Locator, Page
 
 from rules_core import api
 from rules_core.sucs import roster
-from tests.browser.support import live_run, wait_settled, widget
+from tests.browser.support import bridge_call, live_run, wait_settled, widget
+from tests.rules_core.test_sucs_engagement_budget import PROBE
 
 pytestmark = pytest.mark.browser
 
@@ -196,3 +197,20 @@ def test_a_battle_the_exact_walk_answers_settles_on_cpythons_exact_odds(page: Pa
     assert got["result"]["precision"] == "exact"
     assert root.locator('[data-action="stop-refining"]').is_hidden()
     assert root.locator('[data-action="keep-refining"]').is_hidden()
+
+
+def test_a_stop_asked_before_the_fight_reached_the_worker_still_stops_it(page: Page) -> None:
+    """A Stop given in the same moment as the fight it stops (the request still waiting to
+    be sent to the worker) is not lost: the fight answers at once, stopped, rather than
+    refining to its end while the widget's newer inputs wait behind it."""
+    wait_settled(page, widget(page, "sucs.roster_battle"))
+    got = bridge_call(page, """const asker = {dataset: {uid: 'stopped-at-once'}};
+        let partials = 0;
+        const answered = bridge.refine(asker, 'sucs.engagement', arg, () => { partials += 1; });
+        bridge.stop(asker);
+        const reply = await answered;
+        return {reply: reply && {stopped: Boolean(reply.stopped), method: reply.result && reply.result.method},
+                partials};""", PROBE)
+    # stopped before its first answer (null), or with the one it had, marked stopped
+    assert got["reply"] is None or got["reply"]["stopped"], got
+    assert got["partials"] <= 1, got

@@ -25,7 +25,7 @@ from rules_core.gunplay import fight as gun_fight
 from rules_core.phases import calc_momentum_fight as phases_calc
 from rules_core.phases import fight as phases_fight
 from rules_core.phases.inputs import fight_of as phases_fight_of
-from tests.rules_core.test_cascade import _coverage, _pruned_only, simulated_only
+from tests.rules_core.test_cascade import _coverage, _pruned_only, simulated_only, sliced_and_whole
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,18 +111,12 @@ def test_a_pruned_walk_that_drops_nothing_is_an_exact_answer(name: str) -> None:
 @pytest.mark.parametrize("name", SMALL)
 def test_every_simulated_step_is_honest_and_the_same_for_the_same_seed(name: str) -> None:
     _, answers, exact = small(name)
-    first = cascade.Refinement(simulated_only(answers), cascade.Precision(0.01))
-    second = cascade.Refinement(simulated_only(small(name)[1]), cascade.Precision(0.01))
-    steps: list[solver.Simulated] = []
-    while not first.done:
-        assert first.step(0.001) and second.step(5.0)
-        assert isinstance(first.answer, solver.Simulated) and first.answer == second.answer
-        steps.append(first.answer)
+    steps = sliced_and_whole(lambda: simulated_only(small(name)[1]), cascade.Precision(0.01))
     for answer in steps:
         assert sum(answer.outcomes.values()) == pytest.approx(1.0)
         for outcome, (low, high) in answer.intervals.items():
             assert low - 1e-12 <= answer.outcomes[outcome] <= high + 1e-12
-    assert len(steps) >= 2 and first.stopped == "precision"
+    assert len(steps) >= 2
     for outcome, p in exact.outcomes.items():
         low, high = steps[-1].intervals.get(outcome, (0.0, 0.0))
         assert low <= float(p) <= high, outcome

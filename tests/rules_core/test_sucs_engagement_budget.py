@@ -158,3 +158,47 @@ def test_a_fight_no_turn_of_which_fits_does_not_claim_the_pruned_walk_was_tried(
     assert "(the first 0 turns fit)" in why
     assert "not tried, as not even the first turn fits the exact walk" in why
     assert "For exact odds, put fewer or less varied units in Side A units" in why
+
+
+class _Builder:
+    """A fight whose turn costs ``cost`` units of work, spent one at a time as the
+    fight's :meth:`spend` does (refused past ``max_work``)."""
+
+    def __init__(self, cost: int, max_work: int) -> None:
+        self.cost, self.work, self.max_work, self.tries = cost, 0, max_work, 0
+
+    def step(self, state: object) -> tuple[int, list]:
+        self.tries += 1
+        for _ in range(self.cost):
+            if self.work + 1 > self.max_work:
+                raise solver.TooLarge("The work of building this fight's turns", self.max_work)
+            self.work += 1
+        return 6, [(state, 6)]
+
+
+@pytest.mark.parametrize("cost,yields", [(10, 0), (100, 1), (500, 2), (1000, 2)])
+def test_a_long_turn_is_built_in_shares_that_give_way_between_them(cost: int, yields: int) -> None:
+    """A turn needing more than a sixteenth of the budget left gives way (yields) after
+    each share that was not enough, and ends with the turn itself, its own work counted
+    once and the budget as it was."""
+    fight = _Builder(cost, 1000)
+    pieces = sucs_fight.built(fight, ("start",))  # type: ignore[arg-type]
+    given_way = 0
+    while True:
+        try:
+            next(pieces)
+            given_way += 1
+        except StopIteration as done:
+            assert done.value == (6, [(("start",), 6)])
+            break
+    assert given_way == yields == fight.tries - 1
+    assert fight.work == cost and fight.max_work == 1000
+
+
+def test_a_turn_past_the_whole_budget_is_refused_after_every_share() -> None:
+    fight = _Builder(1001, 1000)
+    pieces = sucs_fight.built(fight, ("start",))  # type: ignore[arg-type]
+    assert next(pieces) is None and next(pieces) is None
+    with pytest.raises(solver.TooLarge):
+        next(pieces)
+    assert fight.max_work == 1000 and fight.tries == 3
