@@ -40,7 +40,7 @@ HALF_WIDTH = 0.005
 FIRST_FIGHTS_SECONDS = 0.1
 #: a walk's next piece is taken to last up to this many times its last (for when a
 #: first simulated answer is due)
-PIECE_GROWTH = 4
+PIECE_GROWTH = 8
 #: the field name and label a wanted precision is refused under
 PRECISION_FIELD, PRECISION_LABEL = "precision", "Precision"
 #: the finest half-width and the longest time a precision may ask for
@@ -208,8 +208,8 @@ class Refinement:
     def _first_due(self) -> bool:
         """Whether a first simulated answer is due in the browser: ``first_after`` has
         passed, or would be before the walk's next piece ends (taken as up to
-        :data:`PIECE_GROWTH` times the last: a walk that builds its first turn under
-        growing budgets has pieces that grow so)."""
+        :data:`PIECE_GROWTH` times the last: a SUCS turn tried within an eighth of its
+        budget first is such a piece, and the rest of the turn the next)."""
         if self.first_after is None or self.cascade.play_once is None or self.answer is not None:
             return False
         return self.clock() - self._began + PIECE_GROWTH * self._piece >= self.first_after

@@ -69,9 +69,10 @@ MAX_SOLVER_WORK = 300_000
 #: live states one round may hold
 MAX_STATES = 8_000
 #: a turn the exact walk builds is tried first within these fractions of the budget left
-#: (1/16, then 1/4), so that a long build (a large side's first turn: up to a second and a
-#: half) can give way between them (:func:`built`)
-TURN_SHARES = (16, 4)
+#: (an eighth), so that a long build (a large side's first turn: up to a second and a half)
+#: gives way to a first simulated answer when that share is not enough (:func:`built`):
+#: at most an eighth more work, where a turn does not fit
+TURN_SHARES = (8,)
 #: a fight past the exact walk's limits is walked again with the least likely branches
 #: pruned (:func:`pruned`), at the solver's floor and answered within its error
 PRUNE_FLOOR, MAX_ERROR = solver.PRUNE_FLOOR, solver.MAX_ERROR
