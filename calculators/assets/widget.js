@@ -214,6 +214,19 @@ function clearPending(/** @type {Widget} */ root) {
   root.querySelector(".calc-result")?.classList.remove("calc-pending");
 }
 
+/** A pick list beside a text field (the published units beside a side's units): the item
+ * picked is added to the end of the field's list, which is then worked out as if typed;
+ * the pick list goes back to its prompt. */
+function addPicked(/** @type {HTMLSelectElement} */ pick) {
+  const box = /** @type {HTMLInputElement | null} */ (document.getElementById(pick.dataset.pickFor || ""));
+  if (!box || !pick.value) return;
+  const written = box.value.trim().replace(/[,;]\s*$/, "");
+  box.value = written ? `${written}, ${pick.value}` : pick.value;
+  pick.value = "";
+  box.dispatchEvent(new Event("input", { bubbles: true }));
+  box.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
 // ---- computing --------------------------------------------------------------------
 
 /** Work out the current inputs; changes while it runs (or while the runtime loads) are
@@ -622,6 +635,11 @@ export async function bind(/** @type {Widget} */ root) {
     // A widget of a page being left (instant navigation: the address changes before the
     // old page's inputs are removed, and a blur can still fire) must not touch the new page.
     if (!root.isConnected || location.pathname !== s.path) return;
+    const picked = /** @type {Element} */ (event.target);
+    if (picked instanceof HTMLSelectElement && picked.classList.contains("calc-pick")) {
+      if (event.type === "change") addPicked(picked);
+      return;
+    }
     const field = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(".calc-field"));
     if (field) delete s.overrides[/** @type {string} */ (field.dataset.field)];
     linkEdited(root);

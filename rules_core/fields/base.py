@@ -282,6 +282,11 @@ class TextField(Field):
     placeholder: str = ""
     #: longest text accepted, in characters (a pasted or uploaded file may need more)
     max_length: int = MAX_TEXT
+    #: items a person may add to the list written in this field by picking them, offered
+    #: beside it: (group, ((text added, what the pick says), ...)) each
+    picks: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    #: what the pick list says before anything is picked
+    pick_label: str = ""
     kind: str = field(default="text", init=False)
 
     def allowed(self) -> str:
@@ -305,7 +310,9 @@ class TextField(Field):
         return self.parse(self.name, raw)
 
     def form(self) -> dict[str, Any]:
-        return {**super().form(), "placeholder": self.placeholder}
+        picked = {"picks": [[group, [list(o) for o in options]] for group, options in self.picks],
+                  "pick_label": self.pick_label} if self.picks else {}
+        return {**super().form(), "placeholder": self.placeholder, **picked}
 
 
 @dataclass(frozen=True)

@@ -144,6 +144,28 @@ def published(name: str, wanted: str, said: str) -> Preset:
                            f"{FORMAT_HELP}.")
 
 
+def published_picks() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """The published units as a side's pick list, by list: each written as the side field
+    reads it (its name without commas, with its list when several lists have one of that
+    name) and shown with its numbers at quality 3."""
+    everyone = presets()
+    named: dict[str, int] = {}
+    for p in everyone:
+        named[slug(p.name)] = named.get(slug(p.name), 0) + 1
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for p in everyone:
+        era = p.list_title.removesuffix(" armies")
+        name = p.name.replace(",", "")  # "wagon, horse": a comma would part two units
+        text = name if named[slug(p.name)] == 1 else f"{era}/{name}"
+        u = p.unit
+        weapons = "".join(f" or {w.attack}" + (f"x{w.targets}" if w.targets > 1 else "")
+                          for w in u.alt_weapons)
+        numbers = (f"{u.quality}/{u.attack}" + (f"x{u.targets}" if u.targets > 1 else "")
+                   + weapons + f"/{u.armor}" + (" stealth" if u.stealth else ""))
+        groups.setdefault(p.list_title, []).append((text, f"{p.name} ({numbers})"))
+    return tuple((title, tuple(options)) for title, options in groups.items())
+
+
 def fighting_numbers(u: Fighter) -> str:
     """A unit's quality, weapon, armor and extras in words."""
     hits = f"x{u.targets}" if u.targets > 1 else ""
@@ -187,6 +209,9 @@ def order_fields(listed: str) -> tuple[ChoiceField, ChoiceField]:
     )
 
 
+#: the published units, offered beside each side's units
+PICKS = published_picks()
+
 FIELDS: tuple[Field, ...] = (
     TextField("a_name", "Side A name", default="Side A", parse=parse_name,
               placeholder="Red platoon", max_length=MAX_NAME,
@@ -195,9 +220,11 @@ FIELDS: tuple[Field, ...] = (
               placeholder="Blue company", max_length=MAX_NAME,
               help="What they call side B."),
     TextField("side_a", "Side A units", default="3/1/0, 3/1/0, 3/1/0", parse=parse_side,
-              placeholder="3/1/0, 4/2/1", help=f"Up to {MAX_UNITS}: {FORMAT_HELP}."),
+              placeholder="3/1/0, 4/2/1", help=f"Up to {MAX_UNITS}: {FORMAT_HELP}.",
+              picks=PICKS, pick_label="Add a published unit to side A"),
     TextField("side_b", "Side B units", default="4/1x2/0, 3/1/1", parse=parse_side,
-              placeholder="3/1/0, 4/2/1", help=f"Up to {MAX_UNITS}, written the same way."),
+              placeholder="3/1/0, 4/2/1", help=f"Up to {MAX_UNITS}, written the same way.",
+              picks=PICKS, pick_label="Add a published unit to side B"),
     *(field for side in ("a", "b") for field in (
         BoolField(f"{side}_out_of_command",
                   f"Side {side.upper()} out of its commanders' range "

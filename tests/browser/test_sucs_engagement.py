@@ -212,3 +212,31 @@ def test_the_activation_order_the_modifier_and_a_second_weapon_change_the_answer
     error = root.locator('.calc-field[data-field="a_roll_modifier"] .calc-error')
     assert error.is_visible() and "-6 to 6" in error.inner_text() and "7" in error.inner_text()
     wait_result(page, root, lambda: field("a_roll_modifier").fill("0"))
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_a_published_unit_is_picked_from_the_list_beside_a_side(page: Page, width: int) -> None:
+    """Beside each side's units, a list of the published units, grouped by list: picking
+    one adds it to the end of the side as the field reads it, the fight is worked out
+    again with that unit by name, and the list goes back to its prompt; on a phone the
+    list fits the screen's width."""
+    root = widget(page, "sucs.engagement")
+    assert wait_settled(page, root) == "ready"
+    page.set_viewport_size({"width": width, "height": 900})
+    try:
+        box = root.locator('.calc-field[data-field="side_b"] input').first
+        wait_result(page, root, lambda: box.fill("3/1/1"))
+        pick = root.locator('.calc-field[data-field="side_b"] select.calc-pick')
+        assert pick.get_attribute("aria-label") == "Add a published unit to side B"
+        assert pick.locator("optgroup").count() == 5
+        reply = wait_result(page, root, lambda: pick.select_option("TL 5-7/light infantry"))
+        assert box.input_value() == "3/1/1, TL 5-7/light infantry"
+        assert pick.input_value() == ""
+        assert reply["ok"], reply
+        assert "light infantry" in (root.locator(".calc-result").text_content() or "")
+        right = page.evaluate("el => el.getBoundingClientRect().right", pick.element_handle())
+        assert right <= width
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+        box = root.locator('.calc-field[data-field="side_b"] input').first
+        wait_result(page, root, lambda: box.fill(api.spec("sucs.engagement")["initial"]["side_b"]))

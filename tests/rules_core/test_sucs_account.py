@@ -150,3 +150,30 @@ def test_two_rosters_of_the_same_name_are_told_apart() -> None:
     whos = {a["who"] for b in reply["result"]["account"] for a in b["actions"] if a["who"]}
     assert any(w.startswith("Red platoon (side A) ") for w in whos)
     assert any(w.startswith("Red platoon (side B) ") for w in whos)
+
+
+def test_every_published_unit_can_be_picked_for_a_side_and_reads_back_as_that_unit() -> None:
+    """The pick list beside each side's units offers every unit of the published lists,
+    grouped by list, each written as the field reads it (with its list where several lists
+    share the name): each pick, added to a side, is that list's unit with the numbers the
+    pick shows."""
+    from rules_core.sucs import calc_actions_fight as calc
+    from rules_core.sucs.presets import presets
+    form = {f["name"]: f for f in api.spec("sucs.engagement")["fields"]}
+    assert form["side_a"]["picks"] == form["side_b"]["picks"]
+    assert "side A" in form["side_a"]["pick_label"] and "side B" in form["side_b"]["pick_label"]
+    groups = form["side_a"]["picks"]
+    offered = [(group, text, label) for group, options in groups for text, label in options]
+    assert len(offered) == len(presets())
+    assert [g for g, _ in groups] == list(dict.fromkeys(p.list_title for p in presets()))
+    for (group, text, label), preset in zip(offered, presets()):
+        fighter, = calc.parse_side("side_a", text)
+        unit = preset.unit
+        assert group == preset.list_title and fighter.name == preset.name
+        assert (fighter.quality, fighter.attack, fighter.targets, fighter.armor,
+                fighter.stealthy) == (unit.quality, unit.attack, unit.targets, unit.armor,
+                                      unit.stealth)
+        numbers = label[label.index("(") + 1:label.rindex(")")]
+        assert numbers.startswith(f"{unit.quality}/{unit.attack}") and label.startswith(preset.name)
+    assert api.run("sucs.engagement", {"side_a": ", ".join(t for _, t, _ in offered[:6]),
+                                       "max_rounds": 3})["ok"]
