@@ -240,3 +240,75 @@ BATTLE_ACCOUNT = """async ([rosters, timeout]) => {""" + _WAIT + """
   await until(() => root.querySelector(".calc-roll-current .calc-turn"), "the battle to be played", timeout);
   return """ + TURNS + """;
 }"""
+
+#: clear the site's storage and write ``items`` (key -> text) into localStorage
+PUT_STORAGE = """async (items) => {
+  localStorage.clear();
+  for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+  return Object.keys(items).length;
+}"""
+
+#: the army builder before its engine is live: once its saved lines show, pick ``foe`` and
+#: press Fight this roster; whether the engine was still loading then, and the note after it
+FIGHT_EARLY = """async ([foe, timeout]) => {""" + _WAIT + """
+  const app = document.querySelector(".calc-app[data-app]");
+  await until(() => app.querySelectorAll(".sucs-line").length >= 2, "the saved roster to show", timeout);
+  const early = document.documentElement.dataset.runtime !== "ready" && app.dataset.status !== "ready";
+  const pick = app.querySelector(".sucs-foe");
+  pick.value = foe;
+  pick.dispatchEvent(new Event("change", { bubbles: true }));
+  app.querySelector('[data-sucs="fight"]').click();
+  return { early, note: app.querySelector(".sucs-battle-note").textContent };
+}"""
+
+#: the fight pressed early, once the engine is live: the note naming both sides, and the
+#: page's address once the battle's link is in it
+FIGHT_DONE = """async (timeout) => {""" + _WAIT + """
+  const app = document.querySelector(".calc-app[data-app]");
+  const battle = document.querySelector('.calc[data-calculator="sucs.roster_battle"]');
+  await until(() => app.querySelector(".sucs-battle-note").textContent.includes("(side A)"),
+    "the fight to start", timeout);
+  await until(() => location.search.includes("roster-battle._z=") && location.search.includes("end=")
+    && settled(battle), "the battle's link", timeout);
+  return { note: app.querySelector(".sucs-battle-note").textContent, link: location.href.split("#")[0] };
+}"""
+
+#: the note the battle's widget shows about the page's link, once it shows
+LINK_NOTE = """async (timeout) => {""" + _WAIT + """
+  const battle = document.querySelector('.calc[data-calculator="sucs.roster_battle"]');
+  await until(() => battle.querySelector(".calc-link-note"), "the link's note", timeout);
+  return battle.querySelector(".calc-link-note").textContent;
+}"""
+
+#: press the army builder's Export all rosters and return the file's text (the download
+#: itself is not started: the file is read from what the page offered)
+EXPORT_ALL = """async (timeout) => {""" + _WAIT + _APP + """
+  let offered = null;
+  const make = URL.createObjectURL, open = HTMLAnchorElement.prototype.click;
+  URL.createObjectURL = (blob) => { offered = blob; return make.call(URL, blob); };
+  HTMLAnchorElement.prototype.click = function () { if (!this.download) open.call(this); };
+  try {
+    [...app.querySelectorAll('[data-sucs="export-all"]')].find((b) => !b.hidden && b.offsetParent).click();
+    await until(() => offered, "the export", timeout);
+  } finally {
+    URL.createObjectURL = make;
+    HTMLAnchorElement.prototype.click = open;
+  }
+  return await offered.text();
+}"""
+
+#: import ``text`` into the army builder as a chosen file; the notice, and the saved
+#: rosters in the builder's order
+IMPORT_TEXT = """async ([text, says, timeout]) => {""" + _WAIT + _APP + """
+  const input = app.querySelector(".sucs-import");
+  const files = new DataTransfer();
+  files.items.add(new File([text], "all.json", { type: "application/json" }));
+  input.files = files.files;
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  const notice = () => app.querySelector(".sucs-notice-text").textContent;
+  await until(() => notice().includes(says) && settled(app), `the notice "${says}"`, timeout);
+  const saved = Object.keys(localStorage).filter((k) => k.startsWith("tcr:/:sucs-roster:"))
+    .map((k) => JSON.parse(localStorage.getItem(k)))
+    .sort((x, y) => x.order - y.order || (x.id < y.id ? -1 : 1));
+  return { notice: notice(), rosters: saved.map((e) => e.roster) };
+}"""

@@ -17,6 +17,7 @@ processes and the engine's own log (``engines.PageCrashed``).
 from __future__ import annotations
 
 import functools
+import json
 import threading
 import warnings
 from collections.abc import Callable, Iterator
@@ -25,7 +26,11 @@ from typing import Any
 import pytest
 
 from calculators import serve
+from rules_core.sucs import roster
+from tests.browser.roster_storage import ACTIVE, ENTRY
 from tests.browser.support import site_pages
+from tests.browser.test_battle_links import BLUE as TEN_BLUE
+from tests.browser.test_battle_links import RED as TEN_RED
 from tests.browser.test_sucs_account import check_account
 from tests.conftest import _free_port
 from tests.crossbrowser import page_scripts as js
@@ -178,3 +183,80 @@ def test_a_page_visited_once_works_offline(engine: Engine, site) -> None:  # typ
     live = _live(engine, "gunplay/difficulty/", recompute=False)
     assert live and all(e["status"] == "ready" for e in live), (engine.name, live)
     assert _errors(engine) == [], engine.name
+
+
+class _HeldRuntime(serve.QuietSiteHandler):
+    """The site, with the runtime's WebAssembly held back until :attr:`go` is set (a
+    slow link): pages load, their engine stays loading."""
+
+    go = threading.Event()
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        if self.path.split("?")[0].endswith(".wasm"):
+            self.go.wait(timeout=LIVE_TIMEOUT_MS / 1000)
+        return super().send_head()
+
+
+@retry_an_engine_crash_once
+def test_a_battle_fought_early_shared_cut_and_every_roster_exported_to_a_fresh_browser(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
+    """The army builder in the engine: Fight this roster pressed before the engine is live
+    says it will fight, and fights once the engine is ready; the battle's link between two
+    ten-unit rosters is under 2,000 characters, and cut at 300 and 1,000 characters and one
+    short of its end says plainly that it is cut off; 202 rosters exported with Export all
+    come back whole when imported into a fresh browser."""
+    port = _free_port()
+    _HeldRuntime.go.clear()
+    server = serve.server(str(site.dir), port, handler=_HeldRuntime)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        engine.where = "writing two ten-unit rosters into storage"
+        engine.goto(base)
+        engine.run(js.ERRORS)
+        engine.run(js.PUT_STORAGE, {ENTRY + key: json.dumps({"id": key, "rev": 1, "order": n, "roster": r})
+                                    for n, (key, r) in enumerate((("red", TEN_RED), ("blue", TEN_BLUE)))}
+                   | {ACTIVE: "red"})
+        engine.where = "/sucs/roster/: Fight this roster before the engine is live"
+        engine.goto(base + "sucs/roster/")
+        engine.run(js.ERRORS)
+        early = engine.run(js.FIGHT_EARLY, ["blue", LIVE_TIMEOUT_MS])
+        assert early["early"], (engine.name, early)
+        assert "as soon as the rules engine is ready" in early["note"], (engine.name, early)
+        _HeldRuntime.go.set()
+        engine.where = "/sucs/roster/: the early fight, once the engine is live"
+        done = engine.run(js.FIGHT_DONE, LIVE_TIMEOUT_MS)
+        assert "“Red platoon” (side A) against “Blue company” (side B)" in done["note"], (engine.name, done)
+        link = done["link"]
+        assert len(link) < 2_000, (engine.name, len(link))
+        assert _errors(engine) == [], engine.name
+        for cut in (link[:300], link[:1_000], link[:-1]):
+            engine.where = f"opening the battle's link cut at {len(cut)} characters"
+            engine.goto(cut)
+            engine.run(js.ERRORS)
+            note = engine.run(js.LINK_NOTE, LIVE_TIMEOUT_MS)
+            assert note.startswith("This link is cut off"), (engine.name, len(cut), note)
+        engine.where = "/sucs/roster/: exporting 202 rosters"
+        rosters = [roster.normalize_roster({**roster.blank(f"Army {i:03d}", 0),
+                                            "units": TEN_RED["units"][:1]})[0] for i in range(202)]
+        engine.run(js.PUT_STORAGE, {ENTRY + f"a{i}": json.dumps({"id": f"a{i}", "rev": 1, "order": i, "roster": r})
+                                    for i, r in enumerate(rosters)})
+        engine.goto(base + "sucs/roster/")
+        engine.run(js.ERRORS)
+        text = engine.run(js.EXPORT_ALL, LIVE_TIMEOUT_MS)
+        assert json.loads(text)["rosters"] == rosters, engine.name
+        assert _errors(engine) == [], engine.name
+    finally:
+        _HeldRuntime.go.set()
+        server.shutdown()
+        server.server_close()
+    fresh = ENGINES[engine.name]()
+    try:
+        fresh.where = "a fresh browser: importing the 202 rosters"
+        fresh.goto(site.url + "sucs/roster/")
+        fresh.run(js.ERRORS)
+        got = fresh.run(js.IMPORT_TEXT, [text, "202 rosters added", LIVE_TIMEOUT_MS])
+        assert got["rosters"][1:] == rosters, (engine.name, got["notice"], len(got["rosters"]))
+        assert _errors(fresh) == [], engine.name
+    finally:
+        fresh.quit()
