@@ -59,10 +59,14 @@ def check_every_widget(page: Page, site, *, bad_inputs: bool) -> None:  # type: 
             expected = api.run(name, initial)
             assert expected["ok"], (where, initial, expected)
             assert _headline(page, root) == expected["display"]["headline"], where
-            # every input has a visible label tied to it
-            for control in root.locator(".calc-field input, .calc-field select").all():
+            # every input has a visible label tied to it; a pick list beside a field is
+            # named by its own prompt, which it shows until something is picked
+            for control in root.locator(".calc-field input, .calc-field select:not(.calc-pick)").all():
                 control_id = control.get_attribute("id")
                 assert root.locator(f'label[for="{control_id}"]').count() == 1, where
+            for pick in root.locator(".calc-field select.calc-pick").all():
+                prompt = pick.locator("option").first.text_content() or ""
+                assert pick.get_attribute("aria-label") == prompt.rstrip("…") and prompt, where
             # every typed input: a bad value gets a message next to its field, then recovers
             for control in [] if not bad_inputs else root.locator(
                     '.calc-field[data-kind="int"]:not([hidden]) input, '
