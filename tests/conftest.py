@@ -50,8 +50,9 @@ def build_site(generator: str, out: Path, url: str, assets: Path | None = None) 
 
 
 @contextmanager
-def served(directory: Path, port: int) -> Iterator[None]:
-    server = serve.server(str(directory), port, quiet=True)
+def served(directory: Path, port: int, handler: type[serve.SiteHandler] | None = None) -> Iterator[None]:
+    """``directory`` served on ``port`` (by ``handler``, else quietly) while inside."""
+    server = serve.server(str(directory), port, quiet=True, handler=handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

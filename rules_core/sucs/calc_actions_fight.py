@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -138,10 +139,20 @@ def published(name: str, wanted: str, said: str) -> Preset:
         return found[0]
     if found:
         raise InputError(name, f"{label}: {describe(wanted)} is in several unit lists; say "
-                               "which, as " + " or ".join(f"{p.list_title.removesuffix(' armies')}/"
-                                                          f"{p.name}" for p in found) + ".")
+                               "which, as " + " or ".join(f"{list_name(p)}/{p.name}"
+                                                          for p in found) + ".")
     raise InputError(name, f"{label}: could not read {describe(said)} as a unit; write "
                            f"{FORMAT_HELP}.")
+
+
+def list_name(p: Preset) -> str:
+    """The list a published unit is in, as a side names it ("TL 5-7")."""
+    return p.list_title.removesuffix(" armies")
+
+
+def weapons_notation(attack: int, targets: int, alternatives: Sequence[tuple[int, int]]) -> str:
+    """A unit's weapons as a side writes them: "1x2", "3 or 1x2"."""
+    return " or ".join(f"{a}x{h}" if h > 1 else f"{a}" for a, h in ((attack, targets), *alternatives))
 
 
 def published_picks() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
@@ -154,22 +165,17 @@ def published_picks() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
         named[slug(p.name)] = named.get(slug(p.name), 0) + 1
     groups: dict[str, list[tuple[str, str]]] = {}
     for p in everyone:
-        era = p.list_title.removesuffix(" armies")
         name = p.name.replace(",", "")  # "wagon, horse": a comma would part two units
-        text = name if named[slug(p.name)] == 1 else f"{era}/{name}"
+        text = name if named[slug(p.name)] == 1 else f"{list_name(p)}/{name}"
         u = p.unit
-        weapons = "".join(f" or {w.attack}" + (f"x{w.targets}" if w.targets > 1 else "")
-                          for w in u.alt_weapons)
-        numbers = (f"{u.quality}/{u.attack}" + (f"x{u.targets}" if u.targets > 1 else "")
-                   + weapons + f"/{u.armor}" + (" stealth" if u.stealth else ""))
+        weapons = weapons_notation(u.attack, u.targets, [(w.attack, w.targets) for w in u.alt_weapons])
+        numbers = f"{u.quality}/{weapons}/{u.armor}" + (" stealth" if u.stealth else "")
         groups.setdefault(p.list_title, []).append((text, f"{p.name} ({numbers})"))
     return tuple((title, tuple(options)) for title, options in groups.items())
 
 
 def fighting_numbers(u: Fighter) -> str:
     """A unit's quality, weapon, armor and extras in words."""
-    hits = f"x{u.targets}" if u.targets > 1 else ""
-    hits += "".join(f" or {a}" + (f"x{h}" if h > 1 else "") for a, h in u.alt_weapons)
     extras = [f"cover {u.cover}"] if u.cover else []
     extras += [f"{u.roll_modifier:+d} to its attack rolls"] * bool(u.roll_modifier)
     extras += ["dug in"] * u.dug_in + ["stealth"] * u.stealthy
@@ -177,7 +183,8 @@ def fighting_numbers(u: Fighter) -> str:
     extras += ["one action a turn"] * u.one_action + ["commander"] * u.commander
     extras += [f"+{SUPPORT_BONUS} attack from support"] * u.attack_support
     extras += [f"+{SUPPORT_BONUS} armor from support"] * u.armor_support
-    return (f"quality {u.quality}, attack {u.attack}{hits}, armor {u.armor}"
+    return (f"quality {u.quality}, attack {weapons_notation(u.attack, u.targets, u.alt_weapons)}, "
+            f"armor {u.armor}"
             + (f" ({', '.join(extras)})" if extras else ""))
 
 

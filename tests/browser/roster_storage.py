@@ -68,11 +68,16 @@ def legacy_text(*rosters: dict, ids: tuple[str, ...] = (), **header: object) -> 
     return json.dumps(data)
 
 
+def entry_items(rosters: tuple[dict, ...] | list[dict], ids: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """Rosters as the builder saves them: one localStorage key each, in this order."""
+    return {ENTRY + i: json.dumps({"id": i, "rev": 1, "order": n, "roster": r})
+            for n, (i, r) in enumerate(zip(ids, rosters))}
+
+
 def put_entries(page: Page, *rosters: dict, ids: tuple[str, ...] = ()) -> None:
     """Write rosters as the builder saves them (one key each), after clearing storage."""
     ids = ids or tuple(f"r{i}" for i in range(len(rosters)))
-    items = {ENTRY + i: json.dumps({"id": i, "rev": 1, "order": n, "roster": r})
-             for n, (i, r) in enumerate(zip(ids, rosters))}
+    items = entry_items(rosters, ids)
     if ids:
         items[ACTIVE] = ids[0]
     put_storage(page, items)

@@ -27,12 +27,12 @@ import pytest
 
 from calculators import serve
 from rules_core.sucs import roster
-from tests.browser.roster_storage import ACTIVE, ENTRY
+from tests.browser.roster_storage import ACTIVE, entry_items
 from tests.browser.support import site_pages
 from tests.browser.test_battle_links import BLUE as TEN_BLUE
 from tests.browser.test_battle_links import RED as TEN_RED
 from tests.browser.test_sucs_account import check_account
-from tests.conftest import _free_port
+from tests.conftest import _free_port, served
 from tests.crossbrowser import page_scripts as js
 from tests.crossbrowser.engines import ENGINES, Engine, PageCrashed
 from tests.rules_core.test_sucs_account import BLUE, RED
@@ -162,11 +162,8 @@ def test_the_army_builder_and_the_tracker_keep_their_data_through_a_reload(engin
 @retry_an_engine_crash_once
 def test_a_page_visited_once_works_offline(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
     port = _free_port()
-    server = serve.server(str(site.dir), port, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     url = f"http://127.0.0.1:{port}/gunplay/difficulty/"
-    try:
+    with served(site.dir, port):
         engine.where = "loading /gunplay/difficulty/ online"
         engine.goto(url)
         engine.run(js.ERRORS)
@@ -174,9 +171,6 @@ def test_a_page_visited_once_works_offline(engine: Engine, site) -> None:  # typ
         assert all(e["status"] == "ready" for e in live), (engine.name, live)
         engine.where = "/gunplay/difficulty/: waiting for the service worker to hold the page"
         assert engine.run(js.OFFLINE_READY, LIVE_TIMEOUT_MS), engine.name
-    finally:
-        server.shutdown()
-        server.server_close()
     engine.where = "reloading /gunplay/difficulty/ offline"
     engine.reload()  # the server is gone: only the service worker can answer
     engine.run(js.ERRORS)
@@ -197,6 +191,44 @@ class _HeldRuntime(serve.QuietSiteHandler):
         return super().send_head()
 
 
+def _early_fight_cut_link_and_export(engine: Engine, base: str) -> tuple[str, list[dict]]:
+    """The steps of the test below on the server at ``base`` whose runtime is held back:
+    the file Export all wrote, and the rosters it holds."""
+    engine.where = "writing two ten-unit rosters into storage"
+    engine.goto(base)
+    engine.run(js.ERRORS)
+    engine.run(js.PUT_STORAGE, entry_items((TEN_RED, TEN_BLUE), ("red", "blue")) | {ACTIVE: "red"})
+    engine.where = "/sucs/roster/: Fight this roster before the engine is live"
+    engine.goto(base + "sucs/roster/")
+    engine.run(js.ERRORS)
+    early = engine.run(js.FIGHT_EARLY, ["blue", LIVE_TIMEOUT_MS])
+    assert early["early"], (engine.name, early)
+    assert "as soon as the rules engine is ready" in early["note"], (engine.name, early)
+    _HeldRuntime.go.set()
+    engine.where = "/sucs/roster/: the early fight, once the engine is live"
+    done = engine.run(js.FIGHT_DONE, LIVE_TIMEOUT_MS)
+    assert "“Red platoon” (side A) against “Blue company” (side B)" in done["note"], (engine.name, done)
+    link = done["link"]
+    assert len(link) < 2_000, (engine.name, len(link))
+    assert _errors(engine) == [], engine.name
+    for cut in (link[:300], link[:1_000], link[:-1]):
+        engine.where = f"opening the battle's link cut at {len(cut)} characters"
+        engine.goto(cut)
+        engine.run(js.ERRORS)
+        note = engine.run(js.LINK_NOTE, LIVE_TIMEOUT_MS)
+        assert note.startswith("This link is cut off"), (engine.name, len(cut), note)
+    engine.where = "/sucs/roster/: exporting 202 rosters"
+    rosters = [roster.normalize_roster({**roster.blank(f"Army {i:03d}", 0),
+                                        "units": TEN_RED["units"][:1]})[0] for i in range(202)]
+    engine.run(js.PUT_STORAGE, entry_items(rosters, [f"a{i}" for i in range(len(rosters))]))
+    engine.goto(base + "sucs/roster/")
+    engine.run(js.ERRORS)
+    text = engine.run(js.EXPORT_ALL, LIVE_TIMEOUT_MS)
+    assert json.loads(text)["rosters"] == rosters, engine.name
+    assert _errors(engine) == [], engine.name
+    return text, rosters
+
+
 @retry_an_engine_crash_once
 def test_a_battle_fought_early_shared_cut_and_every_roster_exported_to_a_fresh_browser(engine: Engine, site) -> None:  # type: ignore[no-untyped-def]
     """The army builder in the engine: Fight this roster pressed before the engine is live
@@ -206,50 +238,12 @@ def test_a_battle_fought_early_shared_cut_and_every_roster_exported_to_a_fresh_b
     come back whole when imported into a fresh browser."""
     port = _free_port()
     _HeldRuntime.go.clear()
-    server = serve.server(str(site.dir), port, handler=_HeldRuntime)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     base = f"http://127.0.0.1:{port}/"
-    try:
-        engine.where = "writing two ten-unit rosters into storage"
-        engine.goto(base)
-        engine.run(js.ERRORS)
-        engine.run(js.PUT_STORAGE, {ENTRY + key: json.dumps({"id": key, "rev": 1, "order": n, "roster": r})
-                                    for n, (key, r) in enumerate((("red", TEN_RED), ("blue", TEN_BLUE)))}
-                   | {ACTIVE: "red"})
-        engine.where = "/sucs/roster/: Fight this roster before the engine is live"
-        engine.goto(base + "sucs/roster/")
-        engine.run(js.ERRORS)
-        early = engine.run(js.FIGHT_EARLY, ["blue", LIVE_TIMEOUT_MS])
-        assert early["early"], (engine.name, early)
-        assert "as soon as the rules engine is ready" in early["note"], (engine.name, early)
-        _HeldRuntime.go.set()
-        engine.where = "/sucs/roster/: the early fight, once the engine is live"
-        done = engine.run(js.FIGHT_DONE, LIVE_TIMEOUT_MS)
-        assert "“Red platoon” (side A) against “Blue company” (side B)" in done["note"], (engine.name, done)
-        link = done["link"]
-        assert len(link) < 2_000, (engine.name, len(link))
-        assert _errors(engine) == [], engine.name
-        for cut in (link[:300], link[:1_000], link[:-1]):
-            engine.where = f"opening the battle's link cut at {len(cut)} characters"
-            engine.goto(cut)
-            engine.run(js.ERRORS)
-            note = engine.run(js.LINK_NOTE, LIVE_TIMEOUT_MS)
-            assert note.startswith("This link is cut off"), (engine.name, len(cut), note)
-        engine.where = "/sucs/roster/: exporting 202 rosters"
-        rosters = [roster.normalize_roster({**roster.blank(f"Army {i:03d}", 0),
-                                            "units": TEN_RED["units"][:1]})[0] for i in range(202)]
-        engine.run(js.PUT_STORAGE, {ENTRY + f"a{i}": json.dumps({"id": f"a{i}", "rev": 1, "order": i, "roster": r})
-                                    for i, r in enumerate(rosters)})
-        engine.goto(base + "sucs/roster/")
-        engine.run(js.ERRORS)
-        text = engine.run(js.EXPORT_ALL, LIVE_TIMEOUT_MS)
-        assert json.loads(text)["rosters"] == rosters, engine.name
-        assert _errors(engine) == [], engine.name
-    finally:
-        _HeldRuntime.go.set()
-        server.shutdown()
-        server.server_close()
+    with served(site.dir, port, _HeldRuntime):
+        try:
+            text, rosters = _early_fight_cut_link_and_export(engine, base)
+        finally:
+            _HeldRuntime.go.set()
     fresh = ENGINES[engine.name]()
     try:
         fresh.where = "a fresh browser: importing the 202 rosters"
