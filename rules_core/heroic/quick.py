@@ -50,79 +50,122 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
     broken = tuple(model.BREAKS.format(side.name) for side in sides)
     flee = rules.on_break == "flee"
     rerolled = rules.ties == "reroll"
-    # each attack's injury table, by (side, free attack, attackers' standing, defenders')
-    tables: dict[tuple[int, bool, int, int], tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {}
+    # each attack's injury table, by (side, free attack, attackers' standing, defenders'),
+    # as one whole number (:func:`code`)
+    span = max(full) + 2
+    tables: dict[int, tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {}
     # ways out of 216 a side breaks, by what its check reads (:func:`model.morale_modifier`:
-    # members standing before and after, or a lone creature's HP, and the foes standing)
-    morale: dict[tuple[int, int, int, int], int] = {}
+    # members standing before and after, or a lone creature's HP, and the foes standing),
+    # as one whole number
+    morale: dict[int, int] = {}
+
+    def code(s: int, x: int, y: int, z: int) -> int:
+        """One whole number for a key of four small whole numbers (each below ``span``)."""
+        return ((s * span + x) * span + y) * span + z
 
     def table(s: int, a_up: int, d_up: int, free: bool
               ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
         den, injuries, cumulative = model.drawable(fight, keys[s], a_up, d_up, free)
-        tables[s, free, a_up, d_up] = known = (den.bit_length(), den, cumulative, injuries)
+        tables[code(s, free, a_up, d_up)] = known = (den.bit_length(), den, cumulative, injuries)
         return known
 
     def breaks(s: int, before: int, after: int, foe: int) -> int:
-        e = 1 - s
-        key = ((s, before, after, ups[e][foe]) if lone[s] else
-               (s, ups[s][before], ups[s][after], ups[e][foe]))
+        key = code(s, before, after, foe) if lone[s] else code(s, ups[s][before], ups[s][after],
+                                                                 ups[1 - s][foe])
         ways = morale.get(key)
         if ways is None:
             ways = morale[key] = model.break_ways(fight, keys[s], before, after, foe)
         return ways
 
+    # what an injury leaves of a pool (:func:`model.after_injury`), by (pool, injury) read
+    # as pool - injury: carried wounds keep it, else the members standing at full HP
+    left_of = tuple([p if carry else ups[s][p] * hp[s] for p in range(full[s] + 1)]
+                    for s in (0, 1))
+    base = (0, span * span * span)  # side B's keys
+
     def play(max_rounds: int, rng: random.Random) -> tuple[model.State, int]:
+        # every draw inline, in the order of :func:`model.play_round` (each injury: random
+        # bits redrawn past the table's total, then its bisection)
         getrandbits = rng.getrandbits
-
-        def injury(s: int, a_up: int, d_up: int, free: bool) -> int:
-            """Side ``s``'s attack with ``a_up`` striking on ``d_up`` standing, drawn."""
-            known = tables.get((s, free, a_up, d_up)) or table(s, a_up, d_up, free)
-            bits, den, cumulative, injuries = known
-            r = getrandbits(bits)
-            while r >= den:
-                r = getrandbits(bits)
-            return injuries[bisect_right(cumulative, r)]
-
-        def after(e: int, pool: int, hurt: int) -> int:
-            """:func:`model.after_injury`."""
-            left = pool - hurt if pool > hurt else 0
-            return left if carry else ups[e][left] * hp[e]
-
-        pools = [full[0], full[1]]
+        get, ups_a, ups_b, after_a, after_b = tables.get, ups[0], ups[1], left_of[0], left_of[1]
+        breaks_get = morale.get
+        pa, pb = full
         played = 0
         while played < max_rounds:
             played += 1
-            pa, pb = pools
+            start_a, start_b = pa, pb
             # 1d each: the higher attacks first; ties rolled again, or blows at once
-            first = getrandbits(1) if rerolled else below(rng, 36) // 15
+            if rerolled:
+                first = getrandbits(1)
+            else:
+                r = getrandbits(6)
+                while r >= 36:
+                    r = getrandbits(6)
+                first = r // 15
             if first == 2:  # 6 ties in 36: both strike with the numbers they start with
-                ua, ub = ups[0][pa], ups[1][pb]
+                ua, ub = ups_a[pa], ups_b[pb]
                 if ua and ub:
-                    pools[1] = after(1, pb, injury(0, ua, ub, False))
-                    pools[0] = after(0, pa, injury(1, ub, ua, False))
+                    t = get(ua * span + ub) or table(0, ua, ub, False)
+                    r = getrandbits(t[0])
+                    while r >= t[1]:
+                        r = getrandbits(t[0])
+                    hurt = t[3][bisect_right(t[2], r)]
+                    pb = after_b[pb - hurt] if pb > hurt else 0
+                    t = get(base[1] + (ub * span + ua)) or table(1, ub, ua, False)
+                    r = getrandbits(t[0])
+                    while r >= t[1]:
+                        r = getrandbits(t[0])
+                    hurt = t[3][bisect_right(t[2], r)]
+                    pa = after_a[pa - hurt] if pa > hurt else 0
             else:
                 for s in (first, 1 - first):
-                    e = 1 - s
-                    a_up, d_up = ups[s][pools[s]], ups[e][pools[e]]
-                    if a_up and d_up:
-                        pools[e] = after(e, pools[e], injury(s, a_up, d_up, False))
-            ua, ub = ups[0][pools[0]], ups[1][pools[1]]
+                    ua, ub = ups_a[pa], ups_b[pb]
+                    if ua and ub:
+                        if s == 0:
+                            t = get(ua * span + ub) or table(0, ua, ub, False)
+                        else:
+                            t = get(base[1] + (ub * span + ua)) or table(1, ub, ua, False)
+                        r = getrandbits(t[0])
+                        while r >= t[1]:
+                            r = getrandbits(t[0])
+                        hurt = t[3][bisect_right(t[2], r)]
+                        if s == 0:
+                            pb = after_b[pb - hurt] if pb > hurt else 0
+                        else:
+                            pa = after_a[pa - hurt] if pa > hurt else 0
+            ua, ub = ups_a[pa], ups_b[pb]
             if not (ua and ub):
                 name = model.BOTH_WIPED if not (ua or ub) else wiped[0] if not ua else wiped[1]
-                return ("end", name, *pools), played
-            ka, kb = breaks(0, pa, pools[0], pools[1]), breaks(1, pb, pools[1], pools[0])
+                return ("end", name, pa, pb), played
+            key = (start_a * span + pa) * span + pb if lone[0] else \
+                (ups_a[start_a] * span + ua) * span + ub
+            ka = breaks_get(key)
+            if ka is None:
+                ka = breaks(0, start_a, pa, pb)
+            key = base[1] + ((start_b * span + pb) * span + pa if lone[1] else
+                             (ups_b[start_b] * span + ub) * span + ua)
+            kb = breaks_get(key)
+            if kb is None:
+                kb = breaks(1, start_b, pb, pa)
             fled_a = ka and below(rng, model.DICE_WAYS) < ka
             fled_b = kb and below(rng, model.DICE_WAYS) < kb
             if fled_a and fled_b:
-                return ("end", model.BOTH_BREAK, *pools), played
+                return ("end", model.BOTH_BREAK, pa, pb), played
             if fled_a or fled_b:
                 s = 0 if fled_a else 1
-                e = 1 - s
                 if flee:  # the other side's free attack as it goes
-                    pools[s] = after(s, pools[s], injury(e, ups[e][pools[e]],
-                                                         ups[s][pools[s]], True))
-                return ("end", broken[s], *pools), played
-        return ("fight", *pools), played
+                    e = 1 - s
+                    pools = [pa, pb]
+                    a_up, d_up = ups[e][pools[e]], ups[s][pools[s]]
+                    t = get(code(e, 1, a_up, d_up)) or table(e, a_up, d_up, True)
+                    r = getrandbits(t[0])
+                    while r >= t[1]:
+                        r = getrandbits(t[0])
+                    hurt = t[3][bisect_right(t[2], r)]
+                    pools[s] = left_of[s][pools[s] - hurt] if pools[s] > hurt else 0
+                    pa, pb = pools
+                return ("end", broken[s], pa, pb), played
+        return ("fight", pa, pb), played
 
     return play
 
