@@ -13,7 +13,15 @@ from rules_core.cascade import Refinement
 from rules_core.dice.distribution import one_in, percent
 from rules_core.explain import table
 from rules_core.fields import IntField
-from rules_core.solver import PRUNE_FLOOR, STILL_FIGHTING, TOP_ROUNDS, Odds, Pruned, Simulated
+from rules_core.solver import (
+    PRUNE_FLOOR,
+    STILL_FIGHTING,
+    TOP_ROUNDS,
+    Odds,
+    Pruned,
+    Simulated,
+    wilson,
+)
 
 #: an exact chance is given in the result only while its numerator and denominator have
 #: at most this many digits together (Python refuses to print an integer of more than
@@ -120,6 +128,19 @@ def refined_result(refined: Refinement, sides: Sequence[tuple[str, str]] = ()) -
     result.update(method=method, settled=refined.done, stopped=refined.stopped)
     result["precision"] = precision_text(result)
     return result
+
+
+def add_summed(result: dict[str, Any], summed: Mapping[str, Sequence[str]]) -> None:
+    """Outcomes that add up several of the fight's own (a side beaten: wiped out or broken),
+    each a name of its own in ``result["summed"]``; a simulation's with its own 95%
+    interval (of the fights that ended in any of them) in ``result["summed_intervals"]``."""
+    result["summed"] = {name: sum(result["outcomes"].get(n, 0.0) for n in parts)
+                        for name, parts in summed.items()}
+    if result.get("method") == "simulation":
+        trials = result["trials"]
+        shares = {name: wilson(round(p * trials), trials) for name, p in result["summed"].items()}
+        result["summed"] = {name: e.p for name, e in shares.items()}
+        result["summed_intervals"] = {name: (e.low, e.high) for name, e in shares.items()}
 
 
 def precision_text(result: Mapping[str, Any]) -> str:

@@ -676,7 +676,8 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> Estimate:
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), trials)
+    # the share itself always inside (at 0 or all trials, rounding could leave it out)
+    return Estimate(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)), trials)
 
 
 class Stepped:

@@ -130,15 +130,18 @@ def wanted_chance(raw: Any) -> float:
 
 
 def chance_of(result: dict[str, Any], names: tuple[str, ...]) -> tuple[float, float, str]:
-    """The chance of any of ``names`` in a whole fight's result, its largest error and its
-    method: 0 for an exact answer, the dropped chance of a pruned walk, the sum of each
-    share's 95% half-width for a simulation."""
-    chance = sum(result["outcomes"].get(n, 0.0) for n in names)
+    """The chance of any of ``names`` in a whole fight's result (its own outcomes, or the
+    outcomes it adds up, ``summed``), its largest error and its method: 0 for an exact
+    answer, the dropped chance of a pruned walk, the sum of each share's 95% half-width for
+    a simulation."""
+    outcomes = {**result["outcomes"], **result.get("summed", {})}
+    chance = sum(outcomes.get(n, 0.0) for n in names)
     method = result.get("method", "exact")
     if method == "simulation":
+        intervals = {**result["intervals"], **result.get("summed_intervals", {})}
         error = sum(max(chance_n - low, high - chance_n) for n in names
-                    for chance_n, (low, high) in [(result["outcomes"].get(n, 0.0),
-                                                   result["intervals"].get(n, (0.0, 0.0)))])
+                    for chance_n, (low, high) in [(outcomes.get(n, 0.0),
+                                                   intervals.get(n, (0.0, 0.0)))])
         return chance, error, method
     bound = float(result.get("error_bound") or 0.0)
     return chance, bound, "pruned" if bound else "exact"

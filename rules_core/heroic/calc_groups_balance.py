@@ -15,10 +15,10 @@ from rules_core.heroic.inputs import GROUPS_PAGE
 
 
 def _lost(loser: str) -> Any:
-    """A side's loss: the fight's outcomes in which ``loser`` is wiped out or breaks."""
+    """A side's loss: the whole fight's outcome that adds up ``loser`` wiped out and
+    ``loser`` broken (its result's ``summed``)."""
     def names(fight: dict[str, Any]) -> tuple[str, ...]:
-        name = fight[f"{loser}_name"]
-        return (model.WIPED.format(name), model.BREAKS.format(name))
+        return (model.BEATEN.format(fight[f"{loser}_name"]),)
     return names
 
 

@@ -200,6 +200,8 @@ def _result(inputs: dict[str, Any], refined: cascade.Refinement) -> Result:
     assert isinstance(f, model.Fight)
     out = fight_result.refined_result(refined, _sides(f))
     out["sides"] = {"a": f.a.name, "b": f.b.name}
+    fight_result.add_summed(out, {model.BEATEN.format(side.name): (
+        model.WIPED.format(side.name), model.BREAKS.format(side.name)) for side in (f.a, f.b)})
     if out["method"] == "simulation":
         out["simulated_because"] = f"{refined.why_not_exact} {_advice(inputs)}"
     return out

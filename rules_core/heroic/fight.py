@@ -42,6 +42,8 @@ from rules_core.heroic.tables import MAX_REACH_PER_DEFENDER, TACTIC_BY_KEY
 WIPED, BREAKS, BOTH_BREAK = "{} wiped out", "{} broken", "Both sides break"
 #: both sides down in the same round (only when ties are played as blows struck at once)
 BOTH_WIPED = "Both sides wiped out"
+#: a side wiped out or broken, the other still standing (the two outcomes summed)
+BEATEN = "{} beaten"
 SIDES = ("a", "b")
 Moves = tuple[int, tuple[tuple[Any, int], ...]]  # solver.Moves, kept as tuples (cached)
 State = tuple  # ("fight", pool_a, pool_b) or ("end", outcome, pool_a, pool_b)

@@ -20,11 +20,14 @@ from rules_core.phases.calc_momentum_balance import SPEC as PHASES
 from rules_core.sucs.calc_actions_balance import SPEC as SUCS
 
 
-def engagement_chance(system: str, inputs: dict[str, Any], outcome: str | list[str]) -> float:
+def engagement_chance(system: str, inputs: dict[str, Any], outcome: str) -> float:
+    """The chance the whole fight gives ``outcome``: one of its own outcomes, or one it adds
+    up (``summed``)."""
     result = api.run(f"{system}.engagement", inputs)
     assert result["ok"], result
-    names = [outcome] if isinstance(outcome, str) else outcome
-    return sum(result["result"]["outcomes"].get(n, 0.0) for n in names)
+    named = {**result["result"]["outcomes"], **result["result"].get("summed", {})}
+    assert outcome in named, (outcome, sorted(named))
+    return float(named[outcome])
 
 
 def balance(system: str, fight: dict[str, Any], **given: Any) -> dict[str, Any]:
@@ -77,7 +80,10 @@ def test_heroic_the_value_found_is_the_nearest_of_every_value() -> None:
     assert found["method"] == "exact" and found["check"]["precision"] == 0
     # a range wider than the first curve: the search halved gaps rather than try them all
     assert len(found["tried"]) < 14 and found["steady"]
-    assert found["check"]["outcome"] == ["Orcs wiped out", "Orcs broken"]
+    assert found["check"]["outcome"] == "Orcs beaten"
+    fight = api.run("heroic.engagement", found["check"]["inputs"])["result"]
+    assert fight["summed"]["Orcs beaten"] == pytest.approx(
+        fight["outcomes"]["Orcs wiped out"] + fight["outcomes"]["Orcs broken"])
     assert [n["value"] for n in found["neighbours"]] == [found["value"] - 1, found["value"] + 1]
 
 
@@ -275,3 +281,19 @@ def test_a_search_of_an_optional_input_left_empty_starts_at_its_smallest() -> No
 def test_exact_fights_refuse_bad_searches(system: str, given: dict[str, Any], field: str) -> None:
     reply = api.run(f"{system}.balance", {**api.spec(f"{system}.balance")["initial"], **given})
     assert not reply["ok"] and reply["error"]["field"] == field, reply
+
+
+def test_a_side_beaten_is_one_outcome_of_the_heroic_fight_with_its_own_interval() -> None:
+    """The Heroic balance's outcome is one name of the whole fight's result (its ``summed``):
+    exact, the sum of the two outcomes it adds up; simulated, with its own 95% interval."""
+    exact = api.run("heroic.engagement", HEROIC_SMALL)["result"]
+    for side in ("Orcs", "Knights"):
+        assert exact["summed"][f"{side} beaten"] == pytest.approx(
+            exact["outcomes"][f"{side} wiped out"] + exact["outcomes"][f"{side} broken"])
+    assert "summed_intervals" not in exact
+    big = api.run("heroic.engagement", {**HEROIC_SMALL, "a_members": 40, "b_members": 40,
+                                        "max_rounds": 100})["result"]
+    assert big["method"] == "simulation"
+    for name, p in big["summed"].items():
+        low, high = big["summed_intervals"][name]
+        assert low <= p <= high and high - low < 0.03
