@@ -1,7 +1,8 @@
 """Make it a fair fight, measured (issue 45): the default search of each system's
-``<system>.balance`` in CPython (processor time), then in Pyodide in Chromium how soon
-its first curve shows (the first answer with two points or more) and when it settles,
-and the Heroic search over 1-40 members of a side. Prints figures; asserts nothing.
+``<system>.balance`` and of the army battle's (``sucs.roster_balance``) in CPython
+(processor time), then in Pyodide in Chromium how soon its first curve shows (the first
+answer with two points or more) and when it settles, and the Heroic search over 1-40
+members of a side. Prints figures; asserts nothing.
 
 Run: .venv/bin/python benchmarks/balance.py [--cpython-only] [--json FILE]
 """
@@ -25,6 +26,7 @@ from rules_core import api  # noqa: E402
 SEARCHES: list[tuple[str, str, dict[str, Any]]] = [
     *((f"{system} default", f"{system}.balance", {})
       for system in ("gunplay", "cortex", "heroic", "sucs", "phases")),
+    ("sucs army default", "sucs.roster_balance", {}),
     ("heroic 1-40 members", "heroic.balance", {"vary": "a_members", "low": 1, "high": 40}),
 ]
 

@@ -12,6 +12,10 @@ import { state } from "./state.js";
 /** @typedef {import("./form.js").Widget} Widget */
 /** @typedef {{calculator: string, title: string, page: string, uid: string, field: string}} Target */
 
+/** The event a widget sends once it has handed a result on (detail: the calculator, its
+ * result, the note under its buttons). */
+export const HANDED_ON = "calc-handed-on";
+
 /** Put ``value`` into ``field`` of a widget as the reader would: its own input and change
  * events keep its address and result up to date. */
 export function fill(/** @type {HTMLElement} */ widget, /** @type {string} */ field, /** @type {string} */ value) {
@@ -110,6 +114,11 @@ export async function handOn(/** @type {Widget} */ root, /** @type {HTMLButtonEl
     }
   }
   note.replaceChildren(...parts);
+  // what else on the page takes a result handed on (the army builder, a balance search's
+  // roster scaled) hears of it, with the note to add to
+  root.dispatchEvent(new CustomEvent(HANDED_ON, {
+    bubbles: true, detail: { calculator: root.dataset.calculator, result: state(root).result, note },
+  }));
   // with a link to another page still to follow, the note stays in view (on a phone the
   // filled widget would push it off-screen): its first link goes to the filled widget
   if (filled.length === spec.targets.length) filled[0]?.scrollIntoView({ block: "nearest" });

@@ -5,6 +5,7 @@ explanation for every system. The search is :mod:`rules_core.balance.search`."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,15 +14,16 @@ from rules_core.balance.search import (
     LEVELS,
     MAX_POINTS,
     Outcome,
+    Point,
     Search,
     Variable,
     fight_inputs,
     wanted_chance,
 )
 from rules_core.calculator import Calculator, Chart, HandOn, Result
-from rules_core.dice.distribution import percent
+from rules_core.dice.distribution import one_in, percent
 from rules_core.errors import InputError
-from rules_core.explain import rule, table
+from rules_core.explain import escape, rule, table
 from rules_core.fields import ChoiceField, IntField, TextField, initial_inputs
 from rules_core.messages import MAX_DEPTH, describe, parse_json
 
@@ -42,6 +44,10 @@ class Balance:
     start: dict[str, Any] | None = None
     default_vary: str = ""
     default_outcome: str = ""
+    #: what the value found changes, for the page that made the fight to take or not
+    #: (the army battle's roster scaled, for the army builder): (the fight, the input
+    #: varied, the value found) -> the change, or None
+    suggest: Callable[[dict[str, Any], str, Point], dict[str, Any] | None] | None = None
 
     def variable(self, key: str) -> Variable:
         return next(v for v in self.variables if v.key == key)
@@ -137,6 +143,8 @@ class Balance:
         point = lambda p: {"value": p.value, "chance": p.chance, "error": p.error,  # noqa: E731
                            "method": p.method}
         low, high = self.span(inputs)
+        suggested = ({"suggestion": self.suggest(inputs["fight"], var.key, best)}
+                     if self.suggest is not None else {})
         return {
             "vary": var.key, "vary_label": var.label, "outcome": outcome.label,
             "wanted": search.wanted, "low": low, "high": high,
@@ -151,6 +159,7 @@ class Balance:
             "fight_inputs": best.inputs,
             "settled": search.done, "stopped": search.stopped,
             "precision": precision_words(best, search.done),
+            **suggested,
         }
 
 
@@ -162,8 +171,8 @@ HAND_LABEL = f"Make it {HAND_LEVEL}"
 def precision_words(p: Any, settled: bool) -> str:
     """The precision of the value found, in words (the widget's status line)."""
     said = ("exact" if p.method == "exact" else
-            f"within {100 * p.error:.1f} points" + (" (95% interval)" if p.method == "simulation"
-                                                     else ""))
+            f"exact to within {one_in(p.error)}" if p.method == "pruned" else
+            f"within {100 * p.error:.1f} points (95% interval)")
     return said + ("" if settled else "; still searching")
 
 
@@ -209,6 +218,10 @@ def explain(inputs: dict[str, Any], result: Result) -> str:
              f"({'simulated' if t['method'] == 'simulation' else 'walk bound'})", t["why"]]
             for i, t in enumerate(result["tried"], 1)]
     lines += [table(["Try", label, "Chance", "How found", "Step"], rows), ""]
+    if result.get("suggestion"):
+        lines += [f"**A change to the roster, for the army builder**: "
+                  f"{escape(result['suggestion']['summary'])} *Use this fight* offers it to the "
+                  f"builder, which makes it only when you apply it.", ""]
     if result["check"]:
         lines.append(f"The whole fight with {label} {result['value']} gives "
                      f"{percent(result['chance'])}, the same figure it gives on its own "

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules_core import cascade, fight_result, solver
+from rules_core.balance.calculator import hands_on_to
 from rules_core.calculator import Calculator, Chart, Result
 from rules_core.dice.distribution import percent
 from rules_core.errors import InputError
@@ -170,7 +171,7 @@ def unshare(name: str, text: str) -> str:
         raise damaged from None
 
 
-def _side(name: str, raw: Any) -> dict[str, Any]:
+def side_roster(name: str, raw: Any) -> dict[str, Any]:
     if isinstance(raw, str) and not raw.lstrip().startswith("{"):
         raw = unshare(name, raw)
     army = _parse_roster(name, raw)
@@ -184,24 +185,24 @@ def _side(name: str, raw: Any) -> dict[str, Any]:
     return army
 
 
-def _starter(name: str, units: list[tuple[str, int, dict[str, Any]]]) -> str:
+def starter(name: str, units: list[tuple[str, int, dict[str, Any]]]) -> str:
     return json.dumps({**roster.blank(name, 0), "units": [
         {"name": n, "count": c, "preset": None, "stats": stats} for n, c, stats in units]})
 
 
-_RIFLES = {"quality": 3, "attack": 1, "armor": 0}
-_VETERANS = {"quality": 4, "attack": 2, "armor": 1}
-_GUNNERS = {"quality": 3, "attack": 1, "targets": 2, "armor": 0}
+RIFLES = {"quality": 3, "attack": 1, "armor": 0}
+VETERANS = {"quality": 4, "attack": 2, "armor": 1}
+GUNNERS = {"quality": 3, "attack": 1, "targets": 2, "armor": 0}
 
 FIELDS = (
-    TextField("roster_a", "Side A roster (JSON or a share link)", parse=_side,
+    TextField("roster_a", "Side A roster (JSON or a share link)", parse=side_roster,
               max_length=roster.MAX_ROSTER_CHARS,
-              initial=_starter("Riflemen", [("Rifle squad", 2, _RIFLES)]),
+              initial=starter("Riflemen", [("Rifle squad", 2, RIFLES)]),
               help=f"A roster in the site's format; at most {MAX_BATTLE_UNITS} units, counts "
                    "included. The army builder fills it in."),
-    TextField("roster_b", "Side B roster (JSON or a share link)", parse=_side,
+    TextField("roster_b", "Side B roster (JSON or a share link)", parse=side_roster,
               max_length=roster.MAX_ROSTER_CHARS,
-              initial=_starter("Raiders", [("Veterans", 1, _VETERANS), ("Gun team", 1, _GUNNERS)]),
+              initial=starter("Raiders", [("Veterans", 1, VETERANS), ("Gun team", 1, GUNNERS)]),
               help="The enemy, written the same way, or the link another player shared "
                    "from the army builder."),
     IntField("a_cover", "Side A terrain cover", default=0, minimum=0, maximum=MAX_COVER,
@@ -390,4 +391,5 @@ BATTLE = Calculator(
     roll=_roll,
     roll_label="Play the battle",
     page=PAGE,
+    hand_on=hands_on_to("sucs.roster_balance"),
 )

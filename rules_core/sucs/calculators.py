@@ -10,6 +10,7 @@ from rules_core.sucs.calc_actions_fight import ENGAGEMENT
 from rules_core.sucs.calc_attacks import ATTACK
 from rules_core.sucs.calc_costs import UNIT_COST
 from rules_core.sucs.calc_roster import ROSTER_CHECK, ROSTER_IMPORT, roster_app_data
+from rules_core.sucs.calc_roster_balance import BALANCE as ROSTER_BALANCE
 from rules_core.sucs.calc_roster_battle import BATTLE
 from rules_core.sucs.calc_tech_levels import PRESETS, TECH
 from rules_core.sucs.calc_terrain import MOVEMENT
@@ -17,7 +18,7 @@ from rules_core.sucs.calc_units import REACH
 from rules_core.sucs.reference import TABLES
 
 CALCULATORS = (UNIT_COST, PRESETS, ATTACK, ENGAGEMENT, BALANCE, REACH, MOVEMENT, TECH, ROSTER_CHECK,
-               ROSTER_IMPORT, BATTLE)
+               ROSTER_IMPORT, BATTLE, ROSTER_BALANCE)
 
 APPS = {"sucs.roster": roster_app_data}
 

@@ -241,7 +241,7 @@ def test_a_pruned_walk_that_drops_nothing_is_an_exact_answer(name: str) -> None:
     assert calc.sharpen is not None
     clean = validate(calc.fields, raw)
     if name == "sucs.roster_battle":
-        clean = {**clean, **{k: battle_calc._side(k, clean[k]) for k in ("roster_a", "roster_b")}}
+        clean = {**clean, **{k: battle_calc.side_roster(k, clean[k]) for k in ("roster_a", "roster_b")}}
     answers = calc.sharpen.cascade(clean)
     walker = getattr(answers, "walker", None)
     if walker is not None:  # SUCS: the pruned walk is tried after the exact walk's plan

@@ -331,7 +331,7 @@ def test_the_engagement_reads_other_weapons_and_refuses_too_many() -> None:
 
 
 def _roster(name: str, units: list[tuple[str, int, dict[str, Any]]]) -> str:
-    return calc_roster_battle._starter(name, units)
+    return calc_roster_battle.starter(name, units)
 
 
 def test_the_army_battle_fires_the_weapons_the_builder_charges_for() -> None:

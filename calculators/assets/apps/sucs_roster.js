@@ -19,6 +19,7 @@ import { el, showCards, lineNode, showCheck, pendingEdits } from "./sucs_roster_
 import { RosterStore } from "./sucs_roster_store.js";
 import { importer } from "./sucs_roster_import.js";
 import { ACTIONS } from "./sucs_roster_actions.js";
+import { listenForSuggestions } from "./sucs_roster_suggest.js";
 import { buildEditor, openEditor, closeEditor } from "./sucs_roster_editor.js";
 import { bindLimitField, limitError, lineCount } from "./sucs_roster_limit.js";
 import { showPreview, endPreview } from "./sucs_roster_preview.js";
@@ -79,6 +80,8 @@ export class RosterApp {
     this.previewNotice = ""; // the notice a received roster's preview shows
     this.live = false; // the start (share link included) is done: the status may say ready
     this.fightWaiting = false; // "Fight this roster" was pressed before the start was done
+    /** @type {import("./sucs_roster_suggest.js").Suggestion | null} a change the fair-fight finder offers */
+    this.suggestion = null;
     /** @type {HTMLElement | null} the control that opened the import under way (its questions return there) */
     this.opener = null;
     /** The last check started at once (the start waits for it before saying ready). */
@@ -312,6 +315,7 @@ export class RosterApp {
     });
     watchOtherTabs(this);
     watchLeaving(this);
+    listenForSuggestions(this);
   }
 
   // A share link pasted into the address bar of this tab: only the "#" changes, so the

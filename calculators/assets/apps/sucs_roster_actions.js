@@ -10,6 +10,7 @@ import { notice, renderStorage } from "./sucs_roster_messages.js";
 import { save } from "./sucs_roster_sync.js";
 import { rosterLimitProblem, roomProblem, savedChars } from "./sucs_roster_room.js";
 import { fill } from "../handon.js";
+import { SUGGEST_ACTIONS } from "./sucs_roster_suggest.js";
 
 /** The page's army-against-army calculator (sucs.roster_battle), if it has one. */
 const BATTLE = '.calc[data-calculator="sucs.roster_battle"]';
@@ -126,4 +127,5 @@ export const ACTIONS = {
     }
   },
   print: () => window.print(),
+  ...SUGGEST_ACTIONS,
 };
