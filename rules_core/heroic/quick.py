@@ -81,7 +81,7 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
     # as pool - injury: carried wounds keep it, else the members standing at full HP
     left_of = tuple([p if carry else ups[s][p] * hp[s] for p in range(full[s] + 1)]
                     for s in (0, 1))
-    base = (0, span * span * span)  # side B's keys
+    side_b = span ** 3  # where side B's keys start (:func:`code` of side 1)
 
     def play(max_rounds: int, rng: random.Random) -> tuple[model.State, int]:
         # every draw inline, in the order of :func:`model.play_round` (each injury: random
@@ -111,7 +111,7 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
                         r = getrandbits(t[0])
                     hurt = t[3][bisect_right(t[2], r)]
                     pb = after_b[pb - hurt] if pb > hurt else 0
-                    t = get(base[1] + (ub * span + ua)) or table(1, ub, ua, False)
+                    t = get(side_b + (ub * span + ua)) or table(1, ub, ua, False)
                     r = getrandbits(t[0])
                     while r >= t[1]:
                         r = getrandbits(t[0])
@@ -124,7 +124,7 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
                         if s == 0:
                             t = get(ua * span + ub) or table(0, ua, ub, False)
                         else:
-                            t = get(base[1] + (ub * span + ua)) or table(1, ub, ua, False)
+                            t = get(side_b + (ub * span + ua)) or table(1, ub, ua, False)
                         r = getrandbits(t[0])
                         while r >= t[1]:
                             r = getrandbits(t[0])
@@ -142,7 +142,7 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
             ka = breaks_get(key)
             if ka is None:
                 ka = breaks(0, start_a, pa, pb)
-            key = base[1] + ((start_b * span + pb) * span + pa if lone[1] else
+            key = side_b + ((start_b * span + pb) * span + pa if lone[1] else
                              (ups_b[start_b] * span + ub) * span + ua)
             kb = breaks_get(key)
             if kb is None:
