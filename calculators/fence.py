@@ -125,7 +125,9 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any], title: str | None
     # what the page's actions read from the result shown (the value handed on, the unit
     # added to a roster): the result the page starts with is this one, not worked out again
     # (a key of "@..." is the widget's own inputs, read from its form)
-    needed = ([HAND_ON[name].key] if name in HAND_ON and not HAND_ON[name].key.startswith("@") else []) + (["stats"] if name in ADDS_TO_ROSTER else [])
+    given = HAND_ON.get(name)
+    needed = (([given.key] if not given.key.startswith("@") else []) + list(given.tells) if given else []) + (
+        ["stats"] if name in ADDS_TO_ROSTER else [])
     return _ENV.get_template("widget.html.j2").render(
         spec=api.spec(name),
         hidden={f.name for f in calculators()[name].fields if not f.applies(start)},

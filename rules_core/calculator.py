@@ -54,6 +54,9 @@ class HandOn:
     #: other fields of the receiving calculators set with it: (field, value), each (the
     #: balance search's chance wanted, "even", with the fight handed to it)
     also: tuple[tuple[str, str], ...] = ()
+    #: other result values the page is told of when it is handed on (handon.js HANDED_ON:
+    #: the army battle's balance tells the army builder of its roster scaled)
+    tells: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -252,7 +252,8 @@ def calculator(spec: Balance, compute: Any, sharpen: cascade.Sharpened, page: st
         headline=headline,
         charts=(CHART,),
         page=page,
-        hand_on=HandOn("fight_inputs", "Use this fight", ((spec.fight.name, EVERY_FIELD),)),
+        hand_on=HandOn("fight_inputs", "Use this fight", ((spec.fight.name, EVERY_FIELD),),
+                       tells=("suggestion",) if spec.suggest is not None else ()),
     )
 
 

@@ -45,6 +45,17 @@ def test_the_enemy_roster_scaled_is_found_and_offered_to_the_builder(phone: Page
     page = phone
     battle, finder = widget(page, "sucs.roster_battle"), widget(page, "sucs.roster_balance")
     assert wait_settled(page, battle) == "ready" and wait_settled(page, finder) == "ready"
+    box = f"{APP} .sucs-suggest"
+    # the finder's first answer, as the page was built: its roster scaled is offered too;
+    # no saved roster was fought, so it can only be saved as a new one (or dismissed)
+    first = api.run("sucs.roster_balance", api.spec("sucs.roster_balance")["initial"])["result"]
+    finder.locator('button[data-action="hand-on"]').click()
+    page.locator(box).wait_for(state="visible")
+    text = page.locator(f"{box} .sucs-suggest-text").inner_text()
+    assert first["suggestion"]["summary"] in text and "saved as a new roster" in text
+    assert page.locator(f'{box} [data-sucs="suggest-apply"]').is_hidden()
+    page.click(f'{box} [data-sucs="suggest-dismiss"]')
+    assert page.locator(box).is_hidden() and [e["roster"] for e in entries(page)] == [RED, BLUE]
     page.select_option(f"{APP} .sucs-foe", "blue")
     fought = wait_result(page, battle, lambda: page.click(f'{APP} [data-sucs="fight"]'))
     assert fought["ok"] and fought["result"]["names"] == {"a": "Red", "b": "Blue"}, fought
@@ -62,7 +73,6 @@ def test_the_enemy_roster_scaled_is_found_and_offered_to_the_builder(phone: Page
     suggestion = found["suggestion"]
     assert suggestion["side"] == "b" and suggestion["name"] == "Blue"
     assert suggestion["units"] == found["value"] and found["value"] != 2  # Blue is scaled
-    box = f"{APP} .sucs-suggest"
     assert page.locator(box).is_hidden()  # nothing offered before Use this fight
     # Use this fight: the battle takes the fight found; the builder is offered the change
     use = finder.locator('button[data-action="hand-on"]')
