@@ -29,7 +29,7 @@ from rules_core.sucs.calc_roster_battle import (
     starter,
 )
 
-SIDE_WORDS = {"a": "Side A (the first roster)", "b": "Side B (the second roster)"}
+SIDE_WORDS = {"a": "Side A", "b": "Side B"}
 
 
 def scaled_counts(counts: list[int], units: int) -> list[int]:
@@ -76,7 +76,7 @@ def _units(side: str) -> Variable:
     def put(raw: dict[str, Any], value: int) -> dict[str, Any]:
         return {**raw, key: json.dumps(scaled_army(_army(raw, side), value),
                                        separators=(",", ":"))}
-    return Variable(f"{side}_units", f"{SIDE_WORDS[side]}: units, every line scaled", 1,
+    return Variable(f"{side}_units", f"{SIDE_WORDS[side]} roster: units (lines scaled)", 1,
                     MAX_BATTLE_UNITS, lambda raw: sum(u["count"] for u in _army(raw, side)["units"]),
                     put)
 
