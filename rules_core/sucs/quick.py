@@ -288,6 +288,10 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         acts_once[s][i] or melee or never_led[s] or armed[s][i])
               else None for i in range(sizes[s])] for s in (0, 1)]
 
+    # a unit's integer as the turn walk holds it: None when destroyed, else (markers, a
+    # roll towards the next)
+    cell = _Cells().__getitem__
+
     def play(max_rounds: int, rng: random.Random) -> tuple[Round, int]:
         getrandbits = rng.getrandbits
         for s in (0, 1):
@@ -334,10 +338,17 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                 side = 1 - side
         if played == 0:
             return fight.start(), 0
-        state = tuple(tuple(None if c < 0 else (c >> 1, c & 1) for c in st[s]) for s in (0, 1))
-        return (2, state), played  # type: ignore[return-value]
+        return (2, (tuple(map(cell, st[0])), tuple(map(cell, st[1])))), played
 
     return play
+
+
+class _Cells(dict[int, "tuple[int, int] | None"]):
+    """A unit's integer -> its state as the turn walk holds it, each made once."""
+
+    def __missing__(self, c: int) -> tuple[int, int] | None:
+        made = self[c] = None if c < 0 else (c >> 1, c & 1)
+        return made
 
 
 def play_quickly(fight: Fight, max_rounds: int, rng: random.Random) -> tuple[Round, int]:
