@@ -44,6 +44,9 @@ DEAD = 1 << 512
 #: an attack, the effect of a return strike (which never counts towards the two rolls),
 #: whether it can hurt at all)
 Drawable = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]
+#: a unit's aim at one modifier: (the enemies in blocks of equal standing, its table on
+#: each enemy, the blocks as the enemy's kinds or None)
+Aim = tuple[list[list[int]], list[Drawable], "list[int] | None"]
 
 #: one fight played: (max rounds, generator) -> (the end state, turns played)
 Player = Callable[[int, random.Random], "tuple[Round, int]"]
@@ -108,6 +111,14 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     place_mask = (1 << place_bits) - 1
     start_order = [[(fight.group_rank(names[s], i) << (place_bits + 40))
                     + (start[s][i] << place_bits) + i for i in range(sizes[s])] for s in (0, 1)]
+    # each side's kinds of interchangeable units, in the order of their rank, and each
+    # unit's kind
+    group_of = [[fight.group_rank(names[s], i) for i in range(sizes[s])] for s in (0, 1)]
+    members: list[list[list[int]]] = [[[] for _ in range(max(group_of[s]) + 1)]
+                                      for s in (0, 1)]
+    for s in (0, 1):
+        for i in range(sizes[s]):
+            members[s][group_of[s][i]].append(i)
     # 2 * markers + acting once -> (markers reorganized away, attacks after)
     reorganize: dict[int, tuple[int, bool]] = {}
 
@@ -115,15 +126,17 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     # the same numbers share their aims and tables
     kind = [[u.stats for u in units[s]] for s in (0, 1)]
     # per side, per unit: {2 * modifier + lost: its aim}; an aim is (the enemies in blocks
-    # of equal standing, the table of its attack on each enemy)
-    shared: dict[Any, dict[int, tuple[list[list[int]], list[Drawable]]]] = {}
+    # of equal standing, the table of its attack on each enemy, and the blocks as the
+    # enemy's kinds (:data:`best`) when each block is a whole kind, else None)
+    shared: dict[Any, dict[int, Aim]] = {}
     aimed = [[shared.setdefault((s, k), {}) for k in kind[s]] for s in (0, 1)]
     made: dict[Any, Drawable] = {}
 
-    def aim(s: int, i: int, bonus: int, lost: bool) -> tuple[list[list[int]], list[Drawable]]:
+    def aim(s: int, i: int, bonus: int, lost: bool) -> Aim:
         """Unit ``s`` i's targets in blocks (:func:`rules_core.sucs.turn.choose_targets`:
         the likeliest to destroy, then the order of kinds; within a block the most markers,
-        then the lowest place) and its attack's table on each, at this modifier."""
+        then the lowest place), its attack's table on each, at this modifier, and the
+        blocks' kinds (None when a block is not a whole kind)."""
         key = 2 * bonus + lost
         known = aimed[s][i].get(key)
         if known is None:
@@ -146,7 +159,10 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                     blocks.append([])
                     last = rank_of(t)
                 blocks[-1].append(t)
-            known = aimed[s][i][key] = (blocks, tabs)
+            kinds: list[int] | None = [group_of[e][block[0]] for block in blocks]
+            if any(block != members[e][g] for block, g in zip(blocks, kinds or ())):
+                kinds = None
+            known = aimed[s][i][key] = (blocks, tabs, kinds)
         return known
 
     def first_of(n: int) -> tuple[bool, tuple[int, int, int]]:
@@ -169,6 +185,28 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     alive = [0, 0]
     chiefs = [0, 0]
     lost_now = [False, False]
+    # per side, per kind: the unit of that kind an enemy aims at (the most markers, then
+    # a roll towards the next, then the lowest place; -1 when none stands), kept as units
+    # change (:func:`raised`, :func:`lowered`)
+    start_best = [[g[0] for g in members[s]] for s in (0, 1)]
+    best = [start_best[0][:], start_best[1][:]]
+
+    def raised(e: int, t: int) -> None:
+        """Unit ``e`` t standing has gained markers or a roll: the one aimed at of its kind?"""
+        bst, them = best[e], st[e]
+        g = group_of[e][t]
+        b = bst[g]
+        if b != t and (them[t] > them[b] or them[t] == them[b] and t < b):
+            bst[g] = t
+
+    def lowered(e: int, t: int) -> None:
+        """Unit ``e`` t has lost markers, or been destroyed: its kind's one aimed at anew
+        if it was that one."""
+        g = group_of[e][t]
+        if best[e][g] == t:
+            group, them = members[e][g], st[e]
+            b = max(group, key=them.__getitem__) if len(group) > 1 else t
+            best[e][g] = b if them[b] >= 0 else -1
 
     def hit(e: int, t: int, tab: Drawable, counts: bool, getrandbits: Callable[[int], int]
             ) -> None:
@@ -179,15 +217,21 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             r = getrandbits(bits)
         effect = (on_attack if counts else on_strike)[bisect_right(cumulative, r)]
         if effect == DESTROYED:
-            st[e][t] = -1
-            order[e][t] = DEAD
-            alive[e] -= 1
-            if is_leader[e][t]:
-                chiefs[e] -= 1
-                lost_now[e] = not chiefs[e]
+            destroyed(e, t)
         elif effect:  # a marker (+2), or one roll towards the next (+1)
             st[e][t] += effect
             order[e][t] += effect << place_bits
+            raised(e, t)
+
+    def destroyed(e: int, t: int) -> None:
+        """Unit ``e`` t destroyed."""
+        st[e][t] = -1
+        order[e][t] = DEAD
+        alive[e] -= 1
+        if is_leader[e][t]:
+            chiefs[e] -= 1
+            lost_now[e] = not chiefs[e]
+        lowered(e, t)
 
     def in_contact(s: int, i: int, targets: list[int], weapon: int, charge: bool,
                    spent: bool, getrandbits: Callable[[int], int]) -> None:
@@ -211,6 +255,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                     hit(s, i, tab, False, getrandbits)
                     them[b] += 2
                     order[e][b] += 2 << place_bits
+                    raised(e, b)
 
     def pick(blocks: list[list[int]], them: list[int], peek: Callable[[int], int]) -> int:
         """The one enemy a unit aims at: the first block's standing unit with the most
@@ -218,6 +263,16 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         for block in blocks:
             t = max(block, key=peek) if len(block) > 1 else block[0]
             if them[t] >= 0:
+                return t
+        return -1
+
+    def first(kinds: list[int], e: int) -> int:
+        """:func:`pick` of an aim whose blocks are whole kinds: the first kind's unit
+        aimed at that stands."""
+        bst = best[e]
+        for g in kinds:
+            t = bst[g]
+            if t >= 0:
                 return t
         return -1
 
@@ -236,17 +291,18 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             markers -= removed
             own[i] -= 2 * removed
             order[side][i] -= removed << (place_bits + 1)
+            lowered(side, i)
             if not attacks:
                 return
         bonus = penalty(markers, rules, melee) if markers else 0
-        blocks, tabs = aim(side, i, bonus, lost)
+        blocks, tabs, kinds = aim(side, i, bonus, lost)
         want = aims[side][i]
         weapon = 0
         if armed[side][i]:  # a choice of weapons: the turn walk's own choice
             weapon, targets = choose_attack(fight, as_state(), names[side], i, bonus)
             tabs = armed_tabs(side, i, bonus, lost, weapon)
         elif want == 1:
-            t = pick(blocks, them, peek[1 - side])
+            t = pick(blocks, them, peek[1 - side]) if kinds is None else first(kinds, 1 - side)
             targets = [t] if t >= 0 else []
         else:
             targets = []
@@ -258,6 +314,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         if targets and markers and not spent and hopeless and not tabs[targets[0]][5]:
             own[i] -= 2  # no hope: reorganizes another marker instead
             order[side][i] -= 2 << place_bits
+            lowered(side, i)
         elif melee:
             in_contact(side, i, targets[:1] if spent else targets, weapon, charge, spent,
                        getrandbits)
@@ -287,6 +344,10 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
     plain = [[aim(s, i, 0, False) if aims[s][i] == 1 and not (
         acts_once[s][i] or melee or never_led[s] or armed[s][i])
               else None for i in range(sizes[s])] for s in (0, 1)]
+    # of those, the ones whose blocks are whole kinds (as they are unless two units of one
+    # kind differ in their odds): (the kinds in the order aimed at, the tables)
+    direct_of = [[None if a is None or a[2] is None else (a[2], a[1]) for a in plain[s]]
+                 for s in (0, 1)]
 
     # a unit's integer as the turn walk holds it: None when destroyed, else (markers, a
     # roll towards the next)
@@ -298,6 +359,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             st[s][:] = start[s]
             order[s][:] = start_order[s]
             alive[s], chiefs[s], lost_now[s] = sizes[s], len(leaders[s]), never_led[s]
+            best[s][:] = start_best[s]
         played = 0
         while played < max_rounds and alive[0] and alive[1]:
             played += 1
@@ -323,16 +385,33 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                 else:
                     side, i, own = 1, qb[kb] & place_mask, sb
                     kb += 1
-                direct = plain[side][i]
+                direct = direct_of[side][i]
                 if direct is not None and own[i] < 2 and not lost_now[side]:
                     # a unit with no marker in an organized army, one target, not in
                     # contact: straight to its attack (the rest of :func:`activate` does
-                    # nothing for it)
-                    t = pick(direct[0], st[1 - side], peek[1 - side])
-                    if t >= 0:
-                        hit(1 - side, t, direct[1][t], True, getrandbits)
-                else:
-                    activate(side, i, charge and side == 0, getrandbits)
+                    # nothing for it), at the unit its first kind standing aims at
+                    # (:func:`first`), drawn (:func:`hit`)
+                    e = 1 - side
+                    bst = best[e]
+                    for g in direct[0]:  # a kind stands: the side has a unit standing
+                        t = bst[g]
+                        if t >= 0:
+                            break
+                    bits, total, cumulative, on_attack, _, _ = direct[1][t]
+                    r = getrandbits(bits)
+                    while r >= total:
+                        r = getrandbits(bits)
+                    effect = on_attack[bisect_right(cumulative, r)]
+                    if effect == DESTROYED:
+                        destroyed(e, t)
+                        if not alive[e]:
+                            break
+                    elif effect:  # the unit aimed at stays the one of its kind
+                        st[e][t] += effect
+                        order[e][t] += effect << place_bits
+                    side = e
+                    continue
+                activate(side, i, charge and side == 0, getrandbits)
                 if not (alive[0] and alive[1]):
                     break
                 side = 1 - side
