@@ -340,14 +340,24 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             tabs.append(tab)
         return tabs
 
-    # each unit's aim when it acts straight away (:func:`play`), else None
-    plain = [[aim(s, i, 0, False) if aims[s][i] == 1 and not (
-        acts_once[s][i] or melee or never_led[s] or armed[s][i])
-              else None for i in range(sizes[s])] for s in (0, 1)]
-    # of those, the ones whose blocks are whole kinds (as they are unless two units of one
-    # kind differ in their odds): (the kinds in the order aimed at, the tables)
-    direct_of = [[None if a is None or a[2] is None else (a[2], a[1]) for a in plain[s]]
-                 for s in (0, 1)]
+    def direct(s: int, lost: bool) -> list[tuple[list[int], list[Drawable]] | None]:
+        """Side ``s``'s units' aims when they act straight away with no marker (:func:`play`:
+        one weapon, one target, not in contact), in an army that has its commanders (or
+        has ``lost`` them), where the
+        aim's blocks are whole kinds (as they are unless two units of one kind differ in
+        their odds): (the kinds in the order aimed at, the tables); else None."""
+        out: list[tuple[list[int], list[Drawable]] | None] = []
+        for i in range(sizes[s]):
+            made = None
+            if aims[s][i] == 1 and not (melee or armed[s][i]):
+                blocks, tabs, kinds = aim(s, i, 0, lost)
+                made = None if kinds is None else (kinds, tabs)
+            out.append(made)
+        return out
+
+    # per whether the army has lost its commanders, per side (made when first needed)
+    direct_of: list[list[list[tuple[list[int], list[Drawable]] | None] | None]] = [
+        [None, None], [None, None]]
 
     # a unit's integer as the turn walk holds it: None when destroyed, else (markers, a
     # roll towards the next)
@@ -385,19 +395,23 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                 else:
                     side, i, own = 1, qb[kb] & place_mask, sb
                     kb += 1
-                direct = direct_of[side][i]
-                if direct is not None and own[i] < 2 and not lost_now[side]:
-                    # a unit with no marker in an organized army, one target, not in
-                    # contact: straight to its attack (the rest of :func:`activate` does
-                    # nothing for it), at the unit its first kind standing aims at
-                    # (:func:`first`), drawn (:func:`hit`)
+                lost = lost_now[side]
+                directs = direct_of[lost][side]
+                if directs is None:
+                    directs = direct_of[lost][side] = direct(side, lost)
+                straight = directs[i]
+                if straight is not None and own[i] < 2:
+                    # a unit with no marker, one target, not in contact: straight to its
+                    # attack (the rest of :func:`activate` does nothing for it: a unit with
+                    # one action and no marker attacks), at the unit its
+                    # first kind standing aims at (:func:`first`), drawn (:func:`hit`)
                     e = 1 - side
                     bst = best[e]
-                    for g in direct[0]:  # a kind stands: the side has a unit standing
+                    for g in straight[0]:  # a kind stands: the side has a unit standing
                         t = bst[g]
                         if t >= 0:
                             break
-                    bits, total, cumulative, on_attack, _, _ = direct[1][t]
+                    bits, total, cumulative, on_attack, _, _ = straight[1][t]
                     r = getrandbits(bits)
                     while r >= total:
                         r = getrandbits(bits)
