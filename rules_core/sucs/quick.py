@@ -288,10 +288,11 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             if how is None:
                 how = reorganize[2 * markers + one] = reorganized(markers, rules, one)
             removed, attacks = how
-            markers -= removed
-            own[i] -= 2 * removed
-            order[side][i] -= removed << (place_bits + 1)
-            lowered(side, i)
+            if removed:
+                markers -= removed
+                own[i] -= 2 * removed
+                order[side][i] -= removed << (place_bits + 1)
+                lowered(side, i)
             if not attacks:
                 return
         bonus = penalty(markers, rules, melee) if markers else 0
@@ -306,8 +307,13 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             targets = [t] if t >= 0 else []
         else:
             targets = []
-            for block in blocks:
-                standing = sorted([t for t in block if them[t] >= 0], key=lambda t: -them[t])
+            bst = best[1 - side]
+            for n, block in enumerate(blocks):
+                if kinds is not None and bst[kinds[n]] < 0:
+                    continue  # none of the kind stands
+                # the most markers first, then the lowest place (a stable sort)
+                standing = sorted([t for t in block if them[t] >= 0], key=them.__getitem__,
+                                  reverse=True)
                 targets += standing[:want - len(targets)]
                 if len(targets) == want:
                     break
@@ -382,19 +388,33 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             ka, kb, na, nb = 0, 0, alive[0], alive[1]
             sa, sb = st
             while True:  # the turn's activations, the sides in turn
-                # each side's next unit standing; a side with none passes
-                while ka < na and sa[qa[ka] & place_mask] < 0:
-                    ka += 1
-                while kb < nb and sb[qb[kb] & place_mask] < 0:
-                    kb += 1
-                if side == 0 and ka < na or kb == nb:
-                    if ka == na:
-                        break
-                    side, i, own = 0, qa[ka] & place_mask, sa
-                    ka += 1
+                # the side's next unit standing; a side with none passes
+                if side:
+                    while kb < nb and sb[qb[kb] & place_mask] < 0:
+                        kb += 1
+                    if kb < nb:
+                        i, own = qb[kb] & place_mask, sb
+                        kb += 1
+                    else:
+                        while ka < na and sa[qa[ka] & place_mask] < 0:
+                            ka += 1
+                        if ka == na:
+                            break
+                        side, i, own = 0, qa[ka] & place_mask, sa
+                        ka += 1
                 else:
-                    side, i, own = 1, qb[kb] & place_mask, sb
-                    kb += 1
+                    while ka < na and sa[qa[ka] & place_mask] < 0:
+                        ka += 1
+                    if ka < na:
+                        i, own = qa[ka] & place_mask, sa
+                        ka += 1
+                    else:
+                        while kb < nb and sb[qb[kb] & place_mask] < 0:
+                            kb += 1
+                        if kb == nb:
+                            break
+                        side, i, own = 1, qb[kb] & place_mask, sb
+                        kb += 1
                 lost = lost_now[side]
                 directs = direct_of[lost][side]
                 if directs is None:
@@ -403,8 +423,8 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                 if straight is not None and own[i] < 2:
                     # a unit with no marker, one target, not in contact: straight to its
                     # attack (the rest of :func:`activate` does nothing for it: a unit with
-                    # one action and no marker attacks), at the unit its
-                    # first kind standing aims at (:func:`first`), drawn (:func:`hit`)
+                    # one action and no marker attacks), at the unit its first kind
+                    # standing aims at (:func:`first`), drawn (:func:`hit`)
                     e = 1 - side
                     bst = best[e]
                     for g in straight[0]:  # a kind stands: the side has a unit standing
@@ -416,8 +436,17 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                     while r >= total:
                         r = getrandbits(bits)
                     effect = on_attack[bisect_right(cumulative, r)]
-                    if effect == DESTROYED:
-                        destroyed(e, t)
+                    if effect == DESTROYED:  # :func:`destroyed`, the unit its kind's aimed at
+                        them = st[e]
+                        them[t] = -1
+                        order[e][t] = DEAD
+                        alive[e] -= 1
+                        if is_leader[e][t]:
+                            chiefs[e] -= 1
+                            lost_now[e] = not chiefs[e]
+                        group = members[e][g]
+                        t = max(group, key=them.__getitem__) if len(group) > 1 else t
+                        bst[g] = t if them[t] >= 0 else -1
                         if not alive[e]:
                             break
                     elif effect:  # the unit aimed at stays the one of its kind
