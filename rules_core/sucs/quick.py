@@ -47,6 +47,13 @@ Drawable = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], bo
 #: a unit's aim at one modifier: (the enemies in blocks of equal standing, its table on
 #: each enemy, the blocks as the enemy's kinds or None)
 Aim = tuple[list[list[int]], list[Drawable], "list[int] | None"]
+#: a unit's aim when it acts straight away: (the enemy's kinds in the order aimed at, its
+#: attack on each enemy as (bits to draw, the effect of each number drawn, -1 past the
+#: table's total))
+Straight = tuple[list[int], list[tuple[int, list[int]]]]
+#: the most bits an attack's table is drawn with by a lookup of each number (6^5 ways, a
+#: stealthy target's, take 13)
+LOOKUP_BITS = 16
 
 #: one fight played: (max rounds, generator) -> (the end state, turns played)
 Player = Callable[[int, random.Random], "tuple[Round, int]"]
@@ -231,6 +238,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         if is_leader[e][t]:
             chiefs[e] -= 1
             lost_now[e] = not chiefs[e]
+            plans[e] = directs(e)
         lowered(e, t)
 
     def in_contact(s: int, i: int, targets: list[int], weapon: int, charge: bool,
@@ -346,24 +354,53 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             tabs.append(tab)
         return tabs
 
-    def direct(s: int, lost: bool) -> list[tuple[list[int], list[Drawable]] | None]:
+    def direct(s: int, lost: bool) -> list[Straight | None]:
         """Side ``s``'s units' aims when they act straight away with no marker (:func:`play`:
         one weapon, one target, not in contact), in an army that has its commanders (or
-        has ``lost`` them), where the
-        aim's blocks are whole kinds (as they are unless two units of one kind differ in
-        their odds): (the kinds in the order aimed at, the tables); else None."""
-        out: list[tuple[list[int], list[Drawable]] | None] = []
+        has ``lost`` them), where the aim's blocks are whole kinds (as they are unless two
+        units of one kind differ in their odds): (the kinds in the order aimed at, the
+        attack on each enemy as (bits, the effect of each number drawn: :func:`lookup`));
+        else None."""
+        out: list[Straight | None] = []
         for i in range(sizes[s]):
             made = None
             if aims[s][i] == 1 and not (melee or armed[s][i]):
                 blocks, tabs, kinds = aim(s, i, 0, lost)
-                made = None if kinds is None else (kinds, tabs)
+                if kinds is not None and all(tab[0] <= LOOKUP_BITS for tab in tabs):
+                    made = (kinds, [(tab[0], lookup(tab)) for tab in tabs])
             out.append(made)
         return out
 
+    looked: dict[Any, list[int]] = {}
+
+    def lookup(tab: Drawable) -> list[int]:
+        """An attack's table as the effect of each whole number its bits may draw, -1 past
+        its total (drawn again, as :func:`hit` does): the same effect for the same number."""
+        bits, total, cumulative, on_attack, _, _ = tab
+        key = (bits, total, cumulative, on_attack)
+        known = looked.get(key)
+        if known is None:
+            known, before = [], 0
+            for upto, effect in zip(cumulative, on_attack):
+                known += [effect] * (upto - before)
+                before = upto
+            known += [-1] * ((1 << bits) - total)
+            looked[key] = known
+        return known
+
     # per whether the army has lost its commanders, per side (made when first needed)
-    direct_of: list[list[list[tuple[list[int], list[Drawable]] | None] | None]] = [
-        [None, None], [None, None]]
+    direct_of: list[list[list[Straight | None] | None]] = [[None, None], [None, None]]
+
+    def directs(s: int) -> list[Straight | None]:
+        """Side ``s``'s aims straight away as its army stands (commanders lost or not)."""
+        lost = lost_now[s]
+        known = direct_of[lost][s]
+        if known is None:
+            known = direct_of[lost][s] = direct(s, lost)
+        return known
+
+    # each side's aims straight away now
+    plans: list[list[Straight | None]] = [[], []]
 
     # a unit's integer as the turn walk holds it: None when destroyed, else (markers, a
     # roll towards the next)
@@ -376,6 +413,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
             order[s][:] = start_order[s]
             alive[s], chiefs[s], lost_now[s] = sizes[s], len(leaders[s]), never_led[s]
             best[s][:] = start_best[s]
+            plans[s] = directs(s)
         played = 0
         while played < max_rounds and alive[0] and alive[1]:
             played += 1
@@ -415,11 +453,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                             break
                         side, i, own = 1, qb[kb] & place_mask, sb
                         kb += 1
-                lost = lost_now[side]
-                directs = direct_of[lost][side]
-                if directs is None:
-                    directs = direct_of[lost][side] = direct(side, lost)
-                straight = directs[i]
+                straight = plans[side][i]
                 if straight is not None and own[i] < 2:
                     # a unit with no marker, one target, not in contact: straight to its
                     # attack (the rest of :func:`activate` does nothing for it: a unit with
@@ -431,11 +465,10 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                         t = bst[g]
                         if t >= 0:
                             break
-                    bits, total, cumulative, on_attack, _, _ = straight[1][t]
-                    r = getrandbits(bits)
-                    while r >= total:
-                        r = getrandbits(bits)
-                    effect = on_attack[bisect_right(cumulative, r)]
+                    bits, effects = straight[1][t]
+                    effect = effects[getrandbits(bits)]
+                    while effect < 0:
+                        effect = effects[getrandbits(bits)]
                     if effect == DESTROYED:  # :func:`destroyed`, the unit its kind's aimed at
                         them = st[e]
                         them[t] = -1
@@ -444,6 +477,7 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                         if is_leader[e][t]:
                             chiefs[e] -= 1
                             lost_now[e] = not chiefs[e]
+                            plans[e] = directs(e)
                         group = members[e][g]
                         t = max(group, key=them.__getitem__) if len(group) > 1 else t
                         bst[g] = t if them[t] >= 0 else -1
