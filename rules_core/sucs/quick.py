@@ -28,7 +28,6 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rules_core.solver import below
 from rules_core.sucs.turn import choose_attack, penalty, queues, reorganized
 
 if TYPE_CHECKING:
@@ -418,7 +417,14 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
         while played < max_rounds and alive[0] and alive[1]:
             played += 1
             charge, (fixed, a_ways, ways) = openings[played == 1]
-            side = fixed if fixed >= 0 else 0 if below(rng, ways) < a_ways else 1
+            if fixed < 0:  # the initiative drawn (:func:`rules_core.solver.below`)
+                bits = ways.bit_length()
+                r = getrandbits(bits)
+                while r >= ways:
+                    r = getrandbits(bits)
+                side = 0 if r < a_ways else 1
+            else:
+                side = fixed
             if own_order:
                 qa, qb = map(list, queues(fight, as_state()))  # type: ignore[arg-type]
             else:
@@ -454,11 +460,31 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                         side, i, own = 1, qb[kb] & place_mask, sb
                         kb += 1
                 straight = plans[side][i]
-                if straight is not None and own[i] < 2:
-                    # a unit with no marker, one target, not in contact: straight to its
-                    # attack (the rest of :func:`activate` does nothing for it: a unit with
-                    # one action and no marker attacks), at the unit its first kind
+                if straight is not None:
+                    # a unit with one target, not in contact: straight to its attack (the
+                    # rest of :func:`activate` does nothing for a unit with no marker: with
+                    # one action and no marker it attacks), at the unit its first kind
                     # standing aims at (:func:`first`), drawn (:func:`hit`)
+                    c = own[i]
+                    if c >= 2:  # with markers, :func:`activate`'s reorganizing first
+                        markers = c >> 1
+                        key = 2 * markers + (acts_once[side][i] or lost_now[side])
+                        how = reorganize.get(key)
+                        if how is None:
+                            how = reorganize[key] = reorganized(markers, rules, bool(key & 1))
+                        removed, attacks = how
+                        if attacks and removed < markers:  # attacks with a marker left
+                            activate(side, i, False, getrandbits)
+                            if not (alive[0] and alive[1]):
+                                break
+                            side = 1 - side
+                            continue
+                        own[i] = c - 2 * removed  # one marker at least
+                        order[side][i] -= removed << (place_bits + 1)
+                        lowered(side, i)
+                        if not attacks:
+                            side = 1 - side
+                            continue
                     e = 1 - side
                     bst = best[e]
                     for g in straight[0]:  # a kind stands: the side has a unit standing
