@@ -48,8 +48,8 @@ Drawable = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], bo
 Aim = tuple[list[list[int]], list[Drawable], "list[int] | None"]
 #: a unit's aim when it acts straight away: (the enemy's kinds in the order aimed at, its
 #: attack on each enemy as (bits to draw, the effect of each number drawn, -1 past the
-#: table's total))
-Straight = tuple[list[int], list[tuple[int, list[int]]]]
+#: table's total), the units one attack may hit)
+Straight = tuple[list[int], list[tuple[int, list[int]]], int]
 #: the most bits an attack's table is drawn with by a lookup of each number (6^5 ways, a
 #: stealthy target's, take 13)
 LOOKUP_BITS = 16
@@ -336,6 +336,40 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                 if them[t] >= 0:
                     hit(1 - side, t, tabs[t], True, getrandbits)
 
+    def volley(e: int, kinds: list[int], draws: list[tuple[int, list[int]]], want: int,
+               getrandbits: Callable[[int], int]) -> None:
+        """A unit with no marker whose attack may hit ``want`` enemies, acting straight
+        away: :func:`activate`'s targets (in the order of the kinds aimed at, within a kind
+        the most markers first, then the lowest place) and attacks, each drawn from its
+        lookup."""
+        them, bst, groups = st[e], best[e], members[e]
+        targets: list[int] = []
+        for g in kinds:
+            b = bst[g]
+            if b < 0:
+                continue  # none of the kind stands
+            group = groups[g]
+            if len(group) == 1 or want - len(targets) == 1:
+                targets.append(b)  # the first of the kind's units standing, in that order
+            else:
+                standing = sorted([t for t in group if them[t] >= 0], key=them.__getitem__,
+                                  reverse=True)
+                targets += standing[:want - len(targets)]
+            if len(targets) == want:
+                break
+        for t in targets:
+            if them[t] >= 0:
+                bits, effects = draws[t]
+                effect = effects[getrandbits(bits)]
+                while effect < 0:
+                    effect = effects[getrandbits(bits)]
+                if effect == DESTROYED:
+                    destroyed(e, t)
+                elif effect:
+                    them[t] += effect
+                    order[e][t] += effect << place_bits
+                    raised(e, t)
+
     def as_state() -> State:
         """The fight as the turn walk holds it."""
         return (tuple(None if c < 0 else (c >> 1, c & 1) for c in st[0]),
@@ -355,18 +389,18 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
 
     def direct(s: int, lost: bool) -> list[Straight | None]:
         """Side ``s``'s units' aims when they act straight away with no marker (:func:`play`:
-        one weapon, one target, not in contact), in an army that has its commanders (or
-        has ``lost`` them), where the aim's blocks are whole kinds (as they are unless two
-        units of one kind differ in their odds): (the kinds in the order aimed at, the
-        attack on each enemy as (bits, the effect of each number drawn: :func:`lookup`));
-        else None."""
+        one weapon, not in contact), in an army that has its commanders (or has ``lost``
+        them), where the aim's blocks are whole kinds (as they are unless two units of one
+        kind differ in their odds): (the kinds in the order aimed at, the attack on each
+        enemy as (bits, the effect of each number drawn: :func:`lookup`), the units one
+        attack may hit); else None."""
         out: list[Straight | None] = []
         for i in range(sizes[s]):
             made = None
-            if aims[s][i] == 1 and not (melee or armed[s][i]):
+            if not (melee or armed[s][i]):
                 blocks, tabs, kinds = aim(s, i, 0, lost)
                 if kinds is not None and all(tab[0] <= LOOKUP_BITS for tab in tabs):
-                    made = (kinds, [(tab[0], lookup(tab)) for tab in tabs])
+                    made = (kinds, [(tab[0], lookup(tab)) for tab in tabs], aims[s][i])
             out.append(made)
         return out
 
@@ -486,12 +520,19 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                             side = 1 - side
                             continue
                     e = 1 - side
+                    kinds, draws, want = straight
+                    if want > 1:
+                        volley(e, kinds, draws, want, getrandbits)
+                        if not alive[e]:
+                            break
+                        side = e
+                        continue
                     bst = best[e]
-                    for g in straight[0]:  # a kind stands: the side has a unit standing
+                    for g in kinds:  # a kind stands: the side has a unit standing
                         t = bst[g]
                         if t >= 0:
                             break
-                    bits, effects = straight[1][t]
+                    bits, effects = draws[t]
                     effect = effects[getrandbits(bits)]
                     while effect < 0:
                         effect = effects[getrandbits(bits)]
