@@ -15,7 +15,13 @@ Every attack is drawn at its exact chance: its outcomes are the fight's own exac
 what they do to the unit hit and kept as a cumulative table of whole numbers, once per
 attacker, target, modifier and command for the fight; a uniform whole number below the
 table's total (random bits, redrawn when past it: no rounding) picks the outcome with one
-bisection. The initiative roll is drawn the same way from its exact chance.
+bisection, or, for a unit acting straight away (no marker left, one weapon, not in
+contact), by looking up the outcome of each number the bits may give (the same numbers,
+the same outcomes). The initiative roll is drawn the same way from its exact chance.
+
+Whom a unit aims at is kept per enemy kind as units change (the unit of the kind with the
+most markers, then a roll towards the next, then the lowest place), so a turn's attack
+costs about the same whatever the number of units.
 
 The tests check this against the exact turn walk (:meth:`Fight.step`) on small fights
 under every reading (tests/rules_core/test_sucs_quick.py).
@@ -495,10 +501,11 @@ def _make_player(fight: Fight) -> Player:  # noqa: C901 (one turn, kept in one p
                         kb += 1
                 straight = plans[side][i]
                 if straight is not None:
-                    # a unit with one target, not in contact: straight to its attack (the
-                    # rest of :func:`activate` does nothing for a unit with no marker: with
-                    # one action and no marker it attacks), at the unit its first kind
-                    # standing aims at (:func:`first`), drawn (:func:`hit`)
+                    # a unit with one weapon, not in contact, left with no marker once it
+                    # has reorganized: straight to its attack (the rest of :func:`activate`
+                    # does nothing for it: with one action and no marker it attacks); with
+                    # one target, at the unit its first kind standing aims at
+                    # (:func:`first`), drawn (:func:`hit`); else :func:`volley`
                     c = own[i]
                     if c >= 2:  # with markers, :func:`activate`'s reorganizing first
                         markers = c >> 1
