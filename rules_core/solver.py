@@ -616,11 +616,19 @@ def simulated(fight: Fight, *, max_rounds: int, trials: int,
     return tally.answer()
 
 
+#: the most distinct ends of fights a :class:`Tally` holds before it sums them
+MAX_ENDS = 4096
+
+
 class Tally:
-    """Fights played with real dice, summed as they come into the figures of an answer:
-    the share of each outcome (:data:`STILL_FIGHTING` for a fight still going at the cap),
-    by round, of each round's ending, of each side's losses, and the rounds on average,
-    each outcome with its 95% interval (:func:`wilson`)."""
+    """Fights played with real dice, summed into the figures of an answer: the share of
+    each outcome (:data:`STILL_FIGHTING` for a fight still going at the cap), by round, of
+    each round's ending, of each side's losses, and the rounds on average, each outcome
+    with its 95% interval (:func:`wilson`).
+
+    A fight is counted as it comes by its end (the state it stopped in and its rounds):
+    fights end in few distinct ways, so each way's outcome and losses are read once, when
+    an answer is asked for (:meth:`answer`), not once a fight."""
 
     def __init__(self, fight: Fight, max_rounds: int) -> None:
         self.fight, self.max_rounds = fight, max_rounds
@@ -631,24 +639,42 @@ class Tally:
         self.by_end: dict[tuple[int, str], int] = {}  # (round ended, outcome) -> fights
         self.lost: dict[tuple[str, int], int] = {}
         self.rounds_sum = self.played = 0
+        #: fights played and not yet summed: (state, rounds) -> fights
+        self._ends: dict[tuple[Any, int], int] = {}
 
     def add(self, state: Any, rounds: int) -> None:
         """One fight, ended in ``state`` after ``rounds`` rounds."""
         self.played += 1
         self.rounds_sum += rounds
-        name = self.fight.outcome(state)
-        if name is None:
-            self.ended[STILL_FIGHTING] = self.ended.get(STILL_FIGHTING, 0) + 1
+        ends, key = self._ends, (state, rounds)
+        known = ends.get(key)
+        if known is not None:
+            ends[key] = known + 1
         else:
-            self.ended[name] = self.ended.get(name, 0) + 1
-            self.ends_in[rounds] = self.ends_in.get(rounds, 0) + 1
-            end = (max(rounds, 1), name)
-            self.by_end[end] = self.by_end.get(end, 0) + 1
-        for lost in self.fight.losses(state).items():
-            self.lost[lost] = self.lost.get(lost, 0) + 1
+            ends[key] = 1
+            if len(ends) >= MAX_ENDS:  # fights that end in many ways: summed as they go
+                self._sum()
+
+    def _sum(self) -> None:
+        """The fights counted by their ends summed into the figures."""
+        outcome, losses = self.fight.outcome, self.fight.losses
+        ended, ends_in, by_end, lost = self.ended, self.ends_in, self.by_end, self.lost
+        for (state, rounds), k in self._ends.items():
+            name = outcome(state)
+            if name is None:
+                ended[STILL_FIGHTING] = ended.get(STILL_FIGHTING, 0) + k
+            else:
+                ended[name] = ended.get(name, 0) + k
+                ends_in[rounds] = ends_in.get(rounds, 0) + k
+                end = (max(rounds, 1), name)
+                by_end[end] = by_end.get(end, 0) + k
+            for item in losses(state).items():
+                lost[item] = lost.get(item, 0) + k
+        self._ends = {}
 
     def answer(self) -> Simulated:
         """The figures so far (at least one fight played)."""
+        self._sum()
         played = self.played
         order = list(self.fight.outcome_order)
         by_round: list[dict[str, float]] = []

@@ -516,8 +516,22 @@ def dice_resolver(dice: solver.Dice) -> Resolver:
 #: a simulation step plays this many fights divided by the units on the field squared (a
 #: turn's work grows with the units that act times the enemies each weighs): a few
 #: hundredths of a second of CPython whatever the size; the most fights it plays, and the
-#: most turns x units squared (its work cap: about 30 s of CPython with the quick player)
+#: most turns x a turn's work (:func:`round_work`; its work cap: about 30 s of CPython with
+#: the quick player)
 SIM_STEP_WORK, SIM_MAX_FIGHTS, SIM_MAX_WORK = 100_000, 250_000, 150_000_000
+#: the most units an engagement puts on the field (six a side)
+ENGAGED_UNITS = 12
+
+
+def round_work(units: int) -> int:
+    """A turn's work towards the simulation's work cap, for ``units`` on the field: the
+    units squared up to :data:`ENGAGED_UNITS` (an engagement: in melee a charge draws a
+    return strike from every enemy), past it the units times that many (an army battle, an
+    exchange of fire: the quick player's turn grows with the units that act, each aiming
+    at the unit kept for the enemy kind it aims at; two armies of 20 play their turns
+    faster than six a side in melee), so that two 20-unit armies may settle within the
+    cap (about 50,000 fights, 7 s of CPython)."""
+    return units * min(units, ENGAGED_UNITS)
 #: an army battle (:mod:`rules_core.sucs.calc_roster_battle`): the paths the exact turn
 #: walk may build while trying it (a tenth of a second of CPython), and the pruned walk's
 #: budget after it (in the units of :data:`MAX_PRUNED_WORK`: about a third of a second);
@@ -576,4 +590,4 @@ def cascade(walked: Fight, played: Fight, max_rounds: int, turn_work: int, solve
     return Cascade(played, max_rounds, (("exact", walks.exact), ("pruned", walks.pruned)),
                    functools.partial(play_quickly, played, max_rounds),
                    max(1, SIM_STEP_WORK // units ** 2), SIM_MAX_FIGHTS, SIM_MAX_WORK,
-                   units ** 2, walker=walks)
+                   round_work(units), walker=walks)
