@@ -618,6 +618,8 @@ def simulated(fight: Fight, *, max_rounds: int, trials: int,
 
 #: the most distinct ends of fights a :class:`Tally` holds before it sums them
 MAX_ENDS = 4096
+#: the most end states whose outcome and losses a :class:`Tally` keeps, read once each
+MAX_READ = 1 << 16
 
 
 class Tally:
@@ -641,6 +643,8 @@ class Tally:
         self.rounds_sum = self.played = 0
         #: fights played and not yet summed: (state, rounds) -> fights
         self._ends: dict[tuple[Any, int], int] = {}
+        #: end states read: state -> (its outcome, its losses), for the next batches
+        self._read: dict[Any, tuple[str | None, tuple[tuple[str, int], ...]]] = {}
 
     def add(self, state: Any, rounds: int) -> None:
         """One fight, ended in ``state`` after ``rounds`` rounds."""
@@ -659,8 +663,14 @@ class Tally:
         """The fights counted by their ends summed into the figures."""
         outcome, losses = self.fight.outcome, self.fight.losses
         ended, ends_in, by_end, lost = self.ended, self.ends_in, self.by_end, self.lost
+        read = self._read
         for (state, rounds), k in self._ends.items():
-            name = outcome(state)
+            known = read.get(state)
+            if known is None:
+                known = (outcome(state), tuple(losses(state).items()))
+                if len(read) < MAX_READ:
+                    read[state] = known
+            name, lost_here = known
             if name is None:
                 ended[STILL_FIGHTING] = ended.get(STILL_FIGHTING, 0) + k
             else:
@@ -668,7 +678,7 @@ class Tally:
                 ends_in[rounds] = ends_in.get(rounds, 0) + k
                 end = (max(rounds, 1), name)
                 by_end[end] = by_end.get(end, 0) + k
-            for item in losses(state).items():
+            for item in lost_here:
                 lost[item] = lost.get(item, 0) + k
         self._ends = {}
 
