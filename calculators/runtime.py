@@ -119,7 +119,7 @@ class Comparing:
         going = [key for key, side in self.sides.items() if not side.done]
         new = False
         for key in going:
-            reply = self.sides[key].step(seconds / len(going))
+            reply = self.sides[key].step(seconds / len(going), DRAW_EVERY)
             if reply is not None:
                 self.last[key], new = reply, True
         setup, pinned = self.last["setup"], self.last["pinned"]
@@ -129,6 +129,11 @@ class Comparing:
             return setup
         return _compared(self.name, self.inputs, setup, pinned, self.uid)
 
+
+#: the least time between two answers of one refinement sent to the page (seconds): each
+#: is drawn as HTML here and on the page, and a batch of fights can take a few hundredths
+#: of a second; the first answer and the settled one are sent at once
+DRAW_EVERY = 0.4
 
 #: whole fights being refined, by the widget's id: one at a time per widget
 _sessions: dict[str, api.Sharpening | Comparing] = {}
@@ -174,7 +179,8 @@ def advance(uid: str, seconds: float) -> str:
         return json.dumps({"reply": None, "done": True})
     reply = None
     try:
-        reply = session.step(seconds)
+        reply = session.step(seconds, DRAW_EVERY) if isinstance(session, api.Sharpening) else \
+            session.step(seconds)
         if reply is not None and reply["ok"] and "html" not in reply:
             reply["html"] = response_html(reply, _root, uid)
     except Exception as err:  # noqa: BLE001 - the runtime must answer and stay alive

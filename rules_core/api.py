@@ -12,6 +12,7 @@ too large) gives an error reply as well.
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -177,22 +178,32 @@ class Sharpening:
     def __init__(self, calc: Calculator, clean: dict[str, Any],
                  refinement: cascade.Refining) -> None:
         self.calc, self.clean, self.refinement = calc, clean, refinement
+        #: when the last response was given (the refinement's clock), and whether a newer
+        #: answer has come since and been held back
+        self._given, self._held = -math.inf, False
 
     @property
     def done(self) -> bool:
         return self.refinement.done
 
-    def step(self, seconds: float = 0.05) -> dict[str, Any] | None:
+    def step(self, seconds: float = 0.05, hold: float = 0.0) -> dict[str, Any] | None:
         """About ``seconds`` of work (pieces of it, until the time is up or the answer is
-        settled); the response for the newest answer, or None when none came of it."""
+        settled); the response for the newest answer, or None when none came of it. A new
+        answer within ``hold`` seconds of the last response is held back, and given by the
+        first step after that (the settled one never is): a page need not be drawn again
+        for every batch of fights."""
         def work() -> dict[str, Any] | None:
             refinement, clock = self.refinement, self.refinement.clock
-            start, new = clock(), False
+            start, new = clock(), self._held
             while not refinement.done and clock() - start < seconds:
                 piece = max(0.01, seconds - (clock() - start))
                 new = _guarded(self.calc, functools.partial(refinement.step, piece)) or new
             if not new:
                 return None
+            if not refinement.done and clock() - self._given < hold:
+                self._held = True
+                return None
+            self._given, self._held = clock(), False
             sharpen = self.calc.sharpen
             assert sharpen is not None
             result = _guarded(self.calc, lambda: sharpen.result(self.clean, self.refinement))

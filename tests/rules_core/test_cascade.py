@@ -299,3 +299,31 @@ def test_in_the_browser_a_fight_whose_first_walk_is_pruned_is_simulated_first() 
     browser = cascade.Refinement(answers, first_after=0.3)
     assert browser.step(0.01) and browser.method == "simulation" and browser.failures == []
     assert 0 < browser.played <= answers.batch and browser._walk is None  # not begun yet
+
+
+def test_a_sharpening_holds_back_answers_that_come_too_soon_and_never_the_settled_one() -> None:
+    """``api.Sharpening.step(seconds, hold)``: the first answer at once; a newer one within
+    ``hold`` seconds of the last given is held back and given by the first step after;
+    the settled answer is given whatever the hold (the browser's worker holds for
+    calculators.runtime.DRAW_EVERY)."""
+    heroic_raw = {**api.spec("heroic.engagement")["initial"], "a_members": 40, "b_members": 40,
+                  "max_rounds": 100}
+    started = api.begin("heroic.engagement", heroic_raw, first_after=0.05)
+    assert isinstance(started, api.Sharpening)
+    first = None
+    while first is None:
+        first = started.step(0.05, hold=3600)
+    assert first["ok"] and not first["result"]["settled"]
+    played = first["result"]["trials"]
+    # newer answers come (more fights are played) but are held back
+    assert started.step(0.2, hold=3600) is None and not started.done
+    assert started.refinement.answer.trials > played  # type: ignore[union-attr]
+    # given by the first step past the hold, with the fights played since
+    given = started.step(0.01, hold=0)
+    assert given is not None and given["result"]["trials"] > played
+    # the settled answer is never held back
+    last = None
+    while not started.done:
+        last = started.step(1.0, hold=3600) or last
+    assert last is not None and last["result"]["settled"]
+    assert last["result"] == api.run("heroic.engagement", heroic_raw)["result"]
