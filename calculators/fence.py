@@ -125,9 +125,12 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any], title: str | None
     # what the page's actions read from the result shown (the value handed on, the unit
     # added to a roster): the result the page starts with is this one, not worked out again
     # (a key of "@..." is the widget's own inputs, read from its form)
-    given = HAND_ON.get(name)
-    needed = (([given.key] if not given.key.startswith("@") else []) + list(given.tells) if given else []) + (
-        ["stats"] if name in ADDS_TO_ROSTER else [])
+    needed: list[str] = []
+    if name in HAND_ON:
+        given = HAND_ON[name]
+        needed += ([] if given.key.startswith("@") else [given.key]) + list(given.tells)
+    if name in ADDS_TO_ROSTER:
+        needed.append("stats")
     return _ENV.get_template("widget.html.j2").render(
         spec=api.spec(name),
         hidden={f.name for f in calculators()[name].fields if not f.applies(start)},

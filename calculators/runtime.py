@@ -115,11 +115,13 @@ class Comparing:
     def done(self) -> bool:
         return all(side.done for side in self.sides.values())
 
-    def step(self, seconds: float) -> dict[str, Any] | None:
+    def step(self, seconds: float, hold: float = 0.0) -> dict[str, Any] | None:
+        """As :meth:`api.Sharpening.step`, for both sides at once (each holding back its
+        answers within ``hold`` seconds of its last)."""
         going = [key for key, side in self.sides.items() if not side.done]
         new = False
         for key in going:
-            reply = self.sides[key].step(seconds / len(going), DRAW_EVERY)
+            reply = self.sides[key].step(seconds / len(going), hold)
             if reply is not None:
                 self.last[key], new = reply, True
         setup, pinned = self.last["setup"], self.last["pinned"]
@@ -179,8 +181,7 @@ def advance(uid: str, seconds: float) -> str:
         return json.dumps({"reply": None, "done": True})
     reply = None
     try:
-        reply = session.step(seconds, DRAW_EVERY) if isinstance(session, api.Sharpening) else \
-            session.step(seconds)
+        reply = session.step(seconds, DRAW_EVERY)
         if reply is not None and reply["ok"] and "html" not in reply:
             reply["html"] = response_html(reply, _root, uid)
     except Exception as err:  # noqa: BLE001 - the runtime must answer and stay alive

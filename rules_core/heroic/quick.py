@@ -63,18 +63,18 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
         """One whole number for a key of four small whole numbers (each below ``span``)."""
         return ((s * span + x) * span + y) * span + z
 
-    def table(s: int, a_up: int, d_up: int, free: bool
+    def table(key: int, s: int, a_up: int, d_up: int, free: bool
               ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+        """The attack's table, made and kept under ``key`` (its :func:`code`)."""
         den, injuries, cumulative = model.drawable(fight, keys[s], a_up, d_up, free)
-        tables[code(s, free, a_up, d_up)] = known = (den.bit_length(), den, cumulative, injuries)
+        tables[key] = known = (den.bit_length(), den, cumulative, injuries)
         return known
 
-    def breaks(s: int, before: int, after: int, foe: int) -> int:
-        key = code(s, before, after, foe) if lone[s] else code(s, ups[s][before], ups[s][after],
-                                                                 ups[1 - s][foe])
-        ways = morale.get(key)
-        if ways is None:
-            ways = morale[key] = model.break_ways(fight, keys[s], before, after, foe)
+    def breaks(key: int, s: int, before: int, after: int, foe: int) -> int:
+        """Side ``s``'s ways to break, worked out and kept under ``key`` (its :func:`code`:
+        of the members standing before and after and the foes standing, or a lone
+        creature's HP before and after and the foe's pool)."""
+        ways = morale[key] = model.break_ways(fight, keys[s], before, after, foe)
         return ways
 
     # what an injury leaves of a pool (:func:`model.after_injury`), by (pool, injury) read
@@ -105,13 +105,13 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
             if first == 2:  # 6 ties in 36: both strike with the numbers they start with
                 ua, ub = ups_a[pa], ups_b[pb]
                 if ua and ub:
-                    t = get(ua * span + ub) or table(0, ua, ub, False)
+                    t = get(k := ua * span + ub) or table(k, 0, ua, ub, False)
                     r = getrandbits(t[0])
                     while r >= t[1]:
                         r = getrandbits(t[0])
                     hurt = t[3][bisect_right(t[2], r)]
                     pb = after_b[pb - hurt] if pb > hurt else 0
-                    t = get(side_b + (ub * span + ua)) or table(1, ub, ua, False)
+                    t = get(k := side_b + ub * span + ua) or table(k, 1, ub, ua, False)
                     r = getrandbits(t[0])
                     while r >= t[1]:
                         r = getrandbits(t[0])
@@ -122,9 +122,9 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
                     ua, ub = ups_a[pa], ups_b[pb]
                     if ua and ub:
                         if s == 0:
-                            t = get(ua * span + ub) or table(0, ua, ub, False)
+                            t = get(k := ua * span + ub) or table(k, 0, ua, ub, False)
                         else:
-                            t = get(side_b + (ub * span + ua)) or table(1, ub, ua, False)
+                            t = get(k := side_b + ub * span + ua) or table(k, 1, ub, ua, False)
                         r = getrandbits(t[0])
                         while r >= t[1]:
                             r = getrandbits(t[0])
@@ -141,12 +141,12 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
                 (ups_a[start_a] * span + ua) * span + ub
             ka = breaks_get(key)
             if ka is None:
-                ka = breaks(0, start_a, pa, pb)
+                ka = breaks(key, 0, start_a, pa, pb)
             key = side_b + ((start_b * span + pb) * span + pa if lone[1] else
                              (ups_b[start_b] * span + ub) * span + ua)
             kb = breaks_get(key)
             if kb is None:
-                kb = breaks(1, start_b, pb, pa)
+                kb = breaks(key, 1, start_b, pb, pa)
             fled_a = ka and below(rng, model.DICE_WAYS) < ka
             fled_b = kb and below(rng, model.DICE_WAYS) < kb
             if fled_a and fled_b:
@@ -157,7 +157,7 @@ def _make_player(fight: model.Fight) -> Player:  # noqa: C901 (one round, kept i
                     e = 1 - s
                     pools = [pa, pb]
                     a_up, d_up = ups[e][pools[e]], ups[s][pools[s]]
-                    t = get(code(e, 1, a_up, d_up)) or table(e, a_up, d_up, True)
+                    t = get(k := code(e, 1, a_up, d_up)) or table(k, e, a_up, d_up, True)
                     r = getrandbits(t[0])
                     while r >= t[1]:
                         r = getrandbits(t[0])

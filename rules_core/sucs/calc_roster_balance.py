@@ -54,13 +54,13 @@ def _roster_key(side: str) -> str:
     return f"roster_{side}"
 
 
-def _start(key: str) -> Any:
-    return next(f for f in FIELDS if f.name == key).start
+#: the battle's own starting inputs (a roster the fight handed on lacks is the battle's)
+INITIAL = initial_inputs(FIELDS)
 
 
 def _army(raw: dict[str, Any], side: str) -> dict[str, Any]:
     key = _roster_key(side)
-    return side_roster(key, raw.get(key, _start(key)))
+    return side_roster(key, raw.get(key, INITIAL[key]))
 
 
 def scaled_army(army: dict[str, Any], units: int) -> dict[str, Any]:
@@ -112,7 +112,7 @@ def suggestion(fight: dict[str, Any], vary: str, found: Point) -> dict[str, Any]
 
 
 #: the fight the form starts with: the battle's own, with five rifle squads on side A
-START = {**initial_inputs(FIELDS), "roster_a": starter("Riflemen", [("Rifle squad", 5, RIFLES)])}
+START = {**INITIAL, "roster_a": starter("Riflemen", [("Rifle squad", 5, RIFLES)])}
 
 SPEC = Balance(
     name="sucs.roster_balance",
