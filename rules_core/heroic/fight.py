@@ -518,8 +518,9 @@ class Pruned:
     likely pools dropped (:class:`rules_core.solver.Spreads`), for carried wounds past
     what the exact walk follows: each round moves every live pair of pools at once, and
     pairs reached by different paths are merged after every attack. ``max_work`` bounds
-    the pools struck and read back (and the ends of rounds worked out), so a fight too
-    large is refused as the walk goes."""
+    the pools struck and read back (and the ends of rounds worked out), and
+    :data:`MAX_ROUND_WORK` one round's, so a fight too large is refused as the walk
+    goes."""
 
     def __init__(self, fight: Fight, max_work: int) -> None:
         if not fight.rules.carry_wounds:
@@ -528,6 +529,8 @@ class Pruned:
         self.fight = fight
         self.max_work = max_work
         self.work = 0
+        #: the work done when the round under way began
+        self.round_began = 0
         self.outcome_order = fight.outcome_order
         self.start, self.outcome, self.losses = fight.start, fight.outcome, fight.losses
         self.step, self.sample = fight.step, fight.sample
@@ -544,9 +547,13 @@ class Pruned:
         if self.work + work > self.max_work:
             raise solver.TooLarge("The work of following the injuries pool by pool",
                                   self.max_work)
+        if self.work + work - self.round_began > MAX_ROUND_WORK:
+            raise solver.TooLarge("The work of one round following the injuries pool by "
+                                  "pool", MAX_ROUND_WORK)
         self.work += work
 
     def spread(self, live: dict[State, float], floor: float) -> tuple[dict[State, float], float]:
+        self.round_began = self.work
         # the round's attacks under each initiative order, their cells merged before the
         # end of the round (which reads nothing of the order)
         merged: dict[tuple[int, int, bool, bool], float] = {}
@@ -767,6 +774,13 @@ MAX_MEMBER_PAIRS = 160
 #: round cap of 20 (three times that at 100: :func:`solver.scaled_budget`); five orcs
 #: against four knights need 830,000
 MAX_PRUNED_WORK = 850_000
+#: the most work one round of that walk may take. A round is one piece of work that
+#: the browser's worker cannot break, and the second round is the largest (every pool
+#: is struck for the first time there): the whole walk takes two to three times it.
+#: Eight against eight, the largest second round of the orcs and knights answered at a
+#: cap of 100, takes 943,463; every one past this limit went over the walk's budget
+#: after several more seconds (twelve against eight: 1,559,393, then 3 s of CPython)
+MAX_ROUND_WORK = 1_000_000
 #: the exact walk's budget per round of the cap (moves x 64-bit words of the exact
 #: masses, which grow round by round): about 1 s of CPython at a cap of 20 and 3 s at 100
 COST_PER_ROUND = 500_000

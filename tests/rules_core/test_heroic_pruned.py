@@ -197,6 +197,27 @@ def test_five_orcs_against_four_knights_fit_the_walk_s_budget() -> None:
     assert api.run("heroic.engagement", raw)["result"]["error_bound"] == odds.pruned
 
 
+def test_a_round_too_large_for_one_piece_of_work_ends_the_walk_at_any_cap() -> None:
+    """At a cap of 100 the budget would let twelve orcs against eight knights walk three
+    rounds and more before giving up (3 s of CPython); its second round alone passes
+    what one round may take, so the walk stops there and the fight is simulated, saying
+    why. Eight against eight, the largest second round answered at that cap, fits."""
+    raw = inputs(wounds="carry", max_rounds=100)
+    walk = model.Pruned(fight_of(raw), calc.pruned_budget(100))
+    with pytest.raises(solver.TooLarge) as err:
+        solver.solve_pruned(walk, max_rounds=100, floor=solver.PRUNE_FLOOR)
+    assert err.value.rounds == 1 and walk.work - walk.round_began <= model.MAX_ROUND_WORK
+    assert "one round" in str(err.value) and f"{model.MAX_ROUND_WORK:,}" in str(err.value)
+    got = api.run("heroic.engagement", raw)["result"]
+    assert got["method"] == "simulation"
+    assert (f"The work of one round following the injuries pool by pool is past the limit "
+            f"of {model.MAX_ROUND_WORK:,}") in got["simulated_because"]
+    eights = model.Pruned(fight_of(inputs(wounds="carry", b_members=8, a_members=8)),
+                          calc.pruned_budget(100))
+    solver.solve_pruned(eights, max_rounds=2, floor=solver.PRUNE_FLOOR)
+    assert eights.work - eights.round_began > 0.9 * model.MAX_ROUND_WORK
+
+
 def test_the_budget_grows_with_the_round_cap_to_three_times_at_100() -> None:
     assert calc.pruned_budget(5) == calc.pruned_budget(20) == model.MAX_PRUNED_WORK
     assert calc.pruned_budget(100) == 3 * model.MAX_PRUNED_WORK
