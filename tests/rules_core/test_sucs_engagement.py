@@ -368,20 +368,22 @@ def test_the_pruned_walk_is_below_the_exact_answer_by_at_most_what_it_dropped() 
     assert small.work <= 1_000
 
 
-@pytest.mark.parametrize("melee", [False, True])
-def test_identical_units_share_their_activations_in_the_pruned_walk(melee) -> None:
+@pytest.mark.parametrize("melee, rounds", [(False, 3), (True, 2)])
+def test_identical_units_share_their_activations_in_the_pruned_walk(melee, rounds) -> None:
     """The pruned walk keeps an activation's results by the acting unit's kind, not its
     place in the list: three identical units on side A and two on side B, in every state
-    they reach, walk each activation once, and every figure is still the exact walk's."""
+    they reach, walk each activation once, and every figure is still the exact walk's
+    (close combat over two rounds: 2,749 activations by place, its exact walk 2 s of
+    CPython; a third round would take 10)."""
     rifle, tough = unit("R", a=1, r=0), unit("T", a=1, r=1)
     a, b = (rifle, rifle, rifle), (tough, tough, unit("G", q=4, a=1, r=0, targets=2))
 
     def fight() -> Fight:
         return Fight(a, b, Rules(melee=melee), max_work=10**7)
     walked = fight()
-    pruned = solver.solve_pruned(walked, max_rounds=3, floor=0)
+    pruned = solver.solve_pruned(walked, max_rounds=rounds, floor=0)
     assert pruned.pruned == 0
-    _close(pruned, solver.solve(fight(), max_rounds=3))
+    _close(pruned, solver.solve(fight(), max_rounds=rounds))
     known = walked.activations
     by_unit = set()
     for sid, side, i, charge in known.moves:
