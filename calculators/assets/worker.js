@@ -276,25 +276,44 @@ async function saveSnapshot() {
   }
 }
 
-/** The site's first-visit snapshot, downloaded (counted for the progress) and unpacked.
- * Its failure is not the start's: the normal start runs instead. */
+/** The decoder of the site's first-visit snapshot (Zstandard: calculators/bundle.py
+ * pack_snapshot), asked for as a start that may need it begins. */
+/** @type {Promise<typeof import("./vendor/fzstd.js")> | null} */
+let zstd = null;
+
+/** The site's first-visit snapshot, downloaded (counted for the progress: the bytes that
+ * move) and unpacked block by block as it arrives. Its failure (a download cut short, bytes
+ * that do not unpack) is not the start's: the normal start runs instead. */
 async function fetchShipped(/** @type {string} */ url) {
   const file = { loaded: 0, total: 0, done: false };
   files.set(url, file);
   try {
-    if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
     const response = await nativeFetch(url);
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
     file.total = knownTotal(response);
-    const counted = response.body.pipeThrough(new TransformStream({
-      transform(chunk, out) {
-        file.loaded += chunk.byteLength;
-        report();
-        out.enqueue(chunk);
-      },
-    }));
-    const unpacked = counted.pipeThrough(new DecompressionStream("gzip"));
-    const bytes = new Uint8Array(await new Response(unpacked).arrayBuffer());
+    const { Decompress } = await (zstd || (zstd = import("./vendor/fzstd.js")));
+    /** @type {Uint8Array[]} */
+    const parts = [];
+    let size = 0;
+    const unpack = new Decompress((/** @type {Uint8Array} */ part) => {
+      parts.push(part);
+      size += part.length;
+    });
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      file.loaded += value.byteLength;
+      report();
+      unpack.push(value, false);
+    }
+    unpack.push(new Uint8Array(0), true); // throws if the frame is not whole
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
     file.done = true;
     report(true);
     mark("shippedRead");
@@ -443,7 +462,11 @@ async function start(config) {
   // the site's own snapshot counts in the progress from the start, its size not yet known
   // (so the total is the build's): without it the other files' totals would make a whole
   // and reach 100% while the kept snapshot is still being looked for
-  if (config.shipped) files.set(config.shipped, { loaded: 0, total: 0, done: false });
+  if (config.shipped) {
+    files.set(config.shipped, { loaded: 0, total: 0, done: false });
+    zstd = import("./vendor/fzstd.js"); // its decoder (7 KB), while the kept one is looked for
+    zstd.catch(() => {});
+  }
   // the files every start needs (their sizes give the progress total)
   precompile(base + "pyodide.asm.wasm");
   prefetch(base + "pyodide-lock.json");

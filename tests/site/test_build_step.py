@@ -4,7 +4,6 @@ sites, it fails loudly (exit 1, the problem named) instead of shipping a broken 
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import re
@@ -17,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import zstandard
 
 from calculators import build, bundle, hashed, layout, verify
 from calculators.layout import ROOT_PLACEHOLDER
@@ -201,7 +201,7 @@ def test_the_check_names_every_kind_of_broken_site(tmp_path: Path) -> None:
 def test_the_check_names_a_missing_first_visit_snapshot(tmp_path: Path) -> None:
     site_dir = _tiny_site(tmp_path / "site")
     build.finish(site_dir)
-    shipped = list((site_dir / layout.ASSET_DIR).glob("python-*.snapshot.gz"))
+    shipped = list((site_dir / layout.ASSET_DIR).glob("python-*.snapshot.zst"))
     bundles = list((site_dir / layout.ASSET_DIR).glob("python-*.zip"))
     assert [p.name for p in shipped] == [layout.snapshot_name(b.name) for b in bundles]
     shipped[0].unlink()
@@ -212,15 +212,15 @@ def test_the_first_visit_snapshot_is_pyodides_memory_and_no_file_is_fetched_ahea
     """The site's snapshot unpacks to a Pyodide memory snapshot (its header's second word
     is the header's length, as worker.js reads it), bigger than Pyodide's starting memory;
     the service worker neither fetches it ahead nor keeps it (the worker keeps it unpacked)."""
-    (shipped,) = (site.dir / layout.ASSET_DIR).glob("python-*.snapshot.gz")
-    memory = gzip.decompress(shipped.read_bytes())
+    (shipped,) = (site.dir / layout.ASSET_DIR).glob("python-*.snapshot.zst")
+    memory = zstandard.ZstdDecompressor().decompress(shipped.read_bytes())
     header = int.from_bytes(memory[4:8], "little")
     assert 8 < header < 1 << 20 and len(memory) - header > 30 * 2**20
     text = (site.dir / "sw.js").read_text(encoding="utf-8")
     manifest = json.loads(re.search(r"const MANIFEST = (\{.*?\});\n", text, re.S).group(1))  # type: ignore[union-attr]
     listed = [u for key in ("files", "runtime", "immutable") for u in manifest[key]]
-    assert not [u for u in listed if u.endswith(".snapshot.gz")]
-    assert 'key.endsWith(".snapshot.gz")' in text
+    assert not [u for u in listed if u.endswith(".snapshot.zst")]
+    assert 'key.endsWith(".snapshot.zst")' in text
 
 
 def test_the_service_worker_lists_every_file_with_its_hash(site) -> None:  # type: ignore[no-untyped-def]
@@ -283,16 +283,24 @@ def test_a_kept_file_is_made_once_when_two_builds_ask_at_once(tmp_path: Path) ->
     assert (tmp_path / "new.gz").read_bytes() == b"made by call 1"
 
 
-#: restores the site's snapshot in Node as worker.js does (the memory's first part XORed back
+#: restores the site's snapshot in Node as worker.js does (unpacked in chunks by the page's own
+#: decoder, assets/vendor/fzstd.js; the memory's first part XORed back
 #: with a new instance's, calculators/make_snapshot.mjs), with an empty standard library and
 #: no bundle written, answers a request, then imports a module the snapshot lacks: the
 #: first time with no loader (it must fail cleanly), then with one that writes the zips
 RESTORE_IN_NODE = r"""
 import fs from "node:fs";
-import zlib from "node:zlib";
 process.argv[1] = "./this.program";
-const [dir, snap, bundle, stdlib, empty, request] = process.argv.slice(2);
-const bytes = new Uint8Array(zlib.gunzipSync(fs.readFileSync(snap)));
+const [dir, snap, bundle, stdlib, empty, request, decoder] = process.argv.slice(2);
+// unpacked as the worker does (fetchShipped): the page's own decoder, fed as the bytes arrive
+const { Decompress } = await import(decoder);
+const packed = new Uint8Array(fs.readFileSync(snap));
+const parts = [];
+const unpack = new Decompress((part) => parts.push(part));
+for (let at = 0; at < packed.length; at += 65536) unpack.push(packed.subarray(at, at + 65536), false);
+unpack.push(new Uint8Array(0), true);
+const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
 const start = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
 const native = WebAssembly.instantiate.bind(WebAssembly);
 WebAssembly.instantiate = (...args) => native(...args).then((made) => {
@@ -342,7 +350,8 @@ def test_the_sites_snapshot_restores_without_the_zips_and_fetches_them_for_a_mod
     request = json.dumps({"op": "run", "name": "gunplay.difficulty", "inputs": inputs})
     proc = subprocess.run(["node", str(script), str(bundle.pyodide_dir()), str(tmp_path / shipped),
                            str(tmp_path / name), str(bundle.pyodide_dir() / "python_stdlib.zip"),
-                           str(tmp_path / "empty.zip"), request],
+                           str(tmp_path / "empty.zip"), request,
+                           (layout.ASSETS_SOURCE / "vendor" / "fzstd.js").as_uri()],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
