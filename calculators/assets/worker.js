@@ -276,22 +276,21 @@ async function saveSnapshot() {
   }
 }
 
-/** The decoder of the site's first-visit snapshot (Zstandard: calculators/bundle.py
- * pack_snapshot), asked for as a start that may need it begins. */
-/** @type {Promise<typeof import("./vendor/fzstd.js")> | null} */
-let zstd = null;
-
 /** The site's first-visit snapshot, downloaded (counted for the progress: the bytes that
  * move) and unpacked block by block as it arrives. Its failure (a download cut short, bytes
  * that do not unpack) is not the start's: the normal start runs instead. */
 async function fetchShipped(/** @type {string} */ url) {
   const file = { loaded: 0, total: 0, done: false };
   files.set(url, file);
+  // its decoder (Zstandard: calculators/bundle.py pack_snapshot; 7 KB), asked for beside it
+  // and only here: a return visit that keeps its own snapshot never loads it
+  const decoder = import("./vendor/fzstd.js");
+  decoder.catch(() => {});
   try {
     const response = await nativeFetch(url);
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
     file.total = knownTotal(response);
-    const { Decompress } = await (zstd || (zstd = import("./vendor/fzstd.js")));
+    const { Decompress } = await decoder;
     /** @type {Uint8Array[]} */
     const parts = [];
     let size = 0;
@@ -462,11 +461,7 @@ async function start(config) {
   // the site's own snapshot counts in the progress from the start, its size not yet known
   // (so the total is the build's): without it the other files' totals would make a whole
   // and reach 100% while the kept snapshot is still being looked for
-  if (config.shipped) {
-    files.set(config.shipped, { loaded: 0, total: 0, done: false });
-    zstd = import("./vendor/fzstd.js"); // its decoder (7 KB), while the kept one is looked for
-    zstd.catch(() => {});
-  }
+  if (config.shipped) files.set(config.shipped, { loaded: 0, total: 0, done: false });
   // the files every start needs (their sizes give the progress total)
   precompile(base + "pyodide.asm.wasm");
   prefetch(base + "pyodide-lock.json");

@@ -294,8 +294,9 @@ def test_a_kept_file_is_made_once_when_two_builds_ask_at_once(tmp_path: Path) ->
 #: restores the site's snapshot in Node as worker.js does (unpacked in chunks by the page's own
 #: decoder, assets/vendor/fzstd.js; the memory's first part XORed back
 #: with a new instance's, calculators/make_snapshot.mjs), with an empty standard library and
-#: no bundle written, answers a request, then imports a module the snapshot lacks: the
-#: first time with no loader (it must fail cleanly), then with one that writes the zips
+#: no bundle written, answers requests (a JSON file of them), then imports a module the
+#: snapshot lacks: the first time with no loader (it must fail cleanly), then with one
+#: that writes the zips
 RESTORE_IN_NODE = r"""
 import fs from "node:fs";
 process.argv[1] = "./this.program";
@@ -324,7 +325,14 @@ const { loadPyodide } = await import(dir + "/pyodide.mjs");
 const py = await loadPyodide({ indexURL: dir + "/", packages: [], _loadSnapshot: bytes, stdLibURL: empty });
 const runtime = py.pyimport("calculators.runtime");
 runtime.restored();
-const out = { reply: JSON.parse(runtime.handle(request)) };
+const requests = JSON.parse(fs.readFileSync(request, "utf8"));
+const out = { replies: requests.map((r) => JSON.parse(runtime.handle(JSON.stringify(r)))) };
+// what lean.py dropped: the functions and classes of the rules that still carry annotations
+// or a docstring
+out.kept = py.runPython(`import gc, types
+[getattr(o, "__qualname__", "?") for o in gc.get_objects()
+ if isinstance(o, (types.FunctionType, type)) and getattr(o, "__module__", "").startswith("rules_core")
+ and (o.__doc__ or (o.__annotations__ if isinstance(o, types.FunctionType) else o.__dict__.get("__annotations__")))][:5]`).toJs();
 const tryImport = () => { try { return py.runPython("import colorsys; colorsys.rgb_to_hls(1, 0, 0)[0]"); } catch (err) { return String(err).split("\n").filter(Boolean).pop(); } };
 out.without = tryImport();
 py.runPython("import calculators.lean as lean; lean.LateFiles.asked = False");
@@ -340,10 +348,12 @@ console.log(JSON.stringify(out));
 
 
 def test_the_sites_snapshot_restores_without_the_zips_and_fetches_them_for_a_module_it_lacks(tmp_path: Path) -> None:
-    """The site's snapshot holds every module a request needs: restored with an empty
-    standard library and no bundle, it answers as CPython does; a module it lacks fails
-    cleanly (no stale zip directory in the memory) until the worker's loader can write the
-    zips, and then imports."""
+    """The site's snapshot holds every module a request needs, and what lean.py dropped
+    from it (docstrings, line-number tables, annotations) no calculator misses: restored
+    with an empty standard library and no bundle, every calculator answers its page's
+    first request as CPython does (its result, and its figures drawn as HTML), and a roll;
+    a module it lacks fails cleanly (no stale zip directory in the memory) until the
+    worker's loader can write the zips, and then imports."""
     from rules_core import api
 
     name, data = bundle.bundle()
@@ -353,16 +363,22 @@ def test_the_sites_snapshot_restores_without_the_zips_and_fetches_them_for_a_mod
     (tmp_path / "empty.zip").write_bytes(b"PK\x05\x06" + bytes(18))
     script = tmp_path / "restore.mjs"
     script.write_text(RESTORE_IN_NODE, encoding="utf-8")
-    inputs = {"size": "small", "band": "far", "target_movement": "fast", "shooter_movement": "still",
-              "stance": "kneeling", "aim_actions": 1}
-    request = json.dumps({"op": "run", "name": "gunplay.difficulty", "inputs": inputs})
+    calculators = [(n, api.spec(n)["initial"]) for n in api.names()]
+    requests = [{"op": "run", "name": n, "inputs": inputs, "uid": "c"} for n, inputs in calculators]
+    requests.append({"op": "roll", "name": "gunplay.hit_chance", "inputs": api.spec("gunplay.hit_chance")["initial"]})
+    (tmp_path / "requests.json").write_text(json.dumps(requests), encoding="utf-8")
     proc = subprocess.run(["node", str(script), str(bundle.pyodide_dir()), str(tmp_path / shipped),
                            str(tmp_path / name), str(bundle.pyodide_dir() / "python_stdlib.zip"),
-                           str(tmp_path / "empty.zip"), request,
+                           str(tmp_path / "empty.zip"), str(tmp_path / "requests.json"),
                            (layout.ASSETS_SOURCE / "vendor" / "fzstd.js").as_uri()],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert out["reply"]["result"] == json.loads(json.dumps(api.run("gunplay.difficulty", inputs)["result"]))
+    *replies, rolled = out["replies"]
+    for (calc, inputs), reply in zip(calculators, replies, strict=True):
+        assert reply["ok"] and reply["html"], (calc, reply)
+        assert reply["result"] == json.loads(json.dumps(api.run(calc, inputs)["result"])), calc
+    assert rolled["ok"] and rolled["html"] and rolled["log"], rolled
+    assert out["kept"] == []
     assert out["without"] == "ModuleNotFoundError: No module named 'colorsys'"
     assert out["asked"] == "/lib/python314.zip" and out["with"] == 0.0
