@@ -4,7 +4,8 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["site/**", "build/**", "node_modules/**", ".venv/**"] },
+  // calculators/assets/vendor: third-party code, kept as published
+  { ignores: ["site/**", "build/**", "node_modules/**", ".venv/**", "calculators/assets/vendor/**"] },
   js.configs.recommended,
   {
     files: ["calculators/assets/**/*.js"],

@@ -45,9 +45,9 @@ _FINGERPRINTED = re.compile(r"\.[0-9a-f]{8,}\.min\.(?:js|css)$")
 
 def snapshot_name(bundle_name: str) -> str:
     """The runtime's first-visit snapshot's file name, beside the bundle it was made from
-    (``python-<hash>.zip`` -> ``python-<hash>.snapshot.gz``; the page script derives it
+    (``python-<hash>.zip`` -> ``python-<hash>.snapshot.zst``; the page script derives it
     the same way: ``client.js``, shippedSnapshot)."""
-    return bundle_name.removesuffix(".zip") + ".snapshot.gz"
+    return bundle_name.removesuffix(".zip") + ".snapshot.zst"
 
 
 class BuildError(RuntimeError):

@@ -5,11 +5,11 @@ the site's on its first visit.
 
 :func:`prepare_snapshot` imports everything a request can need (so a restored start needs
 neither the standard library's zip nor the Python bundle: the worker does not download
-them), drops what no request reads (docstrings and line-number tables of the code
-imported: calculations never read them, and an error is never shown as a traceback) and
-the import system's caches of the zips' contents, and adds :class:`LateFiles`, which
-downloads both zips the first time an import finds nothing, so that a module the snapshot
-lacks still imports.
+them), drops what no request reads (docstrings, line-number tables and annotations of
+the code imported: calculations never read them, and an error is never shown as a
+traceback) and the import system's caches of the zips' contents, and adds
+:class:`LateFiles`, which downloads both zips the first time an import finds nothing, so
+that a module the snapshot lacks still imports.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from typing import Any
 
 #: a code object whose first constant is its docstring (Python 3.14: inspect.CO_HAS_DOCSTRING)
 _CO_HAS_DOCSTRING = 0x4000000
+#: a built-in type (Py_TPFLAGS_IMMUTABLETYPE): its attributes cannot change
+_IMMUTABLE_TYPE = 1 << 8
 
 
 class LateFiles:
@@ -74,11 +76,22 @@ def _lean_code(code: types.CodeType, done: dict[int, tuple[types.CodeType, types
     return lean
 
 
+#: where a class or module keeps its annotations (Python 3.14: the function that makes them,
+#: and what it made; or, under ``from __future__ import annotations``, the dict itself)
+_ANNOTATIONS = ("__annotate_func__", "__annotations_cache__", "__annotate__", "__annotations__")
+
+
 def _strip() -> None:
-    """Docstrings and line-number tables of every function, class and module, gone."""
+    """Docstrings, line-number tables and annotations of every function, class and module,
+    gone. Annotations are read when a class is made (dataclasses, NamedTuple, Protocol:
+    all made by now); a request never reads them again, and a function without them still
+    has its signature (icepool reads the parameters only)."""
     done: dict[int, tuple[types.CodeType, types.CodeType]] = {}
     for obj in gc.get_objects():
         if isinstance(obj, types.FunctionType):
+            if sys.version_info >= (3, 14):
+                obj.__annotate__ = None  # type: ignore[attr-defined]
+            obj.__annotations__ = None  # type: ignore[assignment]  # None: {} when asked
             obj.__code__ = _lean_code(obj.__code__, done)
             obj.__doc__ = None
     for obj in gc.get_objects():
@@ -87,6 +100,14 @@ def _strip() -> None:
                 obj.__doc__ = None
             except (AttributeError, TypeError):
                 pass  # a built-in type's docstring lives in the WebAssembly's data
+            if obj is not sys and (isinstance(obj, types.ModuleType) or not obj.__flags__ & _IMMUTABLE_TYPE):
+                own = vars(obj)
+                for name in _ANNOTATIONS:
+                    if name in own:
+                        try:
+                            delattr(obj, name)
+                        except (AttributeError, TypeError):
+                            pass
     done.clear()
 
 

@@ -25,7 +25,7 @@
         : { cache: `tcr:${root.pathname}:runtime-snapshot`, key: new URL(`_snapshot/${pyodide}/${bundle}`, root).href };
       return { script: script.href, init: { op: "init", id: 0, pyodide: new URL(`../pyodide/${pyodide}/`, here).href,
         bundle: new URL(bundle, here).href, root: root.href, snapshot,
-        shipped: new URL(bundle.replace(/\.zip$/, "") + ".snapshot.gz", here).href } };
+        shipped: new URL(bundle.replace(/\.zip$/, "") + ".snapshot.zst", here).href } };
     };
     const returning = kept && build && kept.build === build.content;
     const start = returning ? kept : first();

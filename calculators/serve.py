@@ -47,7 +47,7 @@ ALWAYS_COMPRESSED = (".html", ".css", ".js", ".mjs", ".json", ".map", ".svg", ".
                      ".txt", ".md", ".wasm", ".webmanifest", ".ico")
 #: never worth trying: formats that are compressed already
 NEVER_COMPRESSED = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".woff", ".woff2",
-                    ".gz", ".br", ".mp4", ".webm")
+                    ".gz", ".br", ".zst", ".mp4", ".webm")
 #: a file outside ALWAYS_COMPRESSED is sent compressed only below this share of its size
 WORTHWHILE = 0.9
 

@@ -11,7 +11,7 @@ from calculators.layout import PYODIDE_DIR, ROOT, immutable
 
 TEMPLATE = ROOT / "calculators" / "sw.js.template"
 #: files the service worker never fetches ahead (source maps, compressed copies)
-_NOT_PRECACHED = (".map", ".gz")
+_NOT_PRECACHED = (".map", ".gz", ".zst")
 #: the runtime's files a start from a snapshot never downloads (the standard library; the
 #: bundle is a zip of ASSET_DIR): saved with the rest of the site, not kept on first use
 LATE_FILES = ("python_stdlib.zip",)

@@ -116,10 +116,10 @@ function snapshotPlace() {
 }
 
 /** The site's first-visit snapshot, beside the bundle it was made from (named as
- * calculators/layout.py snapshot_name names it: python-<hash>.zip -> python-<hash>.snapshot.gz). */
+ * calculators/layout.py snapshot_name names it: python-<hash>.zip -> python-<hash>.snapshot.zst). */
 function shippedSnapshot(/** @type {URL} */ here) {
   if (!source) return null;
-  return new URL(source.bundle.replace(/\.zip$/, "") + ".snapshot.gz", here).href;
+  return new URL(source.bundle.replace(/\.zip$/, "") + ".snapshot.zst", here).href;
 }
 
 /** The worker's script, and the start message for this page's runtime. */

@@ -10,7 +10,7 @@
  * @property {string} bundle   absolute URL of the Python bundle (a zip named by content hash)
  * @property {string} root     the site's root URL (for links in explanations)
  * @property {SnapshotPlace | null} snapshot  null: no warm start, no snapshot made
- * @property {string | null} shipped  absolute URL of the site's first-visit snapshot (gzip),
+ * @property {string | null} shipped  absolute URL of the site's first-visit snapshot (Zstandard),
  *   restored when none is kept here yet; null: start Python from scratch
  */
 

@@ -276,25 +276,43 @@ async function saveSnapshot() {
   }
 }
 
-/** The site's first-visit snapshot, downloaded (counted for the progress) and unpacked.
- * Its failure is not the start's: the normal start runs instead. */
+/** The site's first-visit snapshot, downloaded (counted for the progress: the bytes that
+ * move) and unpacked block by block as it arrives. Its failure (a download cut short, bytes
+ * that do not unpack) is not the start's: the normal start runs instead. */
 async function fetchShipped(/** @type {string} */ url) {
   const file = { loaded: 0, total: 0, done: false };
   files.set(url, file);
+  // its decoder (Zstandard: calculators/bundle.py pack_snapshot; 7 KB), asked for beside it
+  // and only here: a return visit that keeps its own snapshot never loads it
+  const decoder = import("./vendor/fzstd.js");
+  decoder.catch(() => {});
   try {
-    if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
     const response = await nativeFetch(url);
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
     file.total = knownTotal(response);
-    const counted = response.body.pipeThrough(new TransformStream({
-      transform(chunk, out) {
-        file.loaded += chunk.byteLength;
-        report();
-        out.enqueue(chunk);
-      },
-    }));
-    const unpacked = counted.pipeThrough(new DecompressionStream("gzip"));
-    const bytes = new Uint8Array(await new Response(unpacked).arrayBuffer());
+    const { Decompress } = await decoder;
+    /** @type {Uint8Array[]} */
+    const parts = [];
+    let size = 0;
+    const unpack = new Decompress((/** @type {Uint8Array} */ part) => {
+      parts.push(part);
+      size += part.length;
+    });
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      file.loaded += value.byteLength;
+      report();
+      unpack.push(value, false);
+    }
+    unpack.push(new Uint8Array(0), true); // throws if the frame is not whole
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
     file.done = true;
     report(true);
     mark("shippedRead");

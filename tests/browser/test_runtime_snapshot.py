@@ -6,12 +6,12 @@ gives way to the normal start, which makes and keeps its own."""
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+import zstandard
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from rules_core import api
@@ -318,7 +318,13 @@ def test_a_stale_snapshot_is_dropped_and_replaced(page: Page) -> None:
 
 
 #: the site's first-visit snapshot, as the page asks for it
-SHIPPED = "**/assets/calculators/python-*.snapshot.gz"
+SHIPPED = "**/assets/calculators/python-*.snapshot.zst"
+
+
+def _half(body: bytes) -> bytes:
+    """The first half of a real snapshot (a download that ended early, with no error)."""
+    assert len(body) > 1 << 20 and body[:4] == b"\x28\xb5\x2f\xfd"  # a Zstandard frame
+    return body[: len(body) // 2]
 
 
 @contextmanager
@@ -354,12 +360,15 @@ def test_a_first_visit_from_the_sites_snapshot_computes_right_and_rolls_its_own_
 @pytest.mark.parametrize("answer", [
     pytest.param(lambda route: route.fulfill(status=404, body="gone"), id="missing"),
     pytest.param(lambda route: route.abort("connectionreset"), id="cut-off"),
-    # not gzip at all: the unpacking fails
+    # not Zstandard at all (gzip's magic): the unpacking fails
     pytest.param(lambda route: route.fulfill(body=b"\x1f\x8b" + bytes(4096),
-                                             content_type="application/gzip"), id="damaged"),
-    # whole gzip of bytes that are no snapshot of this build: Pyodide refuses them
-    pytest.param(lambda route: route.fulfill(body=gzip.compress(bytes([7]) * (1 << 16), mtime=0),
-                                             content_type="application/gzip"), id="refused"),
+                                             content_type="application/zstd"), id="damaged"),
+    # the real snapshot's first half, ended cleanly: its frame is not whole
+    pytest.param(lambda route: route.fulfill(body=_half(route.fetch().body()),
+                                             content_type="application/zstd"), id="half"),
+    # whole Zstandard of bytes that are no snapshot of this build: Pyodide refuses them
+    pytest.param(lambda route: route.fulfill(body=zstandard.ZstdCompressor().compress(bytes([7]) * (1 << 16)),
+                                             content_type="application/zstd"), id="refused"),
 ])
 def test_a_site_snapshot_that_cannot_be_used_gives_way_to_the_normal_start(
         browser: Browser, site, answer) -> None:  # type: ignore[no-untyped-def]
