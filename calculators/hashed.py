@@ -26,8 +26,10 @@ HASH_LENGTH = 12
 _REFERENCES = (
     re.compile(r"""\b(?:import|export)\b[^;"'`]*?\bfrom\s*(?P<q>["'])(?P<path>\.{1,2}/[^"'\n]+)(?P=q)"""),
     re.compile(r"""\bimport\s*(?P<q>["'])(?P<path>\.{1,2}/[^"'\n]+)(?P=q)"""),
-    # a dynamic import; ``import("./x.js").Name`` is a JSDoc type, not a dependency
-    re.compile(r"""\bimport\s*\(\s*(?P<q>["'])(?P<path>[^"'\n]+)(?P=q)\s*\)(?!\s*\.\s*[A-Za-z_$])"""),
+    # a dynamic import; ``import("./x.js").Name`` is a JSDoc type, not a dependency, but
+    # ``import("./x.js").then(...)`` is the import's promise
+    re.compile(r"""\bimport\s*\(\s*(?P<q>["'])(?P<path>[^"'\n]+)(?P=q)\s*\)"""
+               r"""(?!\s*\.\s*(?!(?:then|catch|finally)\b)[A-Za-z_$])"""),
     re.compile(r"""\bnew\s+URL\(\s*(?P<q>["'])(?P<path>[^"'\n]+)(?P=q)\s*,\s*import\.meta\.url\s*\)"""),
 )
 _CSS_URL = re.compile(r"""url\(\s*(?P<q>["']?)(?P<path>[^"')\s]+)(?P=q)\s*\)""")

@@ -179,6 +179,12 @@ def test_rules_page_without_widgets_loads_no_runtime(browser, site) -> None:  # 
     page.goto(site.url + "rulings/")
     page.wait_for_load_state("networkidle")
     assert not [u for u in urls if "pyodide" in u or u.endswith(".zip")]
+    # nor the widgets' own scripts: the entry module loads them on a page that has one,
+    # here one reached by instant navigation, whose widget then goes live
+    assert not [u for u in urls if "/widget." in u or "/form." in u], urls
+    instant_goto(page, "../gunplay/difficulty/")
+    assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
+    assert len([u for u in urls if "/widget." in u]) == 1, urls
     context.close()
 
 

@@ -12,9 +12,11 @@ import { a } from "./a.js";
 const url = "https://example.org/x.js";
 const worker = new URL("worker.js", import.meta.url);
 const later = () => import("./lazy.js");
+const soon = import("./promised.js").then((module) => module.go());
+const never = import("./caught.js") . catch(() => null);
 '''
     found = sorted(target for _, _, target in hashed.references("apps/main.js", text))
-    assert found == ["apps/a.js", "apps/lazy.js", "apps/worker.js"]
+    assert found == ["apps/a.js", "apps/caught.js", "apps/lazy.js", "apps/promised.js", "apps/worker.js"]
 
 
 def test_the_apps_modules_hash_without_a_cycle(tmp_path) -> None:  # type: ignore[no-untyped-def]
