@@ -144,7 +144,8 @@ def pack_snapshot(memory: bytes) -> bytes:
     """A snapshot packed for the download: one Zstandard frame, which carries its unpacked
     size. gzip, which a browser unpacks natively, leaves it about 30% bigger (5.1 MB
     against 3.9 MB); the worker unpacks this as it arrives with a small decoder of its own
-    (``assets/vendor/fzstd.js``). Deterministic: one thread."""
+    (``assets/unpack.js``, which reads the unpacked size to make its array up front).
+    Deterministic: one thread."""
     params = zstandard.ZstdCompressionParameters.from_level(
         SNAPSHOT_LEVEL, window_log=SNAPSHOT_WINDOW_LOG, write_content_size=True, write_checksum=False)
     return zstandard.ZstdCompressor(compression_params=params).compress(memory)

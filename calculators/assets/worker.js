@@ -282,37 +282,19 @@ async function saveSnapshot() {
 async function fetchShipped(/** @type {string} */ url) {
   const file = { loaded: 0, total: 0, done: false };
   files.set(url, file);
-  // its decoder (Zstandard: calculators/bundle.py pack_snapshot; 7 KB), asked for beside it
-  // and only here: a return visit that keeps its own snapshot never loads it
-  const decoder = import("./vendor/fzstd.js");
+  // its decoder (Zstandard: unpack.js; 8 KB), asked for beside it and only here: a return
+  // visit that keeps its own snapshot never loads it
+  const decoder = import("./unpack.js");
   decoder.catch(() => {});
   try {
     const response = await nativeFetch(url);
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
     file.total = knownTotal(response);
-    const { Decompress } = await decoder;
-    /** @type {Uint8Array[]} */
-    const parts = [];
-    let size = 0;
-    const unpack = new Decompress((/** @type {Uint8Array} */ part) => {
-      parts.push(part);
-      size += part.length;
-    });
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      file.loaded += value.byteLength;
+    const { unpackFrame } = await decoder;
+    const bytes = await unpackFrame(response.body.getReader(), url, (read) => {
+      file.loaded += read;
       report();
-      unpack.push(value, false);
-    }
-    unpack.push(new Uint8Array(0), true); // throws if the frame is not whole
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const part of parts) {
-      bytes.set(part, at);
-      at += part.length;
-    }
+    });
     file.done = true;
     report(true);
     mark("shippedRead");

@@ -292,7 +292,7 @@ def test_a_kept_file_is_made_once_when_two_builds_ask_at_once(tmp_path: Path) ->
 
 
 #: restores the site's snapshot in Node as worker.js does (unpacked in chunks by the page's own
-#: decoder, assets/vendor/fzstd.js; the memory's first part XORed back
+#: module, assets/unpack.js; the memory's first part XORed back
 #: with a new instance's, calculators/make_snapshot.mjs), with an empty standard library and
 #: no bundle written, answers requests (a JSON file of them), then imports a module the
 #: snapshot lacks: the first time with no loader (it must fail cleanly), then with one
@@ -301,15 +301,15 @@ RESTORE_IN_NODE = r"""
 import fs from "node:fs";
 process.argv[1] = "./this.program";
 const [dir, snap, bundle, stdlib, empty, request, decoder] = process.argv.slice(2);
-// unpacked as the worker does (fetchShipped): the page's own decoder, fed as the bytes arrive
-const { Decompress } = await import(decoder);
+// unpacked as the worker does (fetchShipped): the page's own module, fed as the bytes arrive
+const { unpackFrame } = await import(decoder);
 const packed = new Uint8Array(fs.readFileSync(snap));
-const parts = [];
-const unpack = new Decompress((part) => parts.push(part));
-for (let at = 0; at < packed.length; at += 65536) unpack.push(packed.subarray(at, at + 65536), false);
-unpack.push(new Uint8Array(0), true);
-const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+let at = 0;
+const chunks = new ReadableStream({ pull(controller) {
+  if (at >= packed.length) controller.close();
+  else controller.enqueue(packed.slice(at, at += 65536));
+} });
+const bytes = await unpackFrame(chunks.getReader(), snap);
 const start = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
 const native = WebAssembly.instantiate.bind(WebAssembly);
 WebAssembly.instantiate = (...args) => native(...args).then((made) => {
@@ -370,7 +370,7 @@ def test_the_sites_snapshot_restores_without_the_zips_and_fetches_them_for_a_mod
     proc = subprocess.run(["node", str(script), str(bundle.pyodide_dir()), str(tmp_path / shipped),
                            str(tmp_path / name), str(bundle.pyodide_dir() / "python_stdlib.zip"),
                            str(tmp_path / "empty.zip"), str(tmp_path / "requests.json"),
-                           (layout.ASSETS_SOURCE / "vendor" / "fzstd.js").as_uri()],
+                           (layout.ASSETS_SOURCE / "unpack.js").as_uri()],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
