@@ -40,8 +40,10 @@ from calculators.layout import (
     PYODIDE_FILES,
     PYODIDE_PLACEHOLDER,
     RUNTIME_BYTES_PLACEHOLDER,
+    SNAPSHOT_PLACEHOLDER,
     BuildError,
     command,
+    snapshot_name,
 )
 
 
@@ -99,7 +101,8 @@ def finish(site_dir: Path, assets: Path = ASSETS_SOURCE) -> str:
     build = build_id(names, bundle_name)
     names = {**names, **installable.write(site_dir)}  # after the build id: no widget needs them
     pages.process(site_dir, names, build, {
-        BUNDLE_PLACEHOLDER: bundle_name, PYODIDE_PLACEHOLDER: bundle.pyodide_version(),
+        BUNDLE_PLACEHOLDER: bundle_name, SNAPSHOT_PLACEHOLDER: snapshot_name(bundle_name),
+        PYODIDE_PLACEHOLDER: bundle.pyodide_version(),
         RUNTIME_BYTES_PLACEHOLDER: str(bundle.runtime_bytes())})
     service_worker.write(site_dir, build)
     problems = verify.problems(site_dir)

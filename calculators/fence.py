@@ -29,6 +29,7 @@ from calculators.layout import (
     PYODIDE_PLACEHOLDER,
     ROOT_PLACEHOLDER,
     RUNTIME_BYTES_PLACEHOLDER,
+    SNAPSHOT_PLACEHOLDER,
 )
 from calculators.render import response_html
 from rules_core import api
@@ -139,6 +140,7 @@ def render_widget(name: str, uid: str, inputs: dict[str, Any], title: str | None
         values=start,
         result_html=response_html(response, ROOT_PLACEHOLDER, uid),
         bundle=BUNDLE_PLACEHOLDER,
+        snapshot=SNAPSHOT_PLACEHOLDER,
         pyodide=PYODIDE_PLACEHOLDER,
         runtime_bytes=RUNTIME_BYTES_PLACEHOLDER,
         initial_json=json.dumps(start, separators=(",", ":")),
@@ -220,7 +222,8 @@ def format_app(source: str, language: str, css_class: str, options: dict, md: An
     )
     return (f'<div class="calc-app" id="app-{uid or slug}" data-app="{slug}" '
             f'data-status="prerendered" data-module="{ASSET_DIR}/apps/{slug}.js" '
-            f'data-bundle="{BUNDLE_PLACEHOLDER}" data-pyodide="{PYODIDE_PLACEHOLDER}" '
+            f'data-bundle="{BUNDLE_PLACEHOLDER}" data-snapshot="{SNAPSHOT_PLACEHOLDER}" '
+            f'data-pyodide="{PYODIDE_PLACEHOLDER}" '
             f'data-runtime-bytes="{RUNTIME_BYTES_PLACEHOLDER}">{inner}</div>')
 
 

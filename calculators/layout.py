@@ -29,12 +29,14 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
 #: every built page with the relative path from that page to the site root
 ROOT_PLACEHOLDER = "@@calc-root@@/"
 #: written by the fences where a widget or an app names the runtime (the Python bundle's
-#: hashed name, the Pyodide version, the bytes of its downloads); the post-build step fills
-#: them in every built page, so that rendering a page needs neither Node nor the bundle
+#: hashed name, its first-visit snapshot's name, the Pyodide version, the bytes of its
+#: downloads); the post-build step fills them in every built page, so that rendering a
+#: page needs neither Node nor the bundle
 BUNDLE_PLACEHOLDER = "@@calc-bundle@@"
+SNAPSHOT_PLACEHOLDER = "@@calc-snapshot@@"
 PYODIDE_PLACEHOLDER = "@@calc-pyodide@@"
 RUNTIME_BYTES_PLACEHOLDER = "@@calc-runtime-bytes@@"
-RUNTIME_PLACEHOLDERS = (BUNDLE_PLACEHOLDER, PYODIDE_PLACEHOLDER, RUNTIME_BYTES_PLACEHOLDER)
+RUNTIME_PLACEHOLDERS = (BUNDLE_PLACEHOLDER, SNAPSHOT_PLACEHOLDER, PYODIDE_PLACEHOLDER, RUNTIME_BYTES_PLACEHOLDER)
 #: the post-build step's tags in a page's head: the security policy and the build id
 CSP_TAG = re.compile(r"""<meta\s+http-equiv=["']?Content-Security-Policy["']?[^>]*>""", re.I)
 BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
@@ -45,8 +47,9 @@ _FINGERPRINTED = re.compile(r"\.[0-9a-f]{8,}\.min\.(?:js|css)$")
 
 def snapshot_name(bundle_name: str) -> str:
     """The runtime's first-visit snapshot's file name, beside the bundle it was made from
-    (``python-<hash>.zip`` -> ``python-<hash>.snapshot.zst``; the page script derives it
-    the same way: ``client.js``, shippedSnapshot)."""
+    (``python-<hash>.zip`` -> ``python-<hash>.snapshot.zst``). Written here only: the
+    pages' widgets and apps carry it (``data-snapshot``, :data:`SNAPSHOT_PLACEHOLDER`),
+    and the service worker's manifest lists it (``shipped``)."""
     return bundle_name.removesuffix(".zip") + ".snapshot.zst"
 
 

@@ -43,14 +43,16 @@ BUILD_META = '<meta name="tcr-build" content="{}">'
 #: navigation never runs it (the runtime is under way by then). On a first visit it starts
 #: the worker too, at the page's first paint, with the start message client.js would write, from the meta
 #: tag's ``data-worker`` (the worker's hashed script from the site's root),
-#: ``data-pyodide`` and ``data-python`` (the bundle: the page's widgets' own).
+#: ``data-pyodide``, ``data-python`` and ``data-snapshot`` (the bundle and its snapshot:
+#: the page's widgets' own).
 RUNTIME_HEAD_SCRIPT = "\n".join(
     line for line in (Path(__file__).with_name("runtime_head.js")).read_text(encoding="utf-8").splitlines()
     if not line.lstrip().startswith("//"))
 RUNTIME_HEAD = ('<meta name="tcr-runtime" content="{root}" data-worker="{worker}" data-pyodide="{pyodide}" '
-                'data-python="{bundle}"><script>{script}</script>')
+                'data-python="{bundle}" data-snapshot="{snapshot}"><script>{script}</script>')
 _PYODIDE_ATTR = re.compile(r'\sdata-pyodide="([^"]*)"')
 _BUNDLE_ATTR = re.compile(r'\sdata-bundle="([^"]*)"')
+_SNAPSHOT_ATTR = re.compile(r'\sdata-snapshot="([^"]*)"')
 #: the tags of RUNTIME_HEAD as a page carries them after an earlier run of this step
 _RUNTIME_HEAD_TAGS = re.compile(r'<meta name="tcr-runtime"[^<>]*><script>.*?</script>', re.S)
 
@@ -161,10 +163,10 @@ def runtime_head(text: str, rel: str, worker: str) -> str:
     # a widget or app names the runtime's bundle (the element the build id is added to)
     if not _WIDGET_BUNDLE.search(text):
         return ""
-    pyodide, bundle = _PYODIDE_ATTR.search(text), _BUNDLE_ATTR.search(text)
+    found = {name: attr.search(text) for name, attr in
+             (("pyodide", _PYODIDE_ATTR), ("bundle", _BUNDLE_ATTR), ("snapshot", _SNAPSHOT_ATTR))}
     return RUNTIME_HEAD.format(root=relative_root(rel), script=RUNTIME_HEAD_SCRIPT, worker=html.escape(worker),
-                               pyodide=html.escape(pyodide.group(1) if pyodide else ""),
-                               bundle=html.escape(bundle.group(1) if bundle else ""))
+                               **{name: html.escape(match.group(1) if match else "") for name, match in found.items()})
 
 
 def process(site_dir: Path, names: dict[str, str], build: str,

@@ -17,7 +17,7 @@
     try { kept = JSON.parse(localStorage.getItem(`tcr:${root.pathname}:runtime-early`) || "null"); } catch { /* storage blocked */ }
     const build = document.querySelector('meta[name="tcr-build"]');
     const first = () => {
-      const { worker, pyodide, python: bundle } = meta.dataset;
+      const { worker, pyodide, python: bundle, snapshot: shipped } = meta.dataset;
       if (!worker || !pyodide || !bundle) return null;
       const script = new URL(worker, root);
       const here = new URL("./", script);
@@ -25,7 +25,7 @@
         : { cache: `tcr:${root.pathname}:runtime-snapshot`, key: new URL(`_snapshot/${pyodide}/${bundle}`, root).href };
       return { script: script.href, init: { op: "init", id: 0, pyodide: new URL(`../pyodide/${pyodide}/`, here).href,
         bundle: new URL(bundle, here).href, root: root.href, snapshot,
-        shipped: new URL(bundle.replace(/\.zip$/, "") + ".snapshot.zst", here).href } };
+        shipped: shipped ? new URL(shipped, here).href : null } };
     };
     const returning = kept && build && kept.build === build.content;
     const start = returning ? kept : first();

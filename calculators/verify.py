@@ -81,6 +81,9 @@ def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
             out.append(f"{rel}: widget {name}: its Python bundle {bundle!r} is not in the site")
         elif not (site_dir / ASSET_DIR / snapshot_name(bundle)).is_file():
             out.append(f"{rel}: widget {name}: the first-visit snapshot of {bundle!r} is not in the site")
+        elif attrs.get("data-snapshot") != snapshot_name(bundle):
+            out.append(f"{rel}: widget {name}: names the first-visit snapshot {attrs.get('data-snapshot')!r}, "
+                       f"not its bundle's {snapshot_name(bundle)!r}")
         pyodide = site_dir / PYODIDE_DIR / attrs.get("data-pyodide", "?")
         if not all((pyodide / f).is_file() for f in PYODIDE_FILES):
             out.append(f"{rel}: widget {name}: the Pyodide runtime {pyodide.name} is not in the site")

@@ -67,7 +67,7 @@ function emit(event) {
   listeners.forEach((fn) => fn(event));
 }
 
-/** @type {{pyodide: string, bundle: string, bytes: number} | null} */
+/** @type {{pyodide: string, bundle: string, snapshot: string, bytes: number} | null} */
 let source = null;
 /** @type {() => Promise<unknown>} what a start does before the worker starts */
 let beforeStart = () => Promise.resolve();
@@ -80,7 +80,7 @@ export function startAfter(/** @type {() => Promise<unknown>} */ fn) {
 /** Where the runtime lives, from the first widget's data attributes (same on every page). */
 export function configure(/** @type {HTMLElement} */ el) {
   if (source || !el.dataset.pyodide || !el.dataset.bundle) return;
-  source = { pyodide: el.dataset.pyodide, bundle: el.dataset.bundle,
+  source = { pyodide: el.dataset.pyodide, bundle: el.dataset.bundle, snapshot: el.dataset.snapshot || "",
     bytes: Number(el.dataset.runtimeBytes) || 0 };
 }
 
@@ -115,11 +115,11 @@ function snapshotPlace() {
   return { cache: scopedKey("runtime-snapshot"), key: new URL(`_snapshot/${source.pyodide}/${bundleName}`, SITE_ROOT).href };
 }
 
-/** The site's first-visit snapshot, beside the bundle it was made from (named as
- * calculators/layout.py snapshot_name names it: python-<hash>.zip -> python-<hash>.snapshot.zst). */
+/** The site's first-visit snapshot, beside the bundle it was made from (the build names it:
+ * calculators/layout.py snapshot_name), or null where the page names none. */
 function shippedSnapshot(/** @type {URL} */ here) {
-  if (!source) return null;
-  return new URL(source.bundle.replace(/\.zip$/, "") + ".snapshot.zst", here).href;
+  if (!source || !source.snapshot) return null;
+  return new URL(source.snapshot, here).href;
 }
 
 /** The worker's script, and the start message for this page's runtime. */

@@ -109,7 +109,7 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>t</title>
 <script>var inline = 1;</script></head><body>
 <p>Writing about Content-Security-Policy does not exempt a page.</p>
 <a href="@@calc-root@@/other/">link</a>
-<div class="calc" data-calculator="gunplay.difficulty" data-status="prerendered" data-bundle="@@calc-bundle@@" data-pyodide="@@calc-pyodide@@" data-runtime-bytes="@@calc-runtime-bytes@@"></div>
+<div class="calc" data-calculator="gunplay.difficulty" data-status="prerendered" data-bundle="@@calc-bundle@@" data-snapshot="@@calc-snapshot@@" data-pyodide="@@calc-pyodide@@" data-runtime-bytes="@@calc-runtime-bytes@@"></div>
 <script src="ROOTassets/calculators/calculators.js" type="module"></script>
 <link rel="stylesheet" href="ROOTassets/calculators/calculators.css">
 </body></html>"""
@@ -147,10 +147,13 @@ def test_the_step_finishes_any_generators_pages_and_is_repeatable(tmp_path: Path
     assert not any(p in deep for p in layout.RUNTIME_PLACEHOLDERS)
     # the page runs the runtime: its head can start it early, and says where the site's root is
     # (and, on a first visit too, with what the worker's start message needs: the worker's
-    # hashed script from the root, the page's Pyodide version and bundle)
+    # hashed script from the root, the page's Pyodide version, bundle and snapshot)
     meta = re.findall(r'<meta name="tcr-runtime" content="\.\./\.\./" data-worker="([^"]*)" '
-                      r'data-pyodide="([^"]*)" data-python="([^"]*)">', deep)
-    assert meta == [(meta[0][0], bundle.pyodide_version(), bundle.bundle()[0])] and deep.count("__tcrEarlyWorker") == 1
+                      r'data-pyodide="([^"]*)" data-python="([^"]*)" data-snapshot="([^"]*)">', deep)
+    shipped = layout.snapshot_name(bundle.bundle()[0])
+    assert f'data-snapshot="{shipped}"' in deep
+    assert meta == [(meta[0][0], bundle.pyodide_version(), bundle.bundle()[0], shipped)]
+    assert deep.count("__tcrEarlyWorker") == 1
     assert re.fullmatch(r"assets/calculators/worker\.[0-9a-f]{12}\.js", meta[0][0])
     assert (site_dir / meta[0][0]).is_file()
     assert (site_dir / "sw.js").is_file()
@@ -205,8 +208,26 @@ def test_the_check_names_a_missing_first_visit_snapshot(tmp_path: Path) -> None:
     shipped = list((site_dir / layout.ASSET_DIR).glob("python-*.snapshot.zst"))
     bundles = list((site_dir / layout.ASSET_DIR).glob("python-*.zip"))
     assert [p.name for p in shipped] == [layout.snapshot_name(b.name) for b in bundles]
+    # every widget names it, as the build named it: the page scripts never derive its name
+    index = site_dir / "index.html"
+    text = index.read_text(encoding="utf-8")
+    assert f'data-snapshot="{shipped[0].name}"' in text
+    index.write_text(text.replace(f'data-snapshot="{shipped[0].name}"', 'data-snapshot="other.snapshot.zst"'),
+                     encoding="utf-8")
+    assert any("names the first-visit snapshot 'other.snapshot.zst'" in p for p in verify.problems(site_dir))
+    index.write_text(text, encoding="utf-8")
     shipped[0].unlink()
     assert any("first-visit snapshot" in p for p in verify.problems(site_dir))
+
+
+def test_the_snapshots_name_is_written_once() -> None:
+    """Only layout.snapshot_name says how the snapshot's name is made; the pages, their
+    scripts and the service worker are told it by the build."""
+    suffix = layout.snapshot_name("python.zip").removeprefix("python")
+    sources = [p for p in (layout.ROOT / "calculators").rglob("*")
+               if p.suffix in (".py", ".js", ".mjs", ".template", ".j2") and "vendor" not in p.parts]
+    naming = sorted(p.relative_to(layout.ROOT).as_posix() for p in sources if suffix in p.read_text(encoding="utf-8"))
+    assert naming == ["calculators/layout.py"]
 
 
 def test_the_first_visit_snapshot_is_pyodides_memory_and_no_file_is_fetched_ahead(site) -> None:  # type: ignore[no-untyped-def]
@@ -227,8 +248,9 @@ def test_the_first_visit_snapshot_is_pyodides_memory_and_no_file_is_fetched_ahea
     text = (site.dir / "sw.js").read_text(encoding="utf-8")
     manifest = json.loads(re.search(r"const MANIFEST = (\{.*?\});\n", text, re.S).group(1))  # type: ignore[union-attr]
     listed = [u for key in ("files", "runtime", "immutable") for u in manifest[key]]
-    assert not [u for u in listed if u.endswith(".snapshot.zst")]
-    assert 'key.endsWith(".snapshot.zst")' in text
+    assert shipped.name.endswith(manifest["snapshot_suffix"]) and manifest["snapshot_suffix"].startswith(".")
+    assert not [u for u in listed if u.endswith(manifest["snapshot_suffix"])]
+    assert "if (key.endsWith(MANIFEST.snapshot_suffix)) return;" in text
 
 
 def test_the_service_worker_lists_every_file_with_its_hash(site) -> None:  # type: ignore[no-untyped-def]
