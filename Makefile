@@ -105,13 +105,13 @@ browser: setup
 # rules_core tests again inside Pyodide (the browser's Python).
 test: setup browser
 	$(MAKE) --no-print-directory test-js
-	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m "not browser"
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m "not browser" --durations=10
 	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m browser --durations=15
 	$(MAKE) --no-print-directory test-pyodide
 
 test-fast: setup
 	$(MAKE) --no-print-directory test-js
-	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m "not browser"
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m "not browser" --durations=10
 
 # The JavaScript that needs no page (share links, the storage kit, the army builder's
 # library and its first storage format), in Node's own test runner, with the core's data.
