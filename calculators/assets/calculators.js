@@ -140,7 +140,7 @@ function bindAll() {
     loadWidgets().then(({ bind }) => {
       calculators.forEach((el) => bind(/** @type {any} */ (el)));
       found.forEach((el) => mountApp(/** @type {HTMLElement} */ (el)));
-    }).catch((err) => {
+    }, (err) => {
       // offline, on a page whose widget scripts were never saved: the prerendered
       // results stay, and say why nothing more happens
       console.warn("calculators:", err);
