@@ -7,7 +7,11 @@ profile per screen size, and records what every check needs; each check is then 
 test over the record (``every_page.py``), so a failure still says which check and
 which page. The Zensical build runs the same crawl (``test_zensical.py``).
 
-Every check is deterministic: no timing is measured, only states waited for.
+Every check is deterministic: no timing is measured, only states waited for. A page is
+read once every widget has settled and every request it made is answered (not after a
+fixed quiet time), and left only when none is in flight, so a late request's failure is
+still its own page's. What a page shows is read by a few scripts in the page (:data:`SEEN`,
+:data:`AXE_RUN`, :data:`NARROW_SEEN`, :data:`TABLES`), not by a browser call a value.
 """
 
 from __future__ import annotations
