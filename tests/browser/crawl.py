@@ -7,18 +7,23 @@ profile per screen size, and records what every check needs; each check is then 
 test over the record (``every_page.py``), so a failure still says which check and
 which page. The Zensical build runs the same crawl (``test_zensical.py``).
 
-Every check is deterministic: no timing is measured, only states waited for.
+Every check is deterministic: no timing is measured, only states waited for. A page is
+read once every widget has settled and every request it made is answered (not after a
+fixed quiet time), and left only when none is in flight, so a late request's failure is
+still its own page's. What a page shows is read by a few scripts in the page (:data:`SEEN`,
+:data:`AXE_RUN`, :data:`NARROW_SEEN`, :data:`TABLES`), not by a browser call a value.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, Request
+from playwright.sync_api import Browser, BrowserContext, Page, Request
 
 from rules_core import api
 from tests.browser.support import RUNTIME_TIMEOUT_MS, shot_path, site_pages
@@ -170,6 +175,51 @@ TABLE_PROBLEMS = """() => {
 
 OVERFLOW = "() => document.documentElement.scrollWidth - innerWidth"
 
+#: what a page shows once every widget has settled, read two frames after the last change
+#: (any shift it caused has then been reported): the widgets not ready, policy violations
+#: and rejections, every headline, the layout-shift record and how far the page scrolls
+#: sideways at the size it was loaded at
+SEEN = f"""async () => {{
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return {{
+    statuses: [...document.querySelectorAll({WIDGETS!r})]
+      .filter(el => el.dataset.status !== 'ready')
+      .map(el => (el.dataset.calculator || el.dataset.app) + ' ' + el.dataset.status),
+    reported: window.__csp.concat(window.__rejections),
+    headlines: ({HEADLINES})(),
+    shifts: window.__shifts, parsed: window.__parsedShifts ?? null,
+    prerendered: window.__prerendered, boxes: window.__boxes(), sizes: window.__sizes,
+    overflow: ({OVERFLOW})(),
+  }};
+}}"""
+
+#: axe-core's violations, each with its first three elements; a result fades back in after
+#: a calculation (a short opacity transition, slower on a busy machine): contrast is
+#: checked on the result as it finally shows, so this waits for that state first
+AXE_RUN = """async (timeout) => {
+  const stop = Date.now() + timeout;
+  while (![...document.querySelectorAll('.calc-result')].every(el => getComputedStyle(el).opacity === '1')) {
+    if (Date.now() > stop) throw new Error('a result never finished fading in');
+    await new Promise(r => requestAnimationFrame(r));
+  }
+  const found = await axe.run(document, {resultTypes: ['violations']});
+  return found.violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+}"""
+
+#: at the narrow width: how far the page scrolls sideways, and (on a phone) the controls
+#: shorter than a fingertip
+NARROW_SEEN = f"""(touch) => ({{ overflow: ({OVERFLOW})(), small: touch ? ({SMALL_TARGETS})() : [] }})"""
+
+#: the tables as built (which of each widget's exact-odds tables start open), then with every
+#: details element opened: the tables that overlap or cross their widget's edge, and how far
+#: the page then scrolls sideways
+TABLES = f"""() => {{
+  const opened = [...document.querySelectorAll('.calc-result')].map(r =>
+    [...r.querySelectorAll('.calc-charts > .calc-chart > details.calc-table')].map(d => d.open));
+  document.querySelectorAll('.calc details, .calc-app details').forEach(d => {{ d.open = true; }});
+  return {{ opened, problems: ({TABLE_PROBLEMS})(), overflow: ({OVERFLOW})() }};
+}}"""
+
 
 @dataclass
 class Crawl:
@@ -189,6 +239,23 @@ def _cpython_headline(name: str, initial: str) -> list[list[str]]:
     reply = api.run(name, json.loads(initial))
     assert reply["ok"], (name, initial, reply)
     return reply["display"]["headline"]
+
+
+class _InFlight:
+    """The requests a page has started and not yet finished (or failed): a page is left
+    only once it has none, so a request's failure is seen on the page that made it."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.requests: set[Request] = set()
+        context.on("request", lambda r: self.requests.add(r))
+        context.on("requestfinished", lambda r: self.requests.discard(r))
+        context.on("requestfailed", lambda r: self.requests.discard(r))
+
+    def wait_none(self, page: Page) -> None:
+        deadline = time.monotonic() + RUNTIME_TIMEOUT_MS / 1000
+        while self.requests and time.monotonic() < deadline:
+            page.wait_for_timeout(20)  # lets Playwright deliver the requests' events
+        assert not self.requests, [r.url for r in self.requests]
 
 
 def crawl(browser: Browser, site, size: str, checks: tuple[str, ...] = CHECKS) -> Crawl:  # type: ignore[no-untyped-def]
@@ -222,6 +289,7 @@ def crawl(browser: Browser, site, size: str, checks: tuple[str, ...] = CHECKS) -
     context.on("request", lambda r: note("clean", f"off-site request {r.url}")
                if not r.url.startswith((site.url, "data:", "blob:")) else None)
     context.on("requestfailed", failed)
+    in_flight = _InFlight(context)
     page = context.new_page()
     page.on("console", lambda m: note("clean", f"console {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: note("clean", f"page error {e}"))
@@ -231,83 +299,67 @@ def crawl(browser: Browser, site, size: str, checks: tuple[str, ...] = CHECKS) -
             page.goto(rel)
             leaving[0] = False
             here[0] = rel  # what the page's listeners note from now on
-            _visit(page, rel, rel in found.widget_pages, size, narrow, found, note)
+            _visit(page, rel, rel in found.widget_pages, size, narrow, found, note, in_flight)
     finally:
         context.close()
     return found
 
 
 def _visit(page: Page, rel: str, has_widgets: bool, size: str, narrow: int, found: Crawl,
-           note) -> None:  # type: ignore[no-untyped-def]
+           note, in_flight: _InFlight) -> None:  # type: ignore[no-untyped-def]
     checks = found.problems
-    page.wait_for_load_state("networkidle", timeout=RUNTIME_TIMEOUT_MS)
+    # loaded (goto waits for the load event), every widget settled, every request answered
     page.wait_for_function(SETTLED, timeout=RUNTIME_TIMEOUT_MS)
-    # two frames after the last change: any shift it caused has been reported
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    in_flight.wait_none(page)
+    seen = page.evaluate(SEEN)
     if "clean" in checks:
-        for status in page.evaluate(
-                f"() => [...document.querySelectorAll({WIDGETS!r})]"
-                ".filter(el => el.dataset.status !== 'ready')"
-                ".map(el => (el.dataset.calculator || el.dataset.app) + ' ' + el.dataset.status)"):
+        for status in seen["statuses"]:
             note("clean", f"widget status {status}")
-        for item in page.evaluate("window.__csp.concat(window.__rejections)"):
+        for item in seen["reported"]:
             note("clean", item)
     if "agrees" in checks:
-        for shown in page.evaluate(HEADLINES):
+        for shown in seen["headlines"]:
             found.compared += 1
             if shown["headline"] != _cpython_headline(shown["name"], shown["initial"]):
                 note("agrees", f"{shown['name']} shows {shown['headline']}, CPython "
                                f"{_cpython_headline(shown['name'], shown['initial'])}")
     if "layout shift" in checks and has_widgets:
-        _layout_shift(page, note)
+        _layout_shift(seen, note)
     if "accessibility" in checks:
-        # a result fades back in after a calculation (a short opacity transition, slower
-        # on a busy machine): contrast is checked on the result as it finally shows
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('.calc-result')]"
-            ".every(el => getComputedStyle(el).opacity === '1')")
-        for violation in page.evaluate(
-                "() => axe.run(document, {resultTypes: ['violations']})"
-                ".then(r => r.violations"
-                ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))"):
+        for violation in page.evaluate(AXE_RUN, RUNTIME_TIMEOUT_MS):
             note("accessibility", f"{SCHEMES[size]} scheme: {violation}")
     width, height = VIEWPORTS[size]
     if "fit" in checks:
-        for at in (width, narrow):
-            page.set_viewport_size({"width": at, "height": height})
-            overflow = page.evaluate(OVERFLOW)
-            if overflow > 0:
-                note("fit", f"at {at}px scrolls sideways by {overflow}px")
-            if size == "phone" and at == narrow:
-                for small in page.evaluate(SMALL_TARGETS):
-                    note("fit", f"at {at}px: {small}")
+        if seen["overflow"] > 0:  # at the size the page was loaded at
+            note("fit", f"at {width}px scrolls sideways by {seen['overflow']}px")
+        page.set_viewport_size({"width": narrow, "height": height})
+        at_narrow = page.evaluate(NARROW_SEEN, size == "phone")
+        if at_narrow["overflow"] > 0:
+            note("fit", f"at {narrow}px scrolls sideways by {at_narrow['overflow']}px")
+        for small in at_narrow["small"]:
+            note("fit", f"at {narrow}px: {small}")
         page.set_viewport_size({"width": width, "height": height})
     if "tables" in checks and has_widgets:
-        # as built: only the first table of exact odds of a widget starts open
-        opened = page.evaluate("""() => [...document.querySelectorAll('.calc-result')].map(r =>
-            [...r.querySelectorAll('.calc-charts > .calc-chart > details.calc-table')].map(d => d.open))""")
-        for flags in opened:
+        tables = page.evaluate(TABLES)
+        for flags in tables["opened"]:
+            # as built: only the first table of exact odds of a widget starts open
             if any(flags[1:]):
                 note("tables", f"a table other than the first starts open {flags}")
-        page.evaluate("() => document.querySelectorAll('.calc details, .calc-app details')"
-                      ".forEach(d => { d.open = true; })")
-        for problem in page.evaluate(TABLE_PROBLEMS):
+        for problem in tables["problems"]:
             note("tables", problem)
-        overflow = page.evaluate(OVERFLOW)
-        if overflow > 0:
-            note("tables", f"with every table open, scrolls sideways by {overflow}px")
+        if tables["overflow"] > 0:
+            note("tables", f"with every table open, scrolls sideways by {tables['overflow']}px")
     if rel in SHOWN or os.environ.get("TCR_SCREENSHOTS"):
         page.screenshot(path=str(shot_path(rel, size, "layout")), full_page=True, timeout=120_000)
+    in_flight.wait_none(page)  # whatever the checks made the page fetch has come too
 
 
-def _layout_shift(page: Page, note) -> None:  # type: ignore[no-untyped-def]
+def _layout_shift(seen: dict, note) -> None:  # type: ignore[no-untyped-def]
     """The page's cumulative layout shift from the first paint until every widget was
-    live is 0, and every widget kept its prerendered size the whole time."""
-    shifts = page.evaluate("window.__shifts")
-    parsed = page.evaluate("window.__parsedShifts")
-    before = page.evaluate("window.__prerendered")
-    after = page.evaluate("window.__boxes()")
-    sizes = page.evaluate("window.__sizes")
+    live is 0, and every widget kept its prerendered size the whole time (``seen``: what
+    :data:`SEEN` read)."""
+    shifts, parsed, sizes = seen["shifts"], seen["parsed"], seen["sizes"]
+    before, after = seen["prerendered"], seen["boxes"]
     # On a busy machine Chromium may paint a page while its HTML is still being parsed:
     # Material's sidebar list grows as the rest arrives, and a static table's columns
     # widen when its later rows do (seen on cortex/harm's d12 table and on sucs/costs'
