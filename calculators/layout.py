@@ -45,12 +45,16 @@ BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
 _FINGERPRINTED = re.compile(r"\.[0-9a-f]{8,}\.min\.(?:js|css)$")
 
 
+#: how the name of a first-visit snapshot ends (any build's: see :func:`snapshot_name`)
+SNAPSHOT_SUFFIX = ".snapshot.zst"
+
+
 def snapshot_name(bundle_name: str) -> str:
     """The runtime's first-visit snapshot's file name, beside the bundle it was made from
     (``python-<hash>.zip`` -> ``python-<hash>.snapshot.zst``). Written here only: the
     pages' widgets and apps carry it (``data-snapshot``, :data:`SNAPSHOT_PLACEHOLDER`),
-    and the service worker's manifest lists it (``shipped``)."""
-    return bundle_name.removesuffix(".zip") + ".snapshot.zst"
+    and the service worker's manifest says how it ends (``snapshot_suffix``)."""
+    return bundle_name.removesuffix(".zip") + SNAPSHOT_SUFFIX
 
 
 class BuildError(RuntimeError):

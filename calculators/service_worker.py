@@ -7,7 +7,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from calculators.layout import PYODIDE_DIR, ROOT, immutable, snapshot_name
+from calculators.layout import PYODIDE_DIR, ROOT, SNAPSHOT_SUFFIX, immutable
 
 TEMPLATE = ROOT / "calculators" / "sw.js.template"
 #: files the service worker never fetches ahead (source maps, compressed copies)
@@ -15,8 +15,6 @@ _NOT_PRECACHED = (".map", ".gz", ".zst")
 #: the runtime's files a start from a snapshot never downloads (the standard library; the
 #: bundle is a zip of ASSET_DIR): saved with the rest of the site, not kept on first use
 LATE_FILES = ("python_stdlib.zip",)
-#: how the name of a first-visit snapshot ends, any build's (the worker keeps it itself)
-SNAPSHOT_SUFFIX = snapshot_name("python.zip").removeprefix("python")
 
 
 def _page_url(rel: str) -> str:
@@ -47,7 +45,7 @@ def write(site_dir: Path, build: str) -> None:
         if immutable(rel):
             kept.append(url)
     manifest = {"build": build, "files": files, "immutable": kept, "runtime": runtime,
-                "snapshot_suffix": SNAPSHOT_SUFFIX}
+                "snapshot_suffix": SNAPSHOT_SUFFIX}  # the worker keeps such a file itself
     text = TEMPLATE.read_text(encoding="utf-8")
     text = text.replace("/*@MANIFEST@*/null", json.dumps(manifest, indent=0, sort_keys=True))
     (site_dir / "sw.js").write_text(text, encoding="utf-8")

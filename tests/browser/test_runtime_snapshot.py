@@ -14,6 +14,7 @@ import pytest
 import zstandard
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from calculators.layout import SNAPSHOT_SUFFIX
 from rules_core import api
 from tests.browser.support import (
     RUNTIME_TIMEOUT_MS,
@@ -318,7 +319,7 @@ def test_a_stale_snapshot_is_dropped_and_replaced(page: Page) -> None:
 
 
 #: the site's first-visit snapshot, as the page asks for it
-SHIPPED = "**/assets/calculators/python-*.snapshot.zst"
+SHIPPED = "**/assets/calculators/python-*" + SNAPSHOT_SUFFIX
 
 
 def _half(body: bytes) -> bytes:

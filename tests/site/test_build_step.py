@@ -205,7 +205,7 @@ def test_the_check_names_every_kind_of_broken_site(tmp_path: Path) -> None:
 def test_the_check_names_a_missing_first_visit_snapshot(tmp_path: Path) -> None:
     site_dir = _tiny_site(tmp_path / "site")
     build.finish(site_dir)
-    shipped = list((site_dir / layout.ASSET_DIR).glob("python-*.snapshot.zst"))
+    shipped = list((site_dir / layout.ASSET_DIR).glob("python-*" + layout.SNAPSHOT_SUFFIX))
     bundles = list((site_dir / layout.ASSET_DIR).glob("python-*.zip"))
     assert [p.name for p in shipped] == [layout.snapshot_name(b.name) for b in bundles]
     # every widget names it, as the build named it: the page scripts never derive its name
@@ -223,7 +223,7 @@ def test_the_check_names_a_missing_first_visit_snapshot(tmp_path: Path) -> None:
 def test_the_snapshots_name_is_written_once() -> None:
     """Only layout.snapshot_name says how the snapshot's name is made; the pages, their
     scripts and the service worker are told it by the build."""
-    suffix = layout.snapshot_name("python.zip").removeprefix("python")
+    suffix = layout.SNAPSHOT_SUFFIX
     sources = [p for p in (layout.ROOT / "calculators").rglob("*")
                if p.suffix in (".py", ".js", ".mjs", ".template", ".j2") and "vendor" not in p.parts]
     naming = sorted(p.relative_to(layout.ROOT).as_posix() for p in sources if suffix in p.read_text(encoding="utf-8"))
@@ -234,7 +234,7 @@ def test_the_first_visit_snapshot_is_pyodides_memory_and_no_file_is_fetched_ahea
     """The site's snapshot (Zstandard) unpacks to a Pyodide memory snapshot (its header's second word
     is the header's length, as worker.js reads it), bigger than Pyodide's starting memory;
     the service worker neither fetches it ahead nor keeps it (the worker keeps it unpacked)."""
-    (shipped,) = (site.dir / layout.ASSET_DIR).glob("python-*.snapshot.zst")
+    (shipped,) = (site.dir / layout.ASSET_DIR).glob("python-*" + layout.SNAPSHOT_SUFFIX)
     packed = shipped.read_bytes()
     memory = zstandard.ZstdDecompressor().decompress(packed)
     header = int.from_bytes(memory[4:8], "little")
