@@ -41,19 +41,15 @@
       early.launch = launch;
       window.__tcrEarlyWorker = early;
       // A return visit downloads nothing: at once. A first visit's downloads would share
-      // the link with the page's own stylesheets and scripts: they begin at the page's
-      // first paint (or its load, where paints are not reported), still long before the
-      // page is loaded and idle.
+      // the link with the stylesheets the page needs to paint: they begin in the frame of
+      // its first paint (the browser runs no frame before those are in), or at its load
+      // where no frame runs (a tab in the background). Not at the paint's report: that
+      // waits for the main thread, which on a slow phone parses the page's HTML for a
+      // second more (a phone's first visit was that much longer).
       if (returning) launch();
       else {
         addEventListener("load", launch, { once: true });
-        try {
-          new PerformanceObserver((list, watcher) => {
-            if (!list.getEntries().some((e) => e.name === "first-contentful-paint")) return;
-            watcher.disconnect();
-            launch();
-          }).observe({ type: "paint", buffered: true });
-        } catch { /* paints are not reported here: the page's load starts it */ }
+        requestAnimationFrame(launch);
       }
     }
   } catch { /* the page starts the worker when its calculators bind */ }
@@ -62,7 +58,8 @@
   // the page loads, beside the calculation worker's start. Here it starts once the
   // calculators are live (or have failed), at the reader's first key, tap or focus (a
   // search opened meanwhile gets its worker at once), or after 10 s at the latest; until
-  // then the theme talks to a stand-in that keeps its messages and handlers.
+  // then the theme talks to a stand-in that keeps its messages and handlers. The index's
+  // download (140 KB, which would share a phone's link with the runtime's) waits as long.
   const Native = window.Worker;
   let free = false;
   const waiting = [];
@@ -80,6 +77,18 @@
     release();
   }).observe(html, { attributes: true, attributeFilter: ["data-runtime"] });
   const SEARCH = /\/workers\/search\.[^/]*\.js(?:[?#].*)?$/;
+  const INDEX = /\/search\/search_index\.json(?:[?#].*)?$/;
+  const { open, send } = XMLHttpRequest.prototype; // the theme asks for its index with one
+  const held = new WeakSet();
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    if (INDEX.test(String(url))) held.add(this);
+    else held.delete(this);
+    return open.call(this, method, url, ...rest);
+  };
+  XMLHttpRequest.prototype.send = function (...body) {
+    if (free || !held.has(this)) return send.apply(this, body);
+    waiting.push(() => { try { send.apply(this, body); } catch { /* aborted meanwhile */ } });
+  };
   // a listener is one per type, function and capture flag, as the DOM counts them
   const capture = (options) => (typeof options === "boolean" ? options : Boolean(options && options.capture));
   function SearchAware(url, options) {
