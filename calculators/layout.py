@@ -22,9 +22,9 @@ ASSET_DIR = "assets/calculators"
 PYODIDE_DIR = "assets/pyodide"
 #: the module every page loads
 ENTRY = "calculators.js"
-#: the module a page with widgets or apps loads besides (from its head): it hands ENTRY the
-#: widgets' module up front, so every widget is bound before the page's load event, while
-#: a page without one moves none of the widgets' scripts
+#: the module a page with widgets or apps loads right after ENTRY (the post-build step puts it
+#: there): it hands ENTRY the widgets' module up front, so every widget is bound before the
+#: page's load event, while a page without one moves none of the widgets' scripts
 WIDGET_ENTRY = "widgetpage.js"
 #: the files of the Pyodide runtime the site carries
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",

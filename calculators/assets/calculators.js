@@ -3,7 +3,7 @@
 // client.js talks to the worker, offline.js handles the offline copy, installed.js
 // remembers the page for the app on a phone's home screen. widget.js binds a widget (with
 // form.js, which keeps the inputs, and the rest of what a widget shows): a page with a
-// widget or an app loads it up front from its head (widgetpage.js hands it over before
+// widget or an app loads it with the page (widgetpage.js hands it over before
 // DOMContentLoaded); one reached by instant navigation has it imported here; a rules page
 // moves none of it. Apps (roster, tracker) are modules of their own.
 import "./update.js";
