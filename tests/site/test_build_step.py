@@ -190,10 +190,10 @@ def test_the_step_fails_loudly_when_a_widget_module_is_missing(tmp_path: Path) -
     site_dir = _tiny_site(tmp_path / "site")
     assets = tmp_path / "assets"
     shutil.copytree(ROOT / "calculators" / "assets", assets)
-    (assets / "calculators.js").unlink()
+    (assets / "widgetpage.js").unlink()  # the page names it; no module imports it
     proc = _run_step(site_dir, "--assets", str(assets))
     assert proc.returncode == 1
-    assert "FAILED" in proc.stderr and "assets/calculators/calculators.js" in proc.stderr
+    assert "FAILED" in proc.stderr and "assets/calculators/widgetpage.js" in proc.stderr
 
 
 def test_the_step_fails_loudly_on_a_module_importing_a_missing_file(tmp_path: Path) -> None:
