@@ -179,6 +179,13 @@ TRACKER_COUNT = """async (timeout) => {""" + _WAIT + _APP + """
   return app.querySelectorAll(".pt-log > li").length;
 }"""
 
+#: the theme's search index is in (a page with calculators asks for it once they are live)
+SEARCH_INDEX_IN = """async (timeout) => {""" + _WAIT + """
+  await until(() => performance.getEntriesByType("resource").some((e) => e.name.endsWith("/search/search_index.json")),
+    "the search index", timeout);
+  return true;
+}"""
+
 #: the service worker controls the page and holds this page, the runtime and the bundle
 OFFLINE_READY = """async (timeout) => {""" + _WAIT + """
   const held = async () => {

@@ -319,14 +319,17 @@ export class RosterApp {
   }
 
   // A share link pasted into the address bar of this tab: only the "#" changes, so the
-  // page stays and the link is opened here (once the builder is live).
-  onHashChange = async () => {
+  // page stays and the link is opened here (once the builder is live). Read from the
+  // event, not the address: the theme's anchor tracking (a reader mid-page) may have
+  // rewritten the "#" by the time the event is handled, on a busy device.
+  onHashChange = async (/** @type {HashChangeEvent} */ event) => {
     const root = this.root;
     if (!root.isConnected) { window.removeEventListener("hashchange", this.onHashChange); return; }
-    if (!window.location.hash.startsWith(`#${HASH_KEY}`)) return;
+    const address = event.newURL || window.location.href;
+    if (!new URL(address).hash.startsWith(`#${HASH_KEY}`)) return;
     root._busy = true;
     try {
-      await this.imports.openSharedLink(window.location.href);
+      await this.imports.openSharedLink(address);
       await this.checking; // as at start-up: settled only once the roster it opened is checked
     } catch (err) {
       this.bridge.runtimeFailed(root, err);
