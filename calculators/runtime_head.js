@@ -58,8 +58,7 @@
   // the page loads, beside the calculation worker's start. Here it starts once the
   // calculators are live (or have failed), at the reader's first key, tap or focus (a
   // search opened meanwhile gets its worker at once), or after 10 s at the latest; until
-  // then the theme talks to a stand-in that keeps its messages and handlers. The index's
-  // download (140 KB, which would share a phone's link with the runtime's) waits as long.
+  // then the theme talks to a stand-in that keeps its messages and handlers.
   const Native = window.Worker;
   let free = false;
   const waiting = [];
@@ -77,18 +76,6 @@
     release();
   }).observe(html, { attributes: true, attributeFilter: ["data-runtime"] });
   const SEARCH = /\/workers\/search\.[^/]*\.js(?:[?#].*)?$/;
-  const INDEX = /\/search\/search_index\.json(?:[?#].*)?$/;
-  const { open, send } = XMLHttpRequest.prototype; // the theme asks for its index with one
-  const held = new WeakSet();
-  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-    if (INDEX.test(String(url))) held.add(this);
-    else held.delete(this);
-    return open.call(this, method, url, ...rest);
-  };
-  XMLHttpRequest.prototype.send = function (...body) {
-    if (free || !held.has(this)) return send.apply(this, body);
-    waiting.push(() => { try { send.apply(this, body); } catch { /* aborted meanwhile */ } });
-  };
   // a listener is one per type, function and capture flag, as the DOM counts them
   const capture = (options) => (typeof options === "boolean" ? options : Boolean(options && options.capture));
   function SearchAware(url, options) {

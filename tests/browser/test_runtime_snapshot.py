@@ -36,7 +36,7 @@ SNAPSHOT_CACHE = "(await caches.keys()).find(n => n.endsWith(':runtime-snapshot'
 
 
 #: every calculation worker the page makes (when), every search worker of the theme (when),
-#: every request for the search index sent (when), when the page was parsed and when the runtime went live; the search worker waits for
+#: when the page was parsed and when the runtime went live; the search worker waits for
 #: the calculators or the reader only (not for the head's time limit)
 COUNT_WORKERS = """
 window.TCR_RUNTIME_LIMITS = { search: 600000 };
@@ -47,13 +47,6 @@ window.Worker = function (url, ...rest) {
   if (String(url).includes('/assets/calculators/worker.')) window.__workersMade.push(performance.now());
   if (String(url).includes('/workers/search.')) window.__searchMade.push(performance.now());
   return new Made(url, ...rest);
-};
-window.__indexSent = [];
-const { open, send } = XMLHttpRequest.prototype;
-XMLHttpRequest.prototype.open = function (method, url, ...rest) { this.__url = String(url); return open.call(this, method, url, ...rest); };
-XMLHttpRequest.prototype.send = function (...body) {
-  if (this.__url.includes('search_index.json')) window.__indexSent.push(performance.now());
-  return send.apply(this, body);
 };
 document.addEventListener('DOMContentLoaded', () => { window.__parsed = performance.now(); });
 new MutationObserver(() => {
@@ -204,14 +197,11 @@ def test_an_early_worker_started_differently_is_ended_and_the_page_starts_its_ow
 
 def test_the_search_worker_starts_once_the_calculators_are_live(page: Page) -> None:
     """The theme's search worker (its index build takes the processor for about a second)
-    and its index's download (which would share a phone's link with the runtime's) are
-    held back by the head until the runtime is live; search then works."""
+    is held back by the head until the runtime is live; search then works."""
     assert start(page) == "snapshot"
-    page.wait_for_function("() => window.__searchMade.length > 0 && window.__indexSent.length > 0",
-                           timeout=RUNTIME_TIMEOUT_MS)
-    made, sent, live = page.evaluate("[window.__searchMade, window.__indexSent, window.__live]")
-    assert len(made) == 1 and made[0] >= live
-    assert len(sent) == 1 and sent[0] >= live
+    page.wait_for_function("() => window.__searchMade.length > 0", timeout=RUNTIME_TIMEOUT_MS)
+    made = page.evaluate("window.__searchMade")
+    assert len(made) == 1 and made[0] >= page.evaluate("window.__live")
     search_site(page)
     assert page.errors == []  # type: ignore[attr-defined]
 
@@ -222,10 +212,9 @@ def test_a_search_opened_while_the_runtime_loads_answers_at_once(page: Page) -> 
         page.wait_for_function("() => document.documentElement.dataset.runtime === 'loading'",
                                timeout=RUNTIME_TIMEOUT_MS)
         page.wait_for_timeout(500)
-        assert page.evaluate("[window.__searchMade, window.__indexSent]") == [[], []]  # held back meanwhile
+        assert page.evaluate("window.__searchMade") == []  # held back meanwhile
         search_site(page)  # the reader's click starts it
         assert len(page.evaluate("window.__searchMade")) == 1
-        assert len(page.evaluate("window.__indexSent")) == 1
 
 
 def test_the_search_worker_stand_in_keeps_listeners_as_the_dom_does(page: Page) -> None:

@@ -409,8 +409,8 @@ class Firefox:
 
     #: what Firefox says when a download a service worker answered is cut off because the
     #: page or worker that asked went away (a reload on the army builder, once in a CI run;
-    #: which download is not known: likely the search index, which the page asks for once
-    #: the runtime is live; the reload test now waits for it, see test_smoke.py):
+    #: which download is not known: likely the search index, which the theme's worker starts
+    #: reading as the runtime is ready):
     #: Firefox's copy of the body fails and its message names no address. Not the page's
     #: failure; the service worker failing a request it handles names the request's address.
     CUT_OFF = "Failed to load ‘’. A ServiceWorker intercepted the request and encountered an unexpected error."

@@ -44,8 +44,7 @@ ERRORS = """async () => {
 
 #: follow a link (an address, with any query) with Material's instant navigation; resolves
 #: with its path once the new page is in, or with "not taken: ..." when the theme did not
-#: take the link (clicked again for 15 s while it leaves the click alone: seen in WebKit and
-#: Chromium under load, before the theme had read its sitemap) or its page did not
+#: take the link (seen in WebKit under load: the click went unhandled) or its page did not
 #: come within the time given; the smoke tests then load the page themselves (the Chromium
 #: tests' instant_goto fails instead). The page stream (document$) can also emit again for
 #: the page being left: the new page is in when the link's content is gone.
@@ -54,46 +53,32 @@ NAVIGATE = """async ([href, timeout]) => {
   const path = want.pathname;
   if (location.pathname + location.search === path + want.search) return path;
   return await new Promise((resolve) => {
-    let a = null;
+    const a = document.createElement("a");
     let sub = null;
-    let retry = 0;
-    let leftSince = 0;
     const finish = (value) => {
       clearTimeout(timer);
-      clearTimeout(retry);
       removeEventListener("click", unhandled);
       if (sub) sub.unsubscribe();
       resolve(value);
     };
     const timer = setTimeout(() => finish(`not taken: still at ${location.pathname}`), timeout);
-    const click = () => {
-      a = document.createElement("a");
-      a.href = want.href;
-      a.textContent = "go";
-      document.querySelector(".md-content").append(a);
-      a.click();
-    };
-    // the theme takes a link's click on the page's body (and prevents the default) once it
-    // knows the site's pages: its sitemap, read as the page loads, may come after the
-    // page's load event on a busy machine. A click it left alone would load the page in
-    // full under this script: stopped, and the link clicked again a little later, for
-    // up to 15 s
+    // the theme takes a link's click on the page's body (and prevents the default); one
+    // it left alone would load the page in full under this script: stopped and said
     const unhandled = (event) => {
       if (event.target !== a || event.defaultPrevented) return;
       event.preventDefault();
-      a.remove();
-      leftSince ||= Date.now();
-      if (Date.now() - leftSince > Math.min(15000, timeout)) finish("not taken: the theme left the click");
-      else retry = setTimeout(click, 100);
+      finish("not taken: the theme left the click");
     };
     addEventListener("click", unhandled);
     sub = document$.subscribe(() => {
-      if (a && !a.isConnected && location.pathname === path) finish(path);
+      if (!a.isConnected && location.pathname === path) finish(path);
     });
-    click();
+    a.href = want.href;
+    a.textContent = "go";
+    document.querySelector(".md-content").append(a);
+    a.click();
   });
 }"""
-
 
 #: the page's widgets and apps, in order: their names (the smoke tests then take them one
 #: by one, so that a page which dies is known to have died on a given widget and step)
@@ -192,13 +177,6 @@ TRACKER_ROLL = """async (timeout) => {""" + _WAIT + _APP + """
 
 TRACKER_COUNT = """async (timeout) => {""" + _WAIT + _APP + """
   return app.querySelectorAll(".pt-log > li").length;
-}"""
-
-#: the theme's search index is in (a page with calculators asks for it once they are live)
-SEARCH_INDEX_IN = """async (timeout) => {""" + _WAIT + """
-  await until(() => performance.getEntriesByType("resource").some((e) => e.name.endsWith("/search/search_index.json")),
-    "the search index", timeout);
-  return true;
 }"""
 
 #: the service worker controls the page and holds this page, the runtime and the bundle

@@ -143,10 +143,6 @@ def test_the_army_builder_and_the_tracker_keep_their_data_through_a_reload(engin
         engine.run(js.ERRORS)
         before = engine.run(action, LIVE_TIMEOUT_MS)
         assert before >= 1, (engine.name, path)
-        # the page's own downloads in first: the search index, asked for once the app is
-        # live, cut off by the reload is a console error in Firefox (its service worker's
-        # fetch for a page that went away fails); a reader sees nothing of it
-        engine.run(js.SEARCH_INDEX_IN, LIVE_TIMEOUT_MS)
         engine.where = f"/{path}: reloading it and counting what the app kept"
         engine.reload()
         engine.run(js.ERRORS)
