@@ -20,8 +20,12 @@ ASSETS_SOURCE = ROOT / "calculators" / "assets"
 ASSET_DIR = "assets/calculators"
 #: where the pinned Pyodide goes in the site, in a folder named by its version
 PYODIDE_DIR = "assets/pyodide"
-#: the module every page with a widget loads
+#: the module every page loads
 ENTRY = "calculators.js"
+#: the module a page with widgets or apps loads right after ENTRY (the post-build step puts it
+#: there): it hands ENTRY the widgets' module up front, so every widget is bound before the
+#: page's load event, while a page without one moves none of the widgets' scripts
+WIDGET_ENTRY = "widgetpage.js"
 #: the files of the Pyodide runtime the site carries
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                  "python_stdlib.zip", "pyodide-lock.json")

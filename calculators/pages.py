@@ -24,7 +24,15 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from calculators import hashed, installable
-from calculators.layout import ASSET_DIR, BUILD_TAG, CSP_TAG, ROOT_PLACEHOLDER, BuildError
+from calculators.layout import (
+    ASSET_DIR,
+    BUILD_TAG,
+    CSP_TAG,
+    ENTRY,
+    ROOT_PLACEHOLDER,
+    WIDGET_ENTRY,
+    BuildError,
+)
 
 # Every inline script, data blocks included: Material's instant navigation re-creates the
 # script elements of the page it swaps in, and the browser checks those against the policy.
@@ -55,6 +63,14 @@ _BUNDLE_ATTR = re.compile(r'\sdata-bundle="([^"]*)"')
 _SNAPSHOT_ATTR = re.compile(r'\sdata-snapshot="([^"]*)"')
 #: the tags of RUNTIME_HEAD as a page carries them after an earlier run of this step
 _RUNTIME_HEAD_TAGS = re.compile(r'<meta name="tcr-runtime"[^<>]*><script>.*?</script>', re.S)
+#: the entry module's tag (the theme writes it from extra_javascript; hashed after a run of
+#: this step), and the widgets' entry module's tag this step puts right after it on a page
+#: with widgets or apps: module scripts run in the page's order, so both run after the
+#: theme's deferred bundle, whose ``document$`` calculators.js subscribes to
+_ENTRY_TAG = re.compile(r'<script\b[^<>]*?\bsrc="([^"<>]*?)' + re.escape(ENTRY.removesuffix(".js"))
+                        + r'(?:\.[0-9a-f]+)?\.js"[^<>]*></script>')
+_WIDGET_ENTRY_TAG = re.compile(r'<script\b[^<>]*?\bsrc="[^"<>]*?' + re.escape(WIDGET_ENTRY.removesuffix(".js"))
+                               + r'(?:\.[0-9a-f]+)?\.js"[^<>]*></script>')
 
 #: In the home page's head (the manifest's start_url): calculators/launch_head.js, its
 #: comment lines left out.
@@ -193,8 +209,11 @@ def process(site_dir: Path, names: dict[str, str], build: str,
         text = _RUNTIME_HEAD_TAGS.sub("", _ROOT_LINK.sub(relative_root(rel), text))
         text = _INSTALL_TAGS.sub("", text)
         early = runtime_head(text, rel, f"{ASSET_DIR}/{lookup('worker.js') or 'worker.js'}")
+        text = _WIDGET_ENTRY_TAG.sub("", text)
         if early:
             text = _head_insert(text, early, rel)
+            text = _ENTRY_TAG.sub(lambda m: m.group(0) + f'<script src="{m.group(1)}{WIDGET_ENTRY}" type="module"></script>',
+                                  text, count=1)
         text = _head_insert(text, installable.head_tags(page_root(text, rel))
                             + (LAUNCH_HEAD if rel == "index.html" else ""), rel)
         found: list[str] = []

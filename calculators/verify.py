@@ -22,6 +22,7 @@ from calculators.layout import (
     PYODIDE_FILES,
     ROOT_PLACEHOLDER,
     RUNTIME_PLACEHOLDERS,
+    WIDGET_ENTRY,
     snapshot_name,
 )
 
@@ -69,10 +70,10 @@ def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
         elif not hashed.HASHED_NAME.match(target.name) and not target.name.startswith("python-"):
             out.append(f"{rel}: {attr}={ref} is not named by content hash")
     widgets = _WIDGET.findall(text)
-    if widgets:
-        entry = re.escape(ENTRY.rsplit(".", 1)[0])
+    for module in (ENTRY, WIDGET_ENTRY) if widgets else ():
+        entry = re.escape(module.rsplit(".", 1)[0])
         if not re.search(rf"""<script[^>]*\bsrc=["']?[^"'\s>]*{re.escape(ASSET_DIR)}/{entry}\.[0-9a-f]+\.js""", text):
-            out.append(f"{rel}: has widgets but does not load {ASSET_DIR}/{ENTRY}")
+            out.append(f"{rel}: has widgets but does not load {ASSET_DIR}/{module}")
     for tag in widgets:
         attrs = dict(_ATTR.findall(tag))
         name = attrs.get("data-calculator") or attrs.get("data-app")

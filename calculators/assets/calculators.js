@@ -1,16 +1,38 @@
 // @ts-check
 // Calculator widgets and apps: the entry module every page loads.
-// client.js talks to the worker, form.js keeps the inputs, widget.js binds a widget,
-// offline.js handles the offline copy, installed.js remembers the page for the
-// app on a phone's home screen. Apps (roster, tracker) are modules of their own.
+// client.js talks to the worker, offline.js handles the offline copy, installed.js
+// remembers the page for the app on a phone's home screen. widget.js binds a widget (with
+// form.js, which keeps the inputs, and the rest of what a widget shows): a page with a
+// widget or an app loads it with the page (widgetpage.js hands it over before
+// DOMContentLoaded); one reached by instant navigation has it imported here; a rules page
+// moves none of it. Apps (roster, tracker) are modules of their own.
 import "./update.js";
 import { rememberPage } from "./installed.js";
 import { call, configure, currentWorker, onRuntime, runtime, startAfter, stopRefining } from "./client.js";
 import { addSaveButton, afterRuntimeStarted, onQuietPage, serviceWorkerControl } from "./offline.js";
-import { record } from "./sessionlog.js";
 import { SITE_ROOT } from "./site.js";
 import { watchTopPill } from "./toppill.js";
-import { bind, hideProgress, runtimeFailed, setStatus, showLoading } from "./widget.js";
+
+/** The widgets' module, once a page with a widget or an app has loaded it. */
+/** @type {Promise<typeof import("./widget.js")> | null} */
+let loadingWidgets = null;
+/** @type {typeof import("./widget.js") | null} */
+let widgets = null;
+function loadWidgets() {
+  loadingWidgets ||= widgets ? Promise.resolve(widgets) : import("./widget.js").then((module) => (widgets = module));
+  return loadingWidgets;
+}
+
+/** widgetpage.js: the widgets' module, loaded with the page (so bindAll need not import it). */
+export function useWidgets(/** @type {typeof import("./widget.js")} */ module) {
+  widgets = module;
+}
+
+/** The widgets' module, for an app (mounted only once it is loaded). */
+function ui() {
+  if (!widgets) throw new Error("the widgets' module is not loaded");
+  return widgets;
+}
 
 /** The bridge an app module receives: the same worker and runtime as every widget. */
 export const bridge = {
@@ -29,18 +51,19 @@ export const bridge = {
   /** api.roll in the worker. */
   roll: async (/** @type {HTMLElement} */ root, /** @type {string} */ name, /** @type {unknown} */ inputs) => {
     const reply = await call("roll", name, inputs, root.dataset.uid || root.id);
-    if (reply.ok && reply.log) record(reply.log); // the session log keeps every roll
+    if (reply.ok && reply.log) (await import("./sessionlog.js")).record(reply.log); // the session log keeps every roll
     return reply;
   },
   /** Show a status line; status is "prerendered" | "loading" | "ready" | "error". */
-  setStatus,
+  setStatus: (/** @type {HTMLElement} */ root, /** @type {string} */ status, /** @type {string} */ text) =>
+    ui().setStatus(root, status, text),
   /** Put the standard "runtime unavailable" message (with Retry) on an app. */
-  runtimeFailed,
+  runtimeFailed: (/** @type {HTMLElement} */ root, /** @type {unknown} */ err) => ui().runtimeFailed(root, err),
   /** The app's start-up failed for want of the runtime: show it as runtimeFailed does, and
    * run ``again`` (the start-up) once the runtime is back (Retry, or the browser online). */
   startUpFailed: (/** @type {HTMLElement} */ root, /** @type {unknown} */ err,
     /** @type {() => unknown} */ again) => {
-    runtimeFailed(root, err);
+    ui().runtimeFailed(root, err);
     restarts.set(root, again);
   },
   /** The runtime's state (status, download progress, which start ran). */
@@ -77,11 +100,13 @@ async function mountApp(/** @type {HTMLElement & {_bound?: boolean}} */ root) {
     await module.mount(root, bridge);
   } catch (err) {
     console.warn("calculator app:", err);
-    runtimeFailed(root, err);
+    ui().runtimeFailed(root, err);
   }
 }
 
 onRuntime((event) => {
+  if (!widgets) return; // no app on this page yet
+  const { hideProgress, runtimeFailed, setStatus, showLoading } = widgets;
   // an app waiting to start shows the runtime's state as a widget does
   for (const root of restarts.keys()) {
     if (!root.isConnected) restarts.delete(root);
@@ -115,8 +140,27 @@ onRuntime((event) => {
 
 function bindAll() {
   rememberPage();
-  document.querySelectorAll(".calc[data-calculator]").forEach((el) => bind(/** @type {any} */ (el)));
-  document.querySelectorAll(".calc-app[data-app]").forEach((el) => mountApp(/** @type {HTMLElement} */ (el)));
+  const calculators = document.querySelectorAll(".calc[data-calculator]");
+  const found = document.querySelectorAll(".calc-app[data-app]");
+  const bindFound = (/** @type {typeof import("./widget.js")} */ { bind }) => {
+    calculators.forEach((el) => bind(/** @type {any} */ (el)));
+    found.forEach((el) => mountApp(/** @type {HTMLElement} */ (el)));
+  };
+  // a page loaded with widgets has the module already (bound before its load event);
+  // binding waits for a microtask as it does for a page swapped in by instant navigation,
+  // whose address is set after the theme announces the new page
+  if (calculators.length || found.length) {
+    loadWidgets().then(bindFound, (err) => {
+      // offline, on a page whose widget scripts were never saved: the prerendered
+      // results stay, and say why nothing more happens
+      console.warn("calculators:", err);
+      for (const el of /** @type {HTMLElement[]} */ ([...calculators, ...found])) {
+        el.dataset.status = "error";
+        const status = el.querySelector(".calc-status");
+        if (status) status.textContent = "The calculator's scripts could not be loaded (offline?). Reload the page to try again.";
+      }
+    });
+  }
   addSaveButton();
   watchTopPill();
 }

@@ -179,8 +179,71 @@ def test_rules_page_without_widgets_loads_no_runtime(browser, site) -> None:  # 
     page.goto(site.url + "rulings/")
     page.wait_for_load_state("networkidle")
     assert not [u for u in urls if "pyodide" in u or u.endswith(".zip")]
+    # nor the widgets' own scripts: the entry module loads them on a page that has one,
+    # here one reached by instant navigation, whose widget then goes live
+    assert not [u for u in urls if "/widget." in u or "/form." in u], urls
+    instant_goto(page, "../gunplay/difficulty/")
+    assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
+    assert len([u for u in urls if "/widget." in u]) == 1, urls
     context.close()
 
+
+#: the theme's sitemap download held back 3 s (the theme asks for it with an XMLHttpRequest)
+LATE_SITEMAP = """{
+  const { open, send } = XMLHttpRequest.prototype;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    this.__late = String(url).endsWith("/sitemap.xml");
+    return open.call(this, method, url, ...rest);
+  };
+  XMLHttpRequest.prototype.send = function (...body) {
+    if (!this.__late) return send.apply(this, body);
+    setTimeout(() => send.apply(this, body), 3000);
+  };
+}"""
+
+
+def test_the_tests_instant_navigation_waits_for_the_themes_sitemap(browser, site) -> None:  # type: ignore[no-untyped-def]
+    """The theme drops a link's click until it has read its sitemap, which a busy machine
+    can deliver after the page's load event (a page without widgets reaches it early):
+    the tests' instant navigation (support.instant_goto) waits for it, and the theme takes
+    the link, with no full load."""
+    context = browser.new_context(service_workers="block")
+    context.add_init_script(LATE_SITEMAP)
+    page = context.new_page()
+    page.goto(site.url + "rulings/")
+    loads: list[str] = []
+    page.on("load", lambda p: loads.append(p.url))
+    instant_goto(page, "../glossary/")
+    assert page.locator("h1").first.text_content().strip().lower().startswith("glossary")
+    assert loads == []
+    context.close()
+
+
+def test_a_widget_whose_scripts_cannot_be_loaded_keeps_its_result_and_says_why(browser, site) -> None:  # type: ignore[no-untyped-def]
+    """Offline on a page whose widget scripts were never saved: the prerendered result
+    stays, and the status line says what happened and what to do."""
+    context = browser.new_context(service_workers="block", bypass_csp=True)
+    context.route("**/assets/calculators/widget.*.js", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(site.url + "gunplay/difficulty/")
+    root = widget(page, DIFFICULTY)
+    page.wait_for_function("el => el.dataset.status === 'error'", arg=root.element_handle(), timeout=RUNTIME_TIMEOUT_MS)
+    assert "could not be loaded" in root.locator(".calc-status").text_content()
+    assert root.locator(".calc-result").inner_text().strip()  # the prerendered result is still there
+    context.close()
+
+
+def test_a_tap_at_the_pages_load_event_is_not_lost(browser, site) -> None:  # type: ignore[no-untyped-def]
+    """The widgets' module comes with a page that has widgets (from its head), so each
+    widget is bound by the page's load event: a reader's tap then is answered, as a
+    test's click straight after page.goto is."""
+    context = browser.new_context(bypass_csp=True)
+    context.add_init_script("""window.addEventListener("load", () => {
+      document.querySelector('.calc [data-action="session-log"]').click(); }, { once: true });""")
+    page = context.new_page()
+    page.goto(site.url + "heroic/morale/")
+    page.locator("dialog.calc-log").wait_for(state="visible", timeout=RUNTIME_TIMEOUT_MS)
+    context.close()
 
 
 TYPE_BURST = """([el, texts]) => {

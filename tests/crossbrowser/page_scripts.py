@@ -44,39 +44,60 @@ ERRORS = """async () => {
 
 #: follow a link (an address, with any query) with Material's instant navigation; resolves
 #: with its path once the new page is in, or with "not taken: ..." when the theme did not
-#: take the link (seen in WebKit under load: the click went unhandled) or its page did not
-#: come within the time given; the smoke tests then load the page themselves (the Chromium
-#: tests' instant_goto fails instead). The page stream (document$) can also emit again for
-#: the page being left: the new page is in when the link's content is gone.
-NAVIGATE = """async ([href, timeout]) => {
+#: take the link or its page did not come within the time given; the smoke tests then load
+#: the page themselves (the Chromium tests' instant_goto fails instead). The theme takes a
+#: link's click only once it has read the site's sitemap (it drops clicks until then), which
+#: a busy machine may deliver after the page's load event: the click waits until the
+#: sitemap's download is in, and is made again (a few times, 200 ms apart) while the theme
+#: still leaves it alone. The page stream (document$) can also emit again for the page
+#: being left: the new page is in when the link's content is gone.
+NAVIGATE = """async ([href, timeout]) => {""" + _WAIT + """
   const want = new URL(href, location.href);
   const path = want.pathname;
   if (location.pathname + location.search === path + want.search) return path;
+  const end = Date.now() + timeout;
+  const sitemapIn = () => performance.getEntriesByType("resource")
+    .some((e) => /\\/sitemap\\.xml$/.test(e.name) && e.responseEnd > 0);
+  try {
+    await until(sitemapIn, "the theme's sitemap", timeout);
+  } catch {
+    return `not taken: the theme never read its sitemap at ${location.pathname}`;
+  }
+  await sleep(50); // its reading of the file: a task or two after the download
   return await new Promise((resolve) => {
-    const a = document.createElement("a");
+    let a = null;
     let sub = null;
+    let retry = 0;
+    let left = 0;
     const finish = (value) => {
       clearTimeout(timer);
+      clearTimeout(retry);
       removeEventListener("click", unhandled);
       if (sub) sub.unsubscribe();
       resolve(value);
     };
-    const timer = setTimeout(() => finish(`not taken: still at ${location.pathname}`), timeout);
+    const timer = setTimeout(() => finish(`not taken: still at ${location.pathname}`), Math.max(0, end - Date.now()));
+    const click = () => {
+      a = document.createElement("a");
+      a.href = want.href;
+      a.textContent = "go";
+      document.querySelector(".md-content").append(a);
+      a.click();
+    };
     // the theme takes a link's click on the page's body (and prevents the default); one
-    // it left alone would load the page in full under this script: stopped and said
+    // it left alone would load the page in full under this script: stopped, and made again
     const unhandled = (event) => {
       if (event.target !== a || event.defaultPrevented) return;
       event.preventDefault();
-      finish("not taken: the theme left the click");
+      a.remove();
+      if (++left > 10) finish("not taken: the theme left the click");
+      else retry = setTimeout(click, 200);
     };
     addEventListener("click", unhandled);
     sub = document$.subscribe(() => {
-      if (!a.isConnected && location.pathname === path) finish(path);
+      if (a && !a.isConnected && location.pathname === path) finish(path);
     });
-    a.href = want.href;
-    a.textContent = "go";
-    document.querySelector(".md-content").append(a);
-    a.click();
+    click();
   });
 }"""
 

@@ -157,20 +157,43 @@ def test_the_step_finishes_any_generators_pages_and_is_repeatable(tmp_path: Path
     assert re.fullmatch(r"assets/calculators/worker\.[0-9a-f]{12}\.js", meta[0][0])
     assert (site_dir / meta[0][0]).is_file()
     assert (site_dir / "sw.js").is_file()
+    # the widgets' module comes with a page that has widgets, right after the entry module
+    # (module scripts run in the page's order: after the theme's deferred bundle)
+    assert len(re.findall(r'calculators\.[0-9a-f]{12}\.js" type="module"></script><script '
+                          r'src="\.\./\.\./assets/calculators/widgetpage\.[0-9a-f]{12}\.js" type="module"></script>',
+                          deep)) == 1
+    assert deep.count("widgetpage.") == 1
     before = {p: p.read_bytes() for p in sorted(site_dir.rglob("*")) if p.is_file()}
     assert _run_step(site_dir).returncode == 0
     after = {p: p.read_bytes() for p in sorted(site_dir.rglob("*")) if p.is_file()}
     assert after == before
 
 
+def test_a_page_without_widgets_gets_neither_the_runtime_nor_the_widgets_module(tmp_path: Path) -> None:
+    site_dir = _tiny_site(tmp_path / "site")
+    rules = site_dir / "rules" / "index.html"
+    rules.parent.mkdir()
+    rules.write_text(re.sub(r'<div class="calc".*?</div>\n', "", PAGE.replace("ROOT", "../")), encoding="utf-8")
+    build.finish(site_dir)
+    text = rules.read_text(encoding="utf-8")
+    assert re.search(r'src="\.\./assets/calculators/calculators\.[0-9a-f]{12}\.js"', text)
+    assert "widgetpage" not in text and "tcr-runtime" not in text
+    assert verify.problems(site_dir) == []
+    # and the check names a page with widgets that lacks it
+    index = site_dir / "index.html"
+    index.write_text(re.sub(r'<script src="[^"]*widgetpage[^"]*" type="module"></script>', "",
+                            index.read_text(encoding="utf-8")), encoding="utf-8")
+    assert any(f"does not load {layout.ASSET_DIR}/{layout.WIDGET_ENTRY}" in p for p in verify.problems(site_dir))
+
+
 def test_the_step_fails_loudly_when_a_widget_module_is_missing(tmp_path: Path) -> None:
     site_dir = _tiny_site(tmp_path / "site")
     assets = tmp_path / "assets"
     shutil.copytree(ROOT / "calculators" / "assets", assets)
-    (assets / "calculators.js").unlink()
+    (assets / "widgetpage.js").unlink()  # the page names it; no module imports it
     proc = _run_step(site_dir, "--assets", str(assets))
     assert proc.returncode == 1
-    assert "FAILED" in proc.stderr and "assets/calculators/calculators.js" in proc.stderr
+    assert "FAILED" in proc.stderr and "assets/calculators/widgetpage.js" in proc.stderr
 
 
 def test_the_step_fails_loudly_on_a_module_importing_a_missing_file(tmp_path: Path) -> None:
