@@ -54,7 +54,8 @@ ERRORS = """async () => {
 NAVIGATE = """async ([href, timeout]) => {""" + _WAIT + """
   const want = new URL(href, location.href);
   const path = want.pathname;
-  if (location.pathname + location.search === path + want.search) return path;
+  // already on that page (with any query: the theme would not load it again)
+  if (location.pathname === path) return path;
   const end = Date.now() + timeout;
   const sitemapIn = () => performance.getEntriesByType("resource")
     .some((e) => /\\/sitemap\\.xml$/.test(e.name) && e.responseEnd > 0);
