@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
-from calculators.layout import SNAPSHOT_SUFFIX
+from calculators.layout import PACKED_SUFFIX
 from rules_core import api
 from tests.browser.support import ENTRY_MODULE_URL, RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
 
@@ -21,8 +21,9 @@ pytestmark = pytest.mark.browser
 
 PAGE = "gunplay/difficulty/"
 DIFFICULTY = "gunplay.difficulty"
-#: a file every start downloads (a start from the site's snapshot downloads no bundle)
-BUNDLE = re.compile(r".*/assets/pyodide/[^/]+/pyodide\.asm\.wasm$")
+#: a file every start downloads (a start from the site's snapshot downloads no bundle): the
+#: WebAssembly, packed on a first visit
+BUNDLE = re.compile(r".*/assets/pyodide/[^/]+/pyodide\.asm\.wasm(?:" + re.escape(PACKED_SUFFIX) + ")?$")
 PYODIDE = "**/assets/pyodide/**"
 
 RECORD_STATUS = """
@@ -74,7 +75,7 @@ def test_progress_is_shown_while_the_runtime_downloads(fresh) -> None:  # type: 
     context, page = fresh
     moved: dict[str, int] = {}  # the runtime's files as the server sent them (compressed)
     context.on("response", lambda r: moved.update({r.url: int(r.headers.get("content-length") or 0)})
-               if re.search(r"/assets/pyodide/.*\.(wasm|json|zip)$|" + re.escape(SNAPSHOT_SUFFIX) + r"$|python-[0-9a-f]+\.zip$", r.url)
+               if re.search(r"/assets/pyodide/.*\.(wasm|json|zip)$|" + re.escape(PACKED_SUFFIX) + r"$|python-[0-9a-f]+\.zip$", r.url)
                else None)
     page.add_init_script(RECORD_STATUS)
     page.goto(PAGE)
