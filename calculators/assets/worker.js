@@ -313,8 +313,18 @@ async function fetchPacked(url, unpacked) {
   if (!response.ok || !response.body) throw new LoadFailure("http", `HTTP ${response.status} for ${url}`);
   file.total = knownTotal(response);
   const body = response.body.getReader();
-  let cut = false;
-  const reader = { read: () => body.read().catch((err) => { cut = true; throw err; }) };
+  // the download has ended (its last byte read, or its connection failed): a frame that
+  // fails to unpack then was cut off; before then, its bytes are damaged
+  let ended = false;
+  const reader = {
+    read: () => body.read().then((read) => {
+      ended ||= read.done;
+      return read;
+    }, (err) => {
+      ended = true;
+      throw err;
+    }),
+  };
   let unpackFrame;
   try {
     ({ unpackFrame } = await decoder);
@@ -332,9 +342,7 @@ async function fetchPacked(url, unpacked) {
     return bytes;
   } catch (err) {
     body.cancel().catch(() => {});
-    if (cut || (file.total > 0 && file.loaded < file.total)) {
-      throw new LoadFailure("truncated", `${url} ended early (${err})`);
-    }
+    if (ended) throw new LoadFailure("truncated", `${url} ended early (${err})`);
     throw new LoadFailure("broken", `${url} did not unpack (${err})`);
   }
 }
@@ -467,7 +475,11 @@ async function wasmSource(url, packed) {
   const bytes = fetchPacked(packedUrl, (part) => into.enqueue(part.slice()));
   bytes.then((whole) => {
     mark("wasmUnpacked");
-    into.close();
+    try {
+      into.close();
+    } catch {
+      /* the compilation stopped reading (it failed): its own failure fails the start */
+    }
     keepUnpacked(url, whole, packed.hash).catch(() => {});
   }, (err) => {
     downloadFailed(err); // the start's failure (Pyodide itself would wait for ever)
@@ -506,7 +518,6 @@ async function keepUnpacked(/** @type {string} */ url, /** @type {Uint8Array} */
   if (await cache.match(url)) return;
   const headers = { "content-type": "application/wasm", "content-length": String(bytes.length), "x-tcr-hash": hex };
   await cache.put(url, new Response(/** @type {BodyInit} */ (bytes), { status: 200, headers }));
-  mark("wasmKept");
 }
 
 // ---- the runtime's files, late ---------------------------------------------------
