@@ -53,7 +53,7 @@ PACKED_SUFFIX = ".zst"
 #: how the name of a first-visit snapshot ends (any build's: see :func:`snapshot_name`)
 SNAPSHOT_SUFFIX = ".snapshot.zst"
 #: the runtime's files a first visit downloads packed (Zstandard, beside the file itself,
-#: named with :data:`PACKED_SUFFIX` added): the WebAssembly, 2.8 MB so against 3.5 MB
+#: named with :data:`PACKED_SUFFIX` added): the WebAssembly, 2.8 MB so, against 3.5 MB
 #: gzipped by the host. The file itself stays (a later visit, a browser that cannot unpack).
 PACKED_RUNTIME = ("pyodide.asm.wasm",)
 

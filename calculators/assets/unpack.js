@@ -45,7 +45,7 @@ export async function unpackFrame(reader, name, progress = () => {}, unpacked = 
   const unpack = new Decompress((/** @type {Uint8Array} */ part) => {
     if (!bytes || at + part.length > bytes.length) throw new Error(`${name} unpacks to more than it states`);
     bytes.set(part, at);
-    unpacked(bytes.subarray(at, at + part.length));
+    if (part.length) unpacked(bytes.subarray(at, at + part.length));
     at += part.length;
   });
   let head = new Uint8Array(0); // the first bytes, until the header is whole

@@ -65,6 +65,18 @@ test("every frame the packer makes unpacks whole, in chunks of any size", async 
   }
 });
 
+test("each part is given as it is unpacked, in order, and they make up the whole", async () => {
+  // the WebAssembly compiles from these parts as they come (worker.js wasmSource)
+  for (const [memoryText, packedText] of MADE.frames) {
+    const memory = bytes(memoryText);
+    const parts = [];
+    const got = await unpackFrame(reader(bytes(packedText), [4096]), "x", () => {}, (part) => parts.push(part.slice()));
+    assert.ok(parts.length >= 1 && parts.every((part) => part.length > 0)); // no empty part
+    assert.ok(Buffer.concat(parts).equals(Buffer.from(memory)));
+    assert.ok(Buffer.from(got).equals(Buffer.from(memory)));
+  }
+});
+
 test("a frame cut off, one without its size and bytes that are not a frame are refused", async () => {
   const packed = bytes(MADE.frames[2][1]);
   await assert.rejects(unpackFrame(reader(packed.slice(0, packed.length - 100), [4096]), "snap.zst"));
