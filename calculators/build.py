@@ -8,7 +8,8 @@ result, failing loudly (exit 1, every problem listed) instead of shipping a brok
   (``calculators/hashed.py``), with every reference to them rewritten;
 - the Python bundle (one zip of ``rules_core``, the browser half of ``calculators`` and
   their pure-Python dependencies, named by content hash; ``calculators/bundle.py``), the
-  runtime's first-visit snapshot made from it, and the pinned Pyodide runtime;
+  runtime's first-visit snapshot made from it, and the pinned Pyodide runtime with its
+  WebAssembly also packed for a first visit;
 - in every page: links to the site root (``@@calc-root@@/``, written by the fences) made
   relative to the page, the build id, one Content-Security-Policy meta tag, an accessible
   name for Material's search dialog (``calculators/pages.py``);
@@ -36,6 +37,8 @@ from calculators.layout import (
     ASSET_DIR,
     ASSETS_SOURCE,
     BUNDLE_PLACEHOLDER,
+    PACKED_RUNTIME,
+    PACKED_SUFFIX,
     PYODIDE_DIR,
     PYODIDE_FILES,
     PYODIDE_PLACEHOLDER,
@@ -48,12 +51,14 @@ from calculators.layout import (
 
 
 def write_runtime(site_dir: Path) -> str:
-    """Copy the Pyodide files, the Python bundle and its first-visit snapshot into the
-    built site; the bundle's name."""
+    """Copy the Pyodide files (with the packed WebAssembly beside its file), the Python
+    bundle and its first-visit snapshot into the built site; the bundle's name."""
     target = site_dir / PYODIDE_DIR / bundle.pyodide_version()
     target.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copy2(bundle.pyodide_dir() / name, target / name)
+    for name in PACKED_RUNTIME:  # what a first visit downloads instead (the worker unpacks it)
+        (target / (name + PACKED_SUFFIX)).write_bytes(bundle.packed_runtime(name))
     name, data = bundle.bundle()
     out = site_dir / ASSET_DIR
     out.mkdir(parents=True, exist_ok=True)
@@ -68,7 +73,8 @@ def write_assets(site_dir: Path, source: Path) -> dict[str, str]:
 
     The folder is replaced: it belongs to this step, and a second run must give the
     same site as the first."""
-    sizes = {"worker.js": {"/*@RUNTIME_SIZES@*/null": json.dumps(bundle.runtime_sizes(), sort_keys=True)}}
+    sizes = {"worker.js": {"/*@RUNTIME_SIZES@*/null": json.dumps(bundle.runtime_sizes(), sort_keys=True),
+                           "/*@PACKED_RUNTIME@*/null": json.dumps(bundle.packed_runtime_files(), sort_keys=True)}}
     try:
         assets = hashed.hash_assets(source, sizes if (source / "worker.js").is_file() else None)
     except hashed.AssetError as err:

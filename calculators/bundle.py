@@ -24,7 +24,7 @@ from pathlib import Path
 
 import zstandard
 
-from calculators.layout import ROOT, BuildError, snapshot_name
+from calculators.layout import PACKED_RUNTIME, PACKED_SUFFIX, ROOT, BuildError, snapshot_name
 
 #: packages shipped whole in the bundle (pure Python, imported by the worker)
 BUNDLED_PACKAGES = ("rules_core", "icepool", "markdown_it", "mdurl")
@@ -34,6 +34,8 @@ BROWSER_MODULES = ("__init__.py", "lean.py", "render.py", "runtime.py")
 COMPILED = ROOT / "build" / "compiled-bundles"
 #: first-visit snapshots, by the bundle's name (which carries the Pyodide version's Python)
 SNAPSHOTS = ROOT / "build" / "snapshots"
+#: the runtime's packed files (:func:`packed_runtime`), by the hash of what they pack
+PACKED = ROOT / "build" / "packed-runtime"
 
 
 def _package_files(name: str) -> list[tuple[str, Path]]:
@@ -116,7 +118,7 @@ def _run_node(what: str, script: str, *args: Path, out: Path) -> None:
 
 
 def snapshot() -> tuple[str, bytes]:
-    """(file name, packed bytes: :func:`pack_snapshot`) of the runtime's first-visit snapshot: Python's memory
+    """(file name, packed bytes: :func:`pack`) of the runtime's first-visit snapshot: Python's memory
     once the pinned Pyodide has started and imported everything a request needs from
     this bundle, made by ``calculators/make_snapshot.mjs`` in Node (kept in
     :data:`SNAPSHOTS` by the bundle's name, and read from there: not cached in the process,
@@ -129,26 +131,53 @@ def snapshot() -> tuple[str, bytes]:
         zip_path, out, packed = tmp / bundle_name, tmp / "memory", tmp / name
         zip_path.write_bytes(data)
         _run_node("Making the runtime's snapshot", "make_snapshot.mjs", zip_path, out, out=out)
-        packed.write_bytes(pack_snapshot(out.read_bytes()))
+        packed.write_bytes(pack(out.read_bytes()))
         return packed
     return name, _kept(SNAPSHOTS, name, 2, make)  # 45 MB each once unpacked: two are enough
 
 
-#: the snapshot's Zstandard parameters: level 19 (the build packs it once), a 4 MiB window
-#: (the worker's decoder moves its window along at every block: a larger one saves 1% of
-#: the bytes and costs twice the decoding time)
-SNAPSHOT_LEVEL, SNAPSHOT_WINDOW_LOG = 19, 22
+#: the build's Zstandard parameters (the snapshot's and the WebAssembly's): level 19 (the
+#: build packs each file once), a 4 MiB window (the worker's decoder moves its window along
+#: at every block: a larger one saves 1% of the bytes and costs twice the decoding time)
+PACK_LEVEL, PACK_WINDOW_LOG = 19, 22
 
 
-def pack_snapshot(memory: bytes) -> bytes:
-    """A snapshot packed for the download: one Zstandard frame, which carries its unpacked
-    size. gzip, which a browser unpacks natively, leaves it about 30% bigger (5.1 MB
-    against 3.9 MB); the worker unpacks this as it arrives with a small decoder of its own
-    (``assets/unpack.js``, which reads the unpacked size to make its array up front).
-    Deterministic: one thread."""
+def pack(data: bytes) -> bytes:
+    """A file packed for the download: one Zstandard frame, which carries its unpacked
+    size. gzip, which a browser unpacks natively, leaves the snapshot about 30% bigger
+    (5.1 MB against 3.9 MB) and the WebAssembly 22% (3.5 MB against 2.9 MB); the worker
+    unpacks this as it arrives with a small decoder of its own (``assets/unpack.js``,
+    which reads the unpacked size to make its array up front). Deterministic: one thread."""
     params = zstandard.ZstdCompressionParameters.from_level(
-        SNAPSHOT_LEVEL, window_log=SNAPSHOT_WINDOW_LOG, write_content_size=True, write_checksum=False)
-    return zstandard.ZstdCompressor(compression_params=params).compress(memory)
+        PACK_LEVEL, window_log=PACK_WINDOW_LOG, write_content_size=True, write_checksum=False)
+    return zstandard.ZstdCompressor(compression_params=params).compress(data)
+
+
+@cache
+def packed_runtime(name: str) -> bytes:
+    """Pyodide's file ``name`` (one of :data:`PACKED_RUNTIME`) packed (:func:`pack`): what a
+    first visit downloads instead of the file. Packing the WebAssembly takes half a minute:
+    it is kept in :data:`PACKED` under the hash of the file and the parameters, so that
+    every build of the same Pyodide, in any process, packs it once."""
+    data = (pyodide_dir() / name).read_bytes()
+    key = hashlib.sha256(data + f"{PACK_LEVEL}/{PACK_WINDOW_LOG}".encode()).hexdigest()[:16]
+
+    def make(tmp: Path) -> Path:
+        out = tmp / "packed"
+        out.write_bytes(pack(data))
+        return out
+    return _kept(PACKED, f"{key}-{name}{PACKED_SUFFIX}", 4, make)
+
+
+def packed_runtime_files() -> dict[str, dict[str, str]]:
+    """{file name: {"packed": its packed file's name, "hash": the file's content hash}} for
+    the runtime's files a first visit downloads packed, written into the worker by the
+    build: the worker checks what it unpacked against the hash (the hash the service
+    worker's manifest lists, and keeps with the file) before it keeps it for the service
+    worker."""
+    return {name: {"packed": name + PACKED_SUFFIX,
+                   "hash": hashlib.sha256((pyodide_dir() / name).read_bytes()).hexdigest()[:16]}
+            for name in PACKED_RUNTIME}
 
 
 def pyodide_dir() -> Path:
@@ -169,12 +198,14 @@ def pyodide_version() -> str:
 
 
 #: the runtime files every start downloads itself, besides the snapshot (a normal start
-#: also downloads the standard library's zip and the bundle)
+#: also downloads the standard library's zip and the bundle); a first visit downloads those
+#: of :data:`PACKED_RUNTIME` packed
 RUNTIME_DOWNLOADS = ("pyodide.asm.wasm", "pyodide-lock.json")
 
 
 #: the runtime's files a static host sends compressed (GitHub Pages and calculators/serve.py
-#: gzip WebAssembly and JSON; the zips are compressed already and go as they are)
+#: gzip WebAssembly and JSON; the zips and the packed files are compressed already and go
+#: as they are)
 HOST_COMPRESSED = (".wasm", ".json")
 
 
@@ -188,9 +219,11 @@ def _sent(data: bytes, name: str) -> int:
 @cache
 def runtime_sizes() -> dict[str, tuple[int, int]]:
     """{file name: (its bytes, the bytes a compressing host sends)} for the files the worker
-    downloads (the worker counts a compressed download's decoded bytes at this ratio)."""
+    downloads, the packed ones included (the worker counts a compressed download's decoded
+    bytes at this ratio)."""
     paths = {name: (pyodide_dir() / name).read_bytes()
              for name in (*RUNTIME_DOWNLOADS, "python_stdlib.zip")}
+    paths.update({name + PACKED_SUFFIX: packed_runtime(name) for name in PACKED_RUNTIME})
     name, data = bundle()
     paths[name] = data
     return {n: (len(d), _sent(d, n)) for n, d in paths.items()}
@@ -199,8 +232,9 @@ def runtime_sizes() -> dict[str, tuple[int, int]]:
 @cache
 def runtime_bytes() -> int:
     """The bytes a first visit's runtime moves, as a compressing host sends them: the
-    progress bar's total until the worker knows its own (the WebAssembly, Pyodide's package
-    list and the site's snapshot; a normal start, where that cannot be had, moves the
-    standard library and the bundle instead of the snapshot)."""
+    progress bar's total until the worker knows its own (the WebAssembly, packed, Pyodide's
+    package list and the site's snapshot; a normal start, where that cannot be had, moves
+    the standard library and the bundle instead of the snapshot)."""
     sizes = runtime_sizes()
-    return sum(sizes[name][1] for name in RUNTIME_DOWNLOADS) + len(snapshot()[1])
+    first = [name + PACKED_SUFFIX if name in PACKED_RUNTIME else name for name in RUNTIME_DOWNLOADS]
+    return sum(sizes[name][1] for name in first) + len(snapshot()[1])

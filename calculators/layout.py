@@ -49,15 +49,24 @@ BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
 _FINGERPRINTED = re.compile(r"\.[0-9a-f]{8,}\.min\.(?:js|css)$")
 
 
+#: how the name of a file the build packs with Zstandard ends: the calculation worker
+#: unpacks such a file itself as it arrives and keeps what it unpacked (the first-visit
+#: snapshot, the WebAssembly's first download), so the service worker neither fetches it
+#: ahead nor keeps it (its manifest says how such a name ends: ``packed_suffix``)
+PACKED_SUFFIX = ".zst"
 #: how the name of a first-visit snapshot ends (any build's: see :func:`snapshot_name`)
 SNAPSHOT_SUFFIX = ".snapshot.zst"
+#: the runtime's files a first visit downloads packed (Zstandard, beside the file itself,
+#: named with :data:`PACKED_SUFFIX` added): the WebAssembly, 2.8 MB so, against 3.5 MB
+#: gzipped by the host. The file itself stays (a later visit, a browser that cannot unpack).
+PACKED_RUNTIME = ("pyodide.asm.wasm",)
 
 
 def snapshot_name(bundle_name: str) -> str:
     """The runtime's first-visit snapshot's file name, beside the bundle it was made from
     (``python-<hash>.zip`` -> ``python-<hash>.snapshot.zst``). Written here only: the
     pages' widgets and apps carry it (``data-snapshot``, :data:`SNAPSHOT_PLACEHOLDER`),
-    and the service worker's manifest says how it ends (``snapshot_suffix``)."""
+    and the service worker's manifest says how a packed file's name ends (``packed_suffix``)."""
     return bundle_name.removesuffix(".zip") + SNAPSHOT_SUFFIX
 
 

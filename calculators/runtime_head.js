@@ -25,7 +25,8 @@
         : { cache: `tcr:${root.pathname}:runtime-snapshot`, key: new URL(`_snapshot/${pyodide}/${bundle}`, root).href };
       return { script: script.href, init: { op: "init", id: 0, pyodide: new URL(`../pyodide/${pyodide}/`, here).href,
         bundle: new URL(bundle, here).href, root: root.href, snapshot,
-        shipped: shipped ? new URL(shipped, here).href : null } };
+        shipped: shipped ? new URL(shipped, here).href : null,
+        runtimeCache: typeof caches === "undefined" ? null : `tcr:${root.pathname}:files` } };
     };
     const returning = kept && build && kept.build === build.content;
     const start = returning ? kept : first();

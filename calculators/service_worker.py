@@ -7,11 +7,12 @@ import hashlib
 import json
 from pathlib import Path
 
-from calculators.layout import PYODIDE_DIR, ROOT, SNAPSHOT_SUFFIX, immutable
+from calculators.layout import PACKED_SUFFIX, PYODIDE_DIR, ROOT, immutable
 
 TEMPLATE = ROOT / "calculators" / "sw.js.template"
-#: files the service worker never fetches ahead (source maps, compressed copies)
-_NOT_PRECACHED = (".map", ".gz", ".zst")
+#: files the service worker never fetches ahead (source maps, compressed copies, the files
+#: the calculation worker unpacks and keeps itself)
+_NOT_PRECACHED = (".map", ".gz", PACKED_SUFFIX)
 #: the runtime's files a start from a snapshot never downloads (the standard library; the
 #: bundle is a zip of ASSET_DIR): saved with the rest of the site, not kept on first use
 LATE_FILES = ("python_stdlib.zip",)
@@ -45,7 +46,7 @@ def write(site_dir: Path, build: str) -> None:
         if immutable(rel):
             kept.append(url)
     manifest = {"build": build, "files": files, "immutable": kept, "runtime": runtime,
-                "snapshot_suffix": SNAPSHOT_SUFFIX}  # the worker keeps such a file itself
+                "packed_suffix": PACKED_SUFFIX}  # the calculation worker keeps such a file itself
     text = TEMPLATE.read_text(encoding="utf-8")
     text = text.replace("/*@MANIFEST@*/null", json.dumps(manifest, indent=0, sort_keys=True))
     (site_dir / "sw.js").write_text(text, encoding="utf-8")

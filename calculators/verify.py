@@ -12,12 +12,16 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urljoin
 
+import zstandard
+
 from calculators import hashed
 from calculators.layout import (
     ASSET_DIR,
     BUILD_TAG,
     CSP_TAG,
     ENTRY,
+    PACKED_RUNTIME,
+    PACKED_SUFFIX,
     PYODIDE_DIR,
     PYODIDE_FILES,
     ROOT_PLACEHOLDER,
@@ -95,6 +99,32 @@ def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
     return out
 
 
+def packed_problems(site_dir: Path) -> list[str]:
+    """What is wrong with the runtime's packed files (a first visit downloads them instead of
+    the file and the worker keeps what it unpacked as the file itself): each is one
+    Zstandard frame that states its size and unpacks to its file byte for byte."""
+    out = []
+    for folder in sorted(p for p in (site_dir / PYODIDE_DIR).glob("*") if p.is_dir()):
+        for name in PACKED_RUNTIME:
+            packed, plain = folder / (name + PACKED_SUFFIX), folder / name
+            rel = packed.relative_to(site_dir).as_posix()
+            if not packed.is_file() or not plain.is_file():
+                out.append(f"{rel}: missing (or the file it packs)")
+                continue
+            data, want = packed.read_bytes(), plain.read_bytes()
+            try:
+                size = zstandard.get_frame_parameters(data).content_size
+                got = zstandard.ZstdDecompressor().decompress(data)
+            except zstandard.ZstdError as err:
+                out.append(f"{rel}: not a whole Zstandard frame ({err})")
+                continue
+            if size != len(want):
+                out.append(f"{rel}: its frame states {size} bytes, not its file's {len(want)}")
+            elif got != want:
+                out.append(f"{rel}: does not unpack to {name} byte for byte")
+    return out
+
+
 def problems(site_dir: Path) -> list[str]:
     """Everything wrong with the finished site in ``site_dir``."""
     out: list[str] = []
@@ -110,6 +140,7 @@ def problems(site_dir: Path) -> list[str]:
         if path.is_file() and path.suffix in (".json", ".xml", ".js") and "pyodide" not in path.parts:
             if ROOT_PLACEHOLDER in path.read_text(encoding="utf-8", errors="replace"):
                 out.append(f"{path.relative_to(site_dir).as_posix()}: the placeholder {ROOT_PLACEHOLDER} is left in it")
+    out += packed_problems(site_dir)
     sw = site_dir / "sw.js"
     if not sw.is_file():
         out.append("sw.js: missing")

@@ -130,7 +130,7 @@ function startMessage() {
   const init = {
     op: "init", id: 0, pyodide: new URL(`../pyodide/${source.pyodide}/`, here).href,
     bundle: new URL(source.bundle, here).href, root: SITE_ROOT.href, snapshot: snapshotPlace(),
-    shipped: shippedSnapshot(here),
+    shipped: shippedSnapshot(here), runtimeCache: typeof caches === "undefined" ? null : scopedKey("files"),
   };
   return { script: new URL("worker.js", import.meta.url).href, init };
 }

@@ -12,6 +12,9 @@
  * @property {SnapshotPlace | null} snapshot  null: no warm start, no snapshot made
  * @property {string | null} shipped  absolute URL of the site's first-visit snapshot (Zstandard),
  *   restored when none is kept here yet; null: start Python from scratch
+ * @property {string | null} runtimeCache  the Cache Storage name under which the service worker
+ *   keeps the runtime's files (sw.js FILES): where the worker looks for the WebAssembly before it
+ *   downloads it packed, and keeps what it unpacked; null where there is no Cache Storage
  */
 
 /**

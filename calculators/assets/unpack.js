@@ -1,9 +1,10 @@
 // @ts-check
-// The site's own snapshot, unpacked as it downloads. The build packs it as one Zstandard
-// frame that states its unpacked size (calculators/bundle.py pack_snapshot); the site's own
-// small decoder (vendor/fzstd.js) unpacks it chunk by chunk into one array made up front,
-// so the memory is never held twice and no copy waits for the last byte. The worker loads
-// this module only when it downloads that snapshot (a first visit).
+// A file the build packed, unpacked as it downloads: the site's own snapshot and, on a first
+// visit, Pyodide's WebAssembly. The build packs each as one Zstandard frame that states its
+// unpacked size (calculators/bundle.py pack); the site's own small decoder (vendor/fzstd.js)
+// unpacks it chunk by chunk into one array made up front, so the memory is never held twice
+// and no copy waits for the last byte. The worker loads this module only when it downloads
+// such a file (a first visit).
 import { Decompress } from "./vendor/fzstd.js";
 
 /** The longest frame header: magic number 4, descriptor 1, window 1, dictionary id 4,
@@ -29,19 +30,22 @@ export function frameContentSize(/** @type {Uint8Array} */ start, /** @type {str
 
 /**
  * Unpack the one frame ``reader`` gives, as its chunks come.
- * @param {ReadableStreamDefaultReader<Uint8Array>} reader
+ * @param {{read(): Promise<ReadableStreamReadResult<Uint8Array>>}} reader  a stream's reader
  * @param {string} name  the file, as errors name it
  * @param {(bytes: number) => void} [progress]  told the bytes of each chunk read
+ * @param {(part: Uint8Array) => void} [unpacked]  given each part as soon as it is unpacked
+ *   and in its place (a view of the array returned: whoever keeps it beyond the call copies it)
  * @returns {Promise<Uint8Array>} throws if the frame is damaged, cut off, or unpacks to
  * another size than it states
  */
-export async function unpackFrame(reader, name, progress = () => {}) {
+export async function unpackFrame(reader, name, progress = () => {}, unpacked = () => {}) {
   /** @type {Uint8Array | null} */
   let bytes = null;
   let at = 0;
   const unpack = new Decompress((/** @type {Uint8Array} */ part) => {
     if (!bytes || at + part.length > bytes.length) throw new Error(`${name} unpacks to more than it states`);
     bytes.set(part, at);
+    if (part.length) unpacked(bytes.subarray(at, at + part.length));
     at += part.length;
   });
   let head = new Uint8Array(0); // the first bytes, until the header is whole

@@ -3,7 +3,8 @@
 // The messages it takes and sends are declared in protocol.js.
 //
 // Start-up: the runtime's files are fetched at once (progress is reported as they stream)
-// and the WebAssembly compiles as it arrives.
+// and the WebAssembly compiles as it arrives (on a first visit it arrives packed, and is
+// unpacked here as it comes: precompile).
 // Warm start: a memory snapshot of a previous start (Python with the rules already
 // imported), kept in Cache Storage under this build's Pyodide version and bundle hash,
 // is restored instead of starting Python from scratch. Anything wrong with it (stale,
@@ -82,6 +83,13 @@ function report(force = false) {
  * runtime's files, written in by the build (calculators/build.py); null in a bare copy. */
 /** @type {Record<string, [number, number]> | null} */
 const SIZES = /*@RUNTIME_SIZES@*/null;
+
+/** {file name: {packed: the name of the file packed (Zstandard), hash: the file's content
+ * hash, as the service worker's manifest lists it}} for the runtime's files a first visit
+ * downloads packed (the WebAssembly), written in by the build (calculators/bundle.py
+ * packed_runtime_files); null in a bare copy, which downloads every file as it is. */
+/** @type {Record<string, {packed: string, hash: string}> | null} */
+const PACKED = /*@PACKED_RUNTIME@*/null;
 
 /** A response's length in bytes moved (its total; 0 when unknown) and how many bytes moved
  * for each byte its stream gives: a compressed response's stream gives decoded bytes, which
@@ -276,33 +284,81 @@ async function saveSnapshot() {
   }
 }
 
-/** The site's first-visit snapshot, downloaded (counted for the progress: the bytes that
- * move) and unpacked block by block as it arrives. Its failure (a download cut short, bytes
- * that do not unpack) is not the start's: the normal start runs instead. */
-async function fetchShipped(/** @type {string} */ url) {
+/** The decoder of the files the build packs (Zstandard: unpack.js; 8 KB), asked for with the
+ * first such download and only then: a return visit that keeps its runtime never loads it. */
+/** @type {Promise<typeof import("./unpack.js")> | null} */
+let decoder = null;
+
+/**
+ * Download a file the build packed, counted for the progress (its packed bytes: those that
+ * move), and unpack it as it arrives.
+ * @param {string} url
+ * @param {(part: Uint8Array) => void} [unpacked]  given each part as it is unpacked (unpack.js)
+ * @returns {Promise<Uint8Array>} rejects with a LoadFailure: "offline" or "http" when it cannot
+ * be had, "truncated" when it ends early, "broken" when its bytes do not unpack
+ */
+async function fetchPacked(url, unpacked) {
   const file = { loaded: 0, total: 0, done: false };
   files.set(url, file);
-  // its decoder (Zstandard: unpack.js; 8 KB), asked for beside it and only here: a return
-  // visit that keeps its own snapshot never loads it
-  const decoder = import("./unpack.js");
-  decoder.catch(() => {});
+  if (!decoder) {
+    decoder = import("./unpack.js"); // asked for beside the file
+    decoder.catch(() => {});
+  }
+  let response;
   try {
-    const response = await nativeFetch(url);
-    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status} for ${url}`);
-    file.total = knownTotal(response);
-    const { unpackFrame } = await decoder;
-    const bytes = await unpackFrame(response.body.getReader(), url, (read) => {
+    response = await nativeFetch(url);
+  } catch (err) {
+    throw new LoadFailure("offline", `${url}: ${err}`);
+  }
+  if (!response.ok || !response.body) throw new LoadFailure("http", `HTTP ${response.status} for ${url}`);
+  file.total = knownTotal(response);
+  const body = response.body.getReader();
+  // the download has ended (its last byte read, or its connection failed): a frame that
+  // fails to unpack then was cut off; before then, its bytes are damaged
+  let ended = false;
+  const reader = {
+    read: () => body.read().then((read) => {
+      ended ||= read.done;
+      return read;
+    }, (err) => {
+      ended = true;
+      throw err;
+    }),
+  };
+  let unpackFrame;
+  try {
+    ({ unpackFrame } = await decoder);
+  } catch (err) {
+    body.cancel().catch(() => {});
+    throw new LoadFailure("offline", `the decoder for ${url}: ${err}`);
+  }
+  try {
+    const bytes = await unpackFrame(reader, url, (read) => {
       file.loaded += read;
       report();
-    });
+    }, unpacked);
     file.done = true;
     report(true);
+    return bytes;
+  } catch (err) {
+    body.cancel().catch(() => {});
+    if (ended) throw new LoadFailure("truncated", `${url} ended early (${err})`);
+    throw new LoadFailure("broken", `${url} did not unpack (${err})`);
+  }
+}
+
+/** The site's first-visit snapshot, downloaded and unpacked block by block as it arrives.
+ * Its failure (a download cut short, bytes that do not unpack) is not the start's: the
+ * normal start runs instead. */
+async function fetchShipped(/** @type {string} */ url) {
+  try {
+    const bytes = await fetchPacked(url);
     mark("shippedRead");
     return bytes;
   } catch (err) {
     files.delete(url); // its bytes no longer count: the progress is the normal start's
     report(true);
-    throw err;
+    throw new Error(/** @type {Error} */ (err).message, { cause: err }); // not a LoadFailure: not the start's
   }
 }
 
@@ -380,10 +436,88 @@ function precompile(/** @type {string} */ url) {
     return;
   }
   wasmUrl = url;
-  wasmModule = WebAssembly.compileStreaming(fetchTracked(url));
+  const packed = PACKED && PACKED[url.slice(url.lastIndexOf("/") + 1)];
+  const source = packed && typeof ReadableStream === "function" ? wasmSource(url, packed) : fetchTracked(url);
+  wasmModule = WebAssembly.compileStreaming(source);
   // a download that fails is reported by its own failure; a file that arrives whole but
   // does not compile would leave Pyodide waiting for ever: it fails the start
   wasmModule.catch((err) => downloadFailed(new LoadFailure("broken", `${url} did not compile (${err})`)));
+}
+
+/** The service worker's cache of the runtime's files (sw.js FILES; from the start message),
+ * or null where there is no Cache Storage. */
+/** @type {string | null} */
+let runtimeCache = null;
+
+/**
+ * The WebAssembly's response to compile. Where the service worker keeps the file (every
+ * visit after the first) it is fetched as it is: the service worker answers from its cache
+ * and the browser keeps the compiled code beside it. Otherwise (a first visit) the packed
+ * file is downloaded instead (2.8 MB against 3.5 MB gzipped) and unpacked into the stream
+ * WebAssembly compiles as it arrives; once whole, the unpacked file is kept where the
+ * service worker looks for it (keepUnpacked), so that it never downloads the file itself.
+ * @param {string} url  the file's
+ * @param {{packed: string, hash: string}} packed
+ * @returns {Promise<Response>}
+ */
+async function wasmSource(url, packed) {
+  const packedUrl = new URL(packed.packed, url).href;
+  files.set(packedUrl, { loaded: 0, total: 0, done: false }); // its total is not known yet
+  if (await keptByServiceWorker(url)) {
+    files.delete(packedUrl);
+    return fetchTracked(url);
+  }
+  mark("wasmPacked");
+  /** @type {ReadableStreamDefaultController<Uint8Array>} */
+  let into;
+  const stream = new ReadableStream({ start(controller) { into = controller; } });
+  // each part copied: the stream's reader may hold on to what it is given
+  const bytes = fetchPacked(packedUrl, (part) => into.enqueue(part.slice()));
+  bytes.then((whole) => {
+    mark("wasmUnpacked");
+    try {
+      into.close();
+    } catch {
+      /* the compilation stopped reading (it failed): its own failure fails the start */
+    }
+    keepUnpacked(url, whole, packed.hash).catch(() => {});
+  }, (err) => {
+    downloadFailed(err); // the start's failure (Pyodide itself would wait for ever)
+    into.error(err);
+  });
+  return new Response(stream, { headers: { "content-type": "application/wasm" } });
+}
+
+/** Whether the service worker keeps ``url`` in its cache of the runtime's files. */
+async function keptByServiceWorker(/** @type {string} */ url) {
+  if (!runtimeCache || typeof caches === "undefined") return false;
+  try {
+    return Boolean(await caches.match(url, { cacheName: runtimeCache }));
+  } catch {
+    return false;
+  }
+}
+
+/** Keep the WebAssembly a first visit unpacked in the service worker's cache of the
+ * runtime's files, as the service worker would keep it (sw.js keepRuntime, which then
+ * fetches only the files its cache lacks): the file is never downloaded twice. Only where
+ * that cache is there (made by the service worker as it activates, which on a first visit
+ * may come after the download: looked for a while; never where there is no service
+ * worker), and only bytes whose hash is the build's. */
+async function keepUnpacked(/** @type {string} */ url, /** @type {Uint8Array} */ bytes, /** @type {string} */ hash) {
+  const name = runtimeCache;
+  if (!name || typeof caches === "undefined") return;
+  for (let tries = 0; !(await caches.has(name)); tries++) {
+    if (tries === 120) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", /** @type {Uint8Array<ArrayBuffer>} */ (bytes)));
+  const hex = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  if (hex !== hash) return;
+  const cache = await caches.open(name);
+  if (await cache.match(url)) return;
+  const headers = { "content-type": "application/wasm", "content-length": String(bytes.length), "x-tcr-hash": hex };
+  await cache.put(url, new Response(/** @type {BodyInit} */ (bytes), { status: 200, headers }));
 }
 
 // ---- the runtime's files, late ---------------------------------------------------
@@ -432,6 +566,7 @@ let refiner = null;
 async function start(config) {
   const base = config.pyodide;
   place = config.snapshot;
+  runtimeCache = config.runtimeCache;
   // Pyodide's JavaScript first: its module, then its Emscripten module (1.2 MB), which it
   // imports only once its own is in and the configuration read (the same URL: Pyodide's
   // import gets this module). They are the start's critical path; the snapshot is needed

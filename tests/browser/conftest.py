@@ -16,6 +16,8 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.browser.support import WASM
+
 SYSTEM_CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 NO_BROWSER = (
     "No Chromium for the browser tests. On Debian/Ubuntu install it with "
@@ -85,7 +87,7 @@ def logged_page(browser: Browser, site) -> Iterator[Page]:  # type: ignore[no-un
             log.external_requests.append(url)
             route.abort()
         else:
-            if url.endswith(".wasm"):
+            if url.endswith(WASM):
                 log.wasm_fetches += 1
             route.continue_()
 

@@ -12,10 +12,17 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Dialog, Locator, Page, Route
 
+from calculators.layout import PACKED_SUFFIX
 from rules_core.dice.distribution import percent
 from tests.crossbrowser.page_scripts import NAVIGATE
 
 RUNTIME_TIMEOUT_MS = 120_000  # Pyodide's first start on a busy 2-core machine
+
+#: how a download of Pyodide's WebAssembly ends: the file, or the file packed (what a first
+#: visit downloads: worker.js precompile)
+WASM = (".wasm", ".wasm" + PACKED_SUFFIX)
+#: the same, as globs a route takes
+WASM_GLOBS = tuple("**/*" + suffix for suffix in WASM)
 
 #: where browser tests keep screenshots and printed PDFs to look at
 SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
@@ -46,13 +53,15 @@ def runtime_held(page: Page) -> Iterator[None]:
     def hold(route: Route) -> None:
         held.append(route)
 
-    page.route("**/*.wasm", hold)
+    for glob in WASM_GLOBS:
+        page.route(glob, hold)
     try:
         yield
     finally:
         for route in held:
             route.abort()
-        page.unroute("**/*.wasm", hold)
+        for glob in WASM_GLOBS:
+            page.unroute(glob, hold)
 
 
 def site_pages(site, widgets_only: bool = False) -> list[str]:  # type: ignore[no-untyped-def]

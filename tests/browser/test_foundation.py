@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 from rules_core import api
 from tests.browser.support import (
     RUNTIME_TIMEOUT_MS,
+    WASM,
     goes_live_unchanged,
     instant_goto,
     live_run,
@@ -152,7 +153,7 @@ def test_navigation_keeps_one_runtime_and_nothing_leaves_localhost(browser, site
     wasm: list[str] = []
     external: list[str] = []
     errors: list[str] = []
-    context.on("request", lambda r: wasm.append(r.url) if r.url.endswith(".wasm") else None)
+    context.on("request", lambda r: wasm.append(r.url) if r.url.endswith(WASM) else None)
     context.on("request", lambda r: external.append(r.url)
                if not r.url.startswith((site.url, "data:", "blob:")) else None)
     page = context.new_page()

@@ -10,8 +10,16 @@ import time
 import pytest
 
 from calculators import serve
+from calculators.layout import PACKED_SUFFIX
 from calculators.serve import QuietSiteHandler
-from tests.browser.support import RUNTIME_TIMEOUT_MS, search_site, wait_offline_copy, wait_settled, widget
+from tests.browser.support import (
+    RUNTIME_TIMEOUT_MS,
+    WASM,
+    search_site,
+    wait_offline_copy,
+    wait_settled,
+    widget,
+)
 from tests.conftest import _free_port
 
 pytestmark = pytest.mark.browser
@@ -26,7 +34,7 @@ def test_site_and_calculators_work_offline_after_first_visit(browser, site) -> N
     # nothing half-downloaded is kept (the copy below is checked file by file, by hash).
     # Listened for from before the visit: on a busy machine the download can begin before
     # the page's load is reported (a listener added after goto then waited in vain).
-    with page.expect_request(lambda r: r.url.endswith(".wasm"), timeout=RUNTIME_TIMEOUT_MS):
+    with page.expect_request(lambda r: r.url.endswith(WASM), timeout=RUNTIME_TIMEOUT_MS):
         page.goto(site.url + "gunplay/difficulty/")
     page.reload()
     assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
@@ -210,3 +218,54 @@ def test_loads_the_browser_makes_ahead_are_left_to_it(browser, site) -> None:  #
         assert answered == {own: True, ahead: False, linked: False}, answered
     finally:
         context.close()
+
+
+#: the start-up steps the page's worker reported (client.js runtime.timings): "wasmPacked"
+#: when it downloaded the WebAssembly packed and unpacked it as it came
+START_STEPS_JS = """async () => {
+  const url = performance.getEntriesByType('resource').map((e) => e.name)
+    .find((u) => /\\/assets\\/calculators\\/client\\.[0-9a-f]+\\.js$/.test(u));
+  return (await import(url)).runtime.timings;
+}"""
+
+
+def test_a_first_visit_downloads_the_webassembly_packed_and_then_never_again(browser, site) -> None:  # type: ignore[no-untyped-def]
+    """A first visit downloads Pyodide's WebAssembly packed (a fifth fewer bytes than the
+    host's gzip), never the file itself: the worker keeps what it unpacked where the service
+    worker keeps the runtime, with the hash the manifest lists, so neither the service
+    worker's keeping of the runtime nor the return visit downloads it again; the return visit
+    compiles the kept file, which the service worker answers."""
+    served: list[str] = []
+
+    class Counting(QuietSiteHandler):
+        def do_GET(self) -> None:
+            served.append(self.path.split("?")[0])
+            super().do_GET()
+
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/"
+    server = serve.server(str(site.dir), port, handler=Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url + "gunplay/difficulty/")
+        assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
+        assert "wasmPacked" in page.evaluate(START_STEPS_JS)
+        (wasm,) = [p for p in served if p.endswith(WASM)]
+        assert wasm.endswith(".wasm" + PACKED_SUFFIX), served
+        # the runtime kept for the next visit (and the whole site: the hashes the manifest
+        # lists, the unpacked WebAssembly's included), with no second download
+        wait_offline_copy(page, site.dir, url)
+        assert [p for p in served if p.endswith(WASM)] == [wasm]
+        served.clear()
+        page.reload()
+        assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
+        steps = page.evaluate(START_STEPS_JS)
+        assert "wasmPacked" not in steps and "wasmCompiled" in steps, steps
+        assert [p for p in served if p.endswith(WASM)] == []
+        assert page.evaluate("document.documentElement.dataset.runtimeStart") in ("snapshot", "shipped")
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()

@@ -27,7 +27,7 @@ from tests.browser.roster_storage import (  # noqa: F401 (the two fixtures)
     settle,
     unit,
 )
-from tests.browser.support import RUNTIME_TIMEOUT_MS, errors_of, guarded_context, widget
+from tests.browser.support import RUNTIME_TIMEOUT_MS, WASM_GLOBS, errors_of, guarded_context, widget
 from tests.browser.test_roster_saving import reopen
 from tests.browser.test_roster_travel import roster
 
@@ -45,13 +45,15 @@ def runtime_paused(page: Page) -> Iterator[list[Route]]:
     def hold(route: Route) -> None:
         held.append(route)
 
-    page.route("**/*.wasm", hold)
+    for glob in WASM_GLOBS:
+        page.route(glob, hold)
     try:
         yield held
     finally:
         for route in held:
             route.continue_()
-        page.unroute("**/*.wasm", hold)
+        for glob in WASM_GLOBS:
+            page.unroute(glob, hold)
 
 
 # ---- 1. before the engine is live -------------------------------------------------------------

@@ -8,21 +8,27 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
 
-from calculators.layout import SNAPSHOT_SUFFIX
+from calculators import serve
+from calculators.layout import PACKED_SUFFIX
+from calculators.serve import QuietSiteHandler
 from rules_core import api
 from tests.browser.support import ENTRY_MODULE_URL, RUNTIME_TIMEOUT_MS, wait_result, wait_settled, widget
+from tests.conftest import _free_port
 
 pytestmark = pytest.mark.browser
 
 PAGE = "gunplay/difficulty/"
 DIFFICULTY = "gunplay.difficulty"
-#: a file every start downloads (a start from the site's snapshot downloads no bundle)
-BUNDLE = re.compile(r".*/assets/pyodide/[^/]+/pyodide\.asm\.wasm$")
+#: a file every start downloads (a start from the site's snapshot downloads no bundle): the
+#: WebAssembly, packed on a first visit
+BUNDLE = re.compile(r".*/assets/pyodide/[^/]+/pyodide\.asm\.wasm(?:" + re.escape(PACKED_SUFFIX) + ")?$")
 PYODIDE = "**/assets/pyodide/**"
 
 RECORD_STATUS = """
@@ -74,7 +80,7 @@ def test_progress_is_shown_while_the_runtime_downloads(fresh) -> None:  # type: 
     context, page = fresh
     moved: dict[str, int] = {}  # the runtime's files as the server sent them (compressed)
     context.on("response", lambda r: moved.update({r.url: int(r.headers.get("content-length") or 0)})
-               if re.search(r"/assets/pyodide/.*\.(wasm|json|zip)$|" + re.escape(SNAPSHOT_SUFFIX) + r"$|python-[0-9a-f]+\.zip$", r.url)
+               if re.search(r"/assets/pyodide/.*\.(wasm|json|zip)$|" + re.escape(PACKED_SUFFIX) + r"$|python-[0-9a-f]+\.zip$", r.url)
                else None)
     page.add_init_script(RECORD_STATUS)
     page.goto(PAGE)
@@ -237,6 +243,59 @@ def test_a_blocked_bundle_shows_a_plain_message_and_retry_recovers(fresh) -> Non
     reply = wait_result(page, root, lambda: page.fill("#calc-difficulty-misc", "3"))
     assert reply["ok"]
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+class _Packed(QuietSiteHandler):
+    """The site, with the packed WebAssembly (a first visit's download) sent as :attr:`how`
+    says: "cut" (its full length announced, half of it sent, then the connection closed: a
+    connection lost mid-download), "damaged" (its frame's header, then as many bytes that
+    are no Zstandard blocks), or "" (as it is)."""
+
+    how = ""
+
+    def do_GET(self) -> None:
+        if not self.how or not self.path.split("?")[0].endswith(".wasm" + PACKED_SUFFIX):
+            super().do_GET()
+            return
+        data = Path(self.translate_path(self.path)).read_bytes()
+        if self.how == "damaged":
+            data = data[:32] + bytes([0xFF]) * (len(data) - 32)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data[: len(data) // 2] if self.how == "cut" else data)
+        self.close_connection = True
+
+
+@pytest.mark.parametrize(("how", "said"), [("cut", "did not download completely"), ("damaged", "failed to start")])
+def test_a_packed_webassembly_cut_off_or_damaged_fails_the_start_plainly_and_retry_recovers(
+        browser: Browser, site, how: str, said: str) -> None:  # type: ignore[no-untyped-def]
+    """A first visit's WebAssembly comes packed and is unpacked as it arrives: a download
+    cut off mid-way, or bytes that do not unpack, fail the start as a cut or broken file
+    does (never a start that waits for ever), with the plain message and Retry."""
+    port = _free_port()
+    server = serve.server(str(site.dir), port, handler=_Packed)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    _Packed.how = how
+    context = browser.new_context(base_url=f"http://127.0.0.1:{port}/", service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(PAGE)
+        root = widget(page, DIFFICULTY)
+        page.wait_for_function("el => el.dataset.status === 'error'", arg=root.element_handle(),
+                               timeout=RUNTIME_TIMEOUT_MS)
+        message = root.locator(".calc-status").inner_text()
+        assert said in message and not INTERNAL.search(message), message
+        _Packed.how = ""
+        root.locator("button.calc-retry").click()
+        assert wait_settled(page, root) == "ready"
+        assert "live" in root.locator(".calc-status").inner_text()
+    finally:
+        _Packed.how = ""
+        context.close()
+        server.shutdown()
+        server.server_close()
 
 
 def test_an_app_whose_start_failed_starts_after_retry_without_a_reload(fresh) -> None:  # type: ignore[no-untyped-def]

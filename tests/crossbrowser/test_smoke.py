@@ -28,7 +28,7 @@ import pytest
 from calculators import serve
 from rules_core.sucs import roster
 from tests.browser.roster_storage import ACTIVE, entry_items
-from tests.browser.support import site_pages
+from tests.browser.support import WASM, site_pages
 from tests.browser.test_battle_links import BLUE as TEN_BLUE
 from tests.browser.test_battle_links import RED as TEN_RED
 from tests.browser.test_sucs_account import check_account
@@ -186,7 +186,7 @@ class _HeldRuntime(serve.QuietSiteHandler):
     go = threading.Event()
 
     def send_head(self):  # type: ignore[no-untyped-def]
-        if self.path.split("?")[0].endswith(".wasm"):
+        if self.path.split("?")[0].endswith(WASM):  # the file, or packed (a first visit's)
             self.go.wait(timeout=LIVE_TIMEOUT_MS / 1000)
         return super().send_head()
 

@@ -1,5 +1,5 @@
 // The snapshot's unpacking (calculators/assets/unpack.js), on frames the build's own packer
-// makes (calculators/bundle.py pack_snapshot): every size of header a frame can have, read
+// makes (calculators/bundle.py pack): every size of header a frame can have, read
 // in chunks of any size (a first chunk shorter than the header too); a frame cut off, one
 // that does not state its size and bytes that are not a frame are refused by name.
 import test from "node:test";
@@ -18,12 +18,12 @@ const PYTHON = process.env.PYTHON || `${ROOT}.venv/bin/python`;
 const SIZES = [200, 5_000, 300_000];
 const MADE = JSON.parse(execFileSync(PYTHON, ["-c", `
 import base64, json, random, zstandard
-from calculators.bundle import pack_snapshot
+from calculators.bundle import pack
 random.seed(7)
 out = []
 for size in ${JSON.stringify(SIZES)}:
     memory = bytes((i % 251) ^ (random.randrange(256) if i % 97 == 0 else 0) for i in range(size))
-    out.append([base64.b64encode(memory).decode(), base64.b64encode(pack_snapshot(memory)).decode()])
+    out.append([base64.b64encode(memory).decode(), base64.b64encode(pack(memory)).decode()])
 windowed = zstandard.ZstdCompressionParameters.from_level(19, window_log=10, write_content_size=True)
 memory = bytes(i % 253 for i in range(70_000))
 packed = zstandard.ZstdCompressor(compression_params=windowed).compress(memory)
@@ -62,6 +62,18 @@ test("every frame the packer makes unpacks whole, in chunks of any size", async 
       assert.equal(got.length, memory.length);
       assert.ok(Buffer.from(got).equals(Buffer.from(memory)), `chunks ${sizes}`);
     }
+  }
+});
+
+test("each part is given as it is unpacked, in order, and they make up the whole", async () => {
+  // the WebAssembly compiles from these parts as they come (worker.js wasmSource)
+  for (const [memoryText, packedText] of MADE.frames) {
+    const memory = bytes(memoryText);
+    const parts = [];
+    const got = await unpackFrame(reader(bytes(packedText), [4096]), "x", () => {}, (part) => parts.push(part.slice()));
+    assert.ok(parts.length >= 1 && parts.every((part) => part.length > 0)); // no empty part
+    assert.ok(Buffer.concat(parts).equals(Buffer.from(memory)));
+    assert.ok(Buffer.from(got).equals(Buffer.from(memory)));
   }
 });
 
