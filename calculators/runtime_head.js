@@ -74,7 +74,9 @@
   new MutationObserver((_, watcher) => {
     if (html.dataset.runtime !== "ready" && html.dataset.runtime !== "failed") return;
     watcher.disconnect();
-    release();
+    // a task of its own: handing the theme's worker its index (a copy of the whole search
+    // index) added to the long task in which the calculators went live
+    setTimeout(release, 0);
   }).observe(html, { attributes: true, attributeFilter: ["data-runtime"] });
   const SEARCH = /\/workers\/search\.[^/]*\.js(?:[?#].*)?$/;
   // a listener is one per type, function and capture flag, as the DOM counts them

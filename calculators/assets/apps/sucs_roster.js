@@ -41,8 +41,19 @@ export const ENGINES = { check: "sucs.roster_check", cost: "sucs.unit_cost", fil
 /** @param {HTMLElement & {_busy?: boolean}} root @param {Bridge} bridge */
 export async function mount(root, bridge) {
   const app = new RosterApp(root, bridge);
+  // Two tasks, not one: building the controls, then loading and showing the rosters made
+  // one long task on a phone's first visit. Nothing runs in between that the start needs
+  // (the controls are still inert, and no event is listened to before bind).
+  await nextTask();
   app.bind();
   await app.start();
+}
+
+/** Resolves in a task of its own, after what the browser has waiting (input first). */
+function nextTask() {
+  const scheduler = /** @type {any} */ (globalThis).scheduler;
+  if (scheduler && typeof scheduler.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** One army builder on a page: what it keeps between events, and the roster it shows. */
