@@ -322,8 +322,8 @@ if (nativeInstantiateStreaming) {
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (!wasmModule) return nativeInstantiateStreaming(source, imports);
     const module = await wasmModule;
-    mark("wasmCompiled");
     const instance = await WebAssembly.instantiate(module, imports);
+    mark("instantiated");
     fitMemory(instance);
     unmask(instance);
     return { module, instance };
@@ -372,7 +372,10 @@ function snapshotMemory(/** @type {Uint8Array} */ bytes) {
   return bytes.byteLength - new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
 }
 
-/** Download and compile the WebAssembly (progress counted); Pyodide's request for the
+/** Compile the WebAssembly: as the site's service worker keeps it, read from Cache Storage
+ * here (not through the service worker: on a return visit Firefox compiles it afresh,
+ * with no code kept from the last visit, and that compile is the start's longest part,
+ * so it begins at once); else downloaded (progress counted). Pyodide's request for the
  * file gets an empty answer, its instantiation the compiled module. */
 function precompile(/** @type {string} */ url) {
   if (!streaming) {
@@ -380,10 +383,22 @@ function precompile(/** @type {string} */ url) {
     return;
   }
   wasmUrl = url;
-  wasmModule = WebAssembly.compileStreaming(fetchTracked(url));
+  wasmModule = compileKept(url).then((module) => module || WebAssembly.compileStreaming(fetchTracked(url)));
+  wasmModule.then(() => mark("wasmCompiled"), () => {});
   // a download that fails is reported by its own failure; a file that arrives whole but
   // does not compile would leave Pyodide waiting for ever: it fails the start
   wasmModule.catch((err) => downloadFailed(new LoadFailure("broken", `${url} did not compile (${err})`)));
+}
+
+/** The WebAssembly compiled from the copy the service worker keeps; null when none is
+ * kept (or it does not compile: the download is compiled instead). */
+async function compileKept(/** @type {string} */ url) {
+  try {
+    const kept = await caches.match(url);
+    return kept && kept.ok ? await WebAssembly.compileStreaming(kept) : null;
+  } catch {
+    return null;
+  }
 }
 
 // ---- the runtime's files, late ---------------------------------------------------
@@ -430,6 +445,7 @@ let refiner = null;
 
 /** @param {StartConfig} config */
 async function start(config) {
+  mark("init");
   const base = config.pyodide;
   place = config.snapshot;
   // Pyodide's JavaScript first: its module, then its Emscripten module (1.2 MB), which it
