@@ -322,13 +322,13 @@ def test_a_stale_snapshot_is_dropped_and_replaced(page: Page) -> None:
 WASM = "**/pyodide.asm.wasm"
 #: a cache of the site's, as its service worker keeps the runtime in one (this module's
 #: profile blocks the service worker: the test keeps the file itself)
-KEEP_WASM = """async (body) => {
-    const kept = JSON.parse(localStorage.getItem(%s));
+KEEP_WASM = f"""async (body) => {{
+    const kept = JSON.parse(localStorage.getItem({EARLY_KEY}));
     const url = kept.init.pyodide + 'pyodide.asm.wasm';
     const bytes = body === null ? await (await fetch(url)).arrayBuffer() : new TextEncoder().encode(body);
     const cache = await caches.open('tcr-test:files');
-    await cache.put(url, new Response(bytes, { headers: { 'content-type': 'application/wasm' } }));
-}""" % EARLY_KEY
+    await cache.put(url, new Response(bytes, {{ headers: {{ 'content-type': 'application/wasm' }} }}));
+}}"""
 
 
 def test_the_webassembly_the_site_keeps_is_compiled_from_storage_and_one_that_fails_is_downloaded(
