@@ -378,8 +378,8 @@ if (nativeInstantiateStreaming) {
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (!wasmModule) return nativeInstantiateStreaming(source, imports);
     const module = await wasmModule;
-    mark("wasmCompiled");
     const instance = await WebAssembly.instantiate(module, imports);
+    mark("instantiated");
     fitMemory(instance);
     unmask(instance);
     return { module, instance };
@@ -428,7 +428,11 @@ function snapshotMemory(/** @type {Uint8Array} */ bytes) {
   return bytes.byteLength - new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
 }
 
-/** Download and compile the WebAssembly (progress counted); Pyodide's request for the
+/** Compile the WebAssembly: as the site's service worker keeps it, read from Cache Storage
+ * here (not through the service worker: on a return visit Firefox compiles it afresh,
+ * with no code kept from the last visit, and that compile is the start's longest part,
+ * so it begins at once); else downloaded (progress counted; packed on a first visit:
+ * unpackedSource). Pyodide's request for the
  * file gets an empty answer, its instantiation the compiled module. */
 function precompile(/** @type {string} */ url) {
   if (!streaming) {
@@ -436,9 +440,19 @@ function precompile(/** @type {string} */ url) {
     return;
   }
   wasmUrl = url;
-  const packed = PACKED && PACKED[url.slice(url.lastIndexOf("/") + 1)];
-  const source = packed && typeof ReadableStream === "function" ? wasmSource(url, packed) : fetchTracked(url);
-  wasmModule = WebAssembly.compileStreaming(source);
+  // a first visit downloads the file packed where the build packed it (and streams exist)
+  const packed = PACKED && typeof ReadableStream === "function" ? PACKED[url.slice(url.lastIndexOf("/") + 1)] : null;
+  const download = packed ? new URL(packed.packed, url).href : url;
+  // counted in the progress from the start (its total not yet known), unless it is kept
+  files.set(download, files.get(download) || { loaded: 0, total: 0, done: false });
+  wasmModule = compileKept(url).then((module) => {
+    if (module) {
+      files.delete(download);
+      return module;
+    }
+    return WebAssembly.compileStreaming(packed ? unpackedSource(url, download, packed.hash) : fetchTracked(url));
+  });
+  wasmModule.then(() => mark("wasmCompiled"), () => {});
   // a download that fails is reported by its own failure; a file that arrives whole but
   // does not compile would leave Pyodide waiting for ever: it fails the start
   wasmModule.catch((err) => downloadFailed(new LoadFailure("broken", `${url} did not compile (${err})`)));
@@ -450,23 +464,16 @@ function precompile(/** @type {string} */ url) {
 let runtimeCache = null;
 
 /**
- * The WebAssembly's response to compile. Where the service worker keeps the file (every
- * visit after the first) it is fetched as it is: the service worker answers from its cache
- * and the browser keeps the compiled code beside it. Otherwise (a first visit) the packed
- * file is downloaded instead (2.8 MB against 3.5 MB gzipped) and unpacked into the stream
- * WebAssembly compiles as it arrives; once whole, the unpacked file is kept where the
- * service worker looks for it (keepUnpacked), so that it never downloads the file itself.
+ * The WebAssembly's response to compile on a visit that does not keep it (a first visit):
+ * the packed file (2.8 MB against 3.5 MB gzipped), unpacked into the stream WebAssembly
+ * compiles as it arrives; once whole, the unpacked file is kept where the service worker
+ * looks for it (keepUnpacked), so that it never downloads the file itself.
  * @param {string} url  the file's
- * @param {{packed: string, hash: string}} packed
- * @returns {Promise<Response>}
+ * @param {string} packedUrl  the packed file's
+ * @param {string} hash  the file's content hash, as the service worker's manifest lists it
+ * @returns {Response}
  */
-async function wasmSource(url, packed) {
-  const packedUrl = new URL(packed.packed, url).href;
-  files.set(packedUrl, { loaded: 0, total: 0, done: false }); // its total is not known yet
-  if (await keptByServiceWorker(url)) {
-    files.delete(packedUrl);
-    return fetchTracked(url);
-  }
+function unpackedSource(url, packedUrl, hash) {
   mark("wasmPacked");
   /** @type {ReadableStreamDefaultController<Uint8Array>} */
   let into;
@@ -480,22 +487,12 @@ async function wasmSource(url, packed) {
     } catch {
       /* the compilation stopped reading (it failed): its own failure fails the start */
     }
-    keepUnpacked(url, whole, packed.hash).catch(() => {});
+    keepUnpacked(url, whole, hash).catch(() => {});
   }, (err) => {
     downloadFailed(err); // the start's failure (Pyodide itself would wait for ever)
     into.error(err);
   });
   return new Response(stream, { headers: { "content-type": "application/wasm" } });
-}
-
-/** Whether the service worker keeps ``url`` in its cache of the runtime's files. */
-async function keptByServiceWorker(/** @type {string} */ url) {
-  if (!runtimeCache || typeof caches === "undefined") return false;
-  try {
-    return Boolean(await caches.match(url, { cacheName: runtimeCache }));
-  } catch {
-    return false;
-  }
 }
 
 /** Keep the WebAssembly a first visit unpacked in the service worker's cache of the
@@ -514,10 +511,20 @@ async function keepUnpacked(/** @type {string} */ url, /** @type {Uint8Array} */
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", /** @type {Uint8Array<ArrayBuffer>} */ (bytes)));
   const hex = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
   if (hex !== hash) return;
-  const cache = await caches.open(name);
-  if (await cache.match(url)) return;
+  const cache = await caches.open(name); // (replacing a kept copy that did not compile)
   const headers = { "content-type": "application/wasm", "content-length": String(bytes.length), "x-tcr-hash": hex };
   await cache.put(url, new Response(/** @type {BodyInit} */ (bytes), { status: 200, headers }));
+}
+
+/** The WebAssembly compiled from the copy the service worker keeps; null when none is
+ * kept (or it does not compile: the download is compiled instead). */
+async function compileKept(/** @type {string} */ url) {
+  try {
+    const kept = await caches.match(url);
+    return kept && kept.ok ? await WebAssembly.compileStreaming(kept) : null;
+  } catch {
+    return null;
+  }
 }
 
 // ---- the runtime's files, late ---------------------------------------------------
@@ -564,6 +571,7 @@ let refiner = null;
 
 /** @param {StartConfig} config */
 async function start(config) {
+  mark("init");
   const base = config.pyodide;
   place = config.snapshot;
   runtimeCache = config.runtimeCache;

@@ -318,6 +318,51 @@ def test_a_stale_snapshot_is_dropped_and_replaced(page: Page) -> None:
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+#: Pyodide's WebAssembly, as the worker asks for it
+WASM = "**/pyodide.asm.wasm"
+#: a cache of the site's, as its service worker keeps the runtime in one (this module's
+#: profile blocks the service worker: the test keeps the file itself)
+KEEP_WASM = f"""async (body) => {{
+    const kept = JSON.parse(localStorage.getItem({EARLY_KEY}));
+    const url = kept.init.pyodide + 'pyodide.asm.wasm';
+    const bytes = body === null ? await (await fetch(url)).arrayBuffer() : new TextEncoder().encode(body);
+    const cache = await caches.open('tcr-test:files');
+    await cache.put(url, new Response(bytes, {{ headers: {{ 'content-type': 'application/wasm' }} }}));
+}}"""
+
+
+def test_the_webassembly_the_site_keeps_is_compiled_from_storage_and_one_that_fails_is_downloaded(
+        page: Page) -> None:
+    """A start compiles Pyodide's WebAssembly from the copy the service worker keeps, read
+    from Cache Storage by the worker itself: nothing is downloaded. A kept copy that does
+    not compile gives way to the download, and the start goes on from the snapshot."""
+    asked: list[str] = []
+
+    def count(route) -> None:  # type: ignore[no-untyped-def]
+        asked.append(route.request.url)
+        route.continue_()
+
+    page.context.route(WASM, count)
+    try:
+        assert start(page) == "snapshot"
+        assert len(asked) == 1  # nothing kept: downloaded
+        page.evaluate(KEEP_WASM, None)
+        asked.clear()
+        assert start(page) == "snapshot"
+        assert asked == []
+        inputs = {"size": "tiny", "band": "close", "target_movement": "still",
+                  "shooter_movement": "still", "stance": "standing", "aim_actions": 0}
+        reply = live_run(page, DIFFICULTY, inputs)
+        assert reply["result"] == json.loads(json.dumps(api.run(DIFFICULTY, inputs)["result"]))
+        page.evaluate(KEEP_WASM, "not WebAssembly")
+        assert start(page) == "snapshot"
+        assert len(asked) == 1  # the kept copy did not compile: downloaded
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        page.context.unroute(WASM, count)
+        page.evaluate("caches.delete('tcr-test:files')")
+
+
 #: the site's first-visit snapshot, as the page asks for it
 SHIPPED = "**/assets/calculators/python-*" + SNAPSHOT_SUFFIX
 
