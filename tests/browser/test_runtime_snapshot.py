@@ -14,7 +14,7 @@ import pytest
 import zstandard
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from calculators.layout import SNAPSHOT_SUFFIX
+from calculators.layout import PACKED_SUFFIX, SNAPSHOT_SUFFIX
 from rules_core import api
 from tests.browser.support import (
     RUNTIME_TIMEOUT_MS,
@@ -318,8 +318,8 @@ def test_a_stale_snapshot_is_dropped_and_replaced(page: Page) -> None:
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-#: Pyodide's WebAssembly, as the worker asks for it
-WASM = "**/pyodide.asm.wasm"
+#: Pyodide's WebAssembly, as the worker asks for it (packed where nothing is kept)
+WASM = ("**/pyodide.asm.wasm", "**/pyodide.asm.wasm" + PACKED_SUFFIX)
 #: a cache of the site's, as its service worker keeps the runtime in one (this module's
 #: profile blocks the service worker: the test keeps the file itself)
 KEEP_WASM = f"""async (body) => {{
@@ -342,7 +342,8 @@ def test_the_webassembly_the_site_keeps_is_compiled_from_storage_and_one_that_fa
         asked.append(route.request.url)
         route.continue_()
 
-    page.context.route(WASM, count)
+    for glob in WASM:
+        page.context.route(glob, count)
     try:
         assert start(page) == "snapshot"
         assert len(asked) == 1  # nothing kept: downloaded
@@ -359,7 +360,8 @@ def test_the_webassembly_the_site_keeps_is_compiled_from_storage_and_one_that_fa
         assert len(asked) == 1  # the kept copy did not compile: downloaded
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
-        page.context.unroute(WASM, count)
+        for glob in WASM:
+            page.context.unroute(glob, count)
         page.evaluate("caches.delete('tcr-test:files')")
 
 
