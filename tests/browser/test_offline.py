@@ -20,7 +20,7 @@ from tests.browser.support import (
     wait_settled,
     widget,
 )
-from tests.conftest import _free_port
+from tests.conftest import _free_port, served
 
 pytestmark = pytest.mark.browser
 
@@ -234,38 +234,35 @@ def test_a_first_visit_downloads_the_webassembly_packed_and_then_never_again(bro
     host's gzip), never the file itself: the worker keeps what it unpacked where the service
     worker keeps the runtime, with the hash the manifest lists, so neither the service
     worker's keeping of the runtime nor the return visit downloads it again; the return visit
-    compiles the kept file, which the service worker answers."""
-    served: list[str] = []
+    compiles the kept file, which the worker reads from Cache Storage."""
+    asked: list[str] = []
 
     class Counting(QuietSiteHandler):
         def do_GET(self) -> None:
-            served.append(self.path.split("?")[0])
+            asked.append(self.path.split("?")[0])
             super().do_GET()
 
     port = _free_port()
     url = f"http://127.0.0.1:{port}/"
-    server = serve.server(str(site.dir), port, handler=Counting)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        page.goto(url + "gunplay/difficulty/")
-        assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
-        assert "wasmPacked" in page.evaluate(START_STEPS_JS)
-        (wasm,) = [p for p in served if p.endswith(WASM)]
-        assert wasm.endswith(".wasm" + PACKED_SUFFIX), served
-        # the runtime kept for the next visit (and the whole site: the hashes the manifest
-        # lists, the unpacked WebAssembly's included), with no second download
-        wait_offline_copy(page, site.dir, url)
-        assert [p for p in served if p.endswith(WASM)] == [wasm]
-        served.clear()
-        page.reload()
-        assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
-        steps = page.evaluate(START_STEPS_JS)
-        assert "wasmPacked" not in steps and "wasmCompiled" in steps, steps
-        assert [p for p in served if p.endswith(WASM)] == []
-        assert page.evaluate("document.documentElement.dataset.runtimeStart") in ("snapshot", "shipped")
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()
+    with served(site.dir, port, Counting):
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            page.goto(url + "gunplay/difficulty/")
+            assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
+            assert "wasmPacked" in page.evaluate(START_STEPS_JS)
+            (wasm,) = [p for p in asked if p.endswith(WASM)]
+            assert wasm.endswith(".wasm" + PACKED_SUFFIX), asked
+            # the runtime kept for the next visit (and the whole site: the hashes the manifest
+            # lists, the unpacked WebAssembly's included), with no second download
+            wait_offline_copy(page, site.dir, url)
+            assert [p for p in asked if p.endswith(WASM)] == [wasm]
+            asked.clear()
+            page.reload()
+            assert wait_settled(page, widget(page, "gunplay.difficulty")) == "ready"
+            steps = page.evaluate(START_STEPS_JS)
+            assert "wasmPacked" not in steps and "wasmCompiled" in steps, steps
+            assert [p for p in asked if p.endswith(WASM)] == []
+            assert page.evaluate("document.documentElement.dataset.runtimeStart") in ("snapshot", "shipped")
+        finally:
+            context.close()
