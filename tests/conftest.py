@@ -85,6 +85,42 @@ def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSit
     yield from _built_site("zensical", tmp_path_factory)
 
 
+#: The test modules that take longest, slowest first (a quiet run's durations). pytest-xdist's
+#: ``--dist loadfile`` runs a module whole on one worker, and by default hands modules out by
+#: their number of tests, most first: these (a few long tests each: the crawls, the other
+#: engines, the deploys) came last, and one worker ran the last of them alone while the
+#: other had nothing left. They now go first, the rest after them in their usual order. A
+#: module missing here costs time only; test_suite_order checks that each still exists.
+LONGEST_FIRST = (
+    "tests/crossbrowser/test_smoke.py",
+    "tests/browser/test_every_page_laptop.py",
+    "tests/browser/test_every_page_phone.py",
+    "tests/browser/test_zensical.py",
+    "tests/browser/test_deploy.py",
+    "tests/browser/test_table_tools.py",
+    "tests/site/test_serve.py",
+    "tests/rules_core/test_sucs_engagement_budget.py",
+    "tests/site/test_build_step.py",
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Modules in the order of their collection (LONGEST_FIRST), not by number of tests."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules of LONGEST_FIRST first, in its order; every module's tests stay together
+    and in their own order (a stable sort)."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+
+    def module(item: pytest.Item) -> str:
+        return item.nodeid.split("::", 1)[0]
+
+    items.sort(key=lambda item: rank.get(module(item), len(rank)))
+
+
 def _fuzz_stats() -> dict | None:
     """The fuzz test's inputs and slowest call per calculator, if its module is loaded."""
     try:
