@@ -77,6 +77,17 @@ _WIDGET_ENTRY_TAG = re.compile(r'<script\b[^<>]*?\bsrc="[^"<>]*?' + re.escape(WI
 LAUNCH_HEAD = "<script data-tcr-launch>{}</script>".format("\n".join(
     line for line in (Path(__file__).with_name("launch_head.js")).read_text(encoding="utf-8").splitlines()
     if not line.lstrip().startswith("//")))
+#: The classes Material's script gives ``<html>`` as it starts: ``no-js`` becomes ``js``,
+#: and its focus-visible polyfill adds ``js-focus-visible``. Once the body is there, each
+#: change to them restyles the whole page (a class change on the root reaches every
+#: element): a whole-page restyle inside the theme's long start-up task, on every page.
+#: Set in the head, before the body exists, they cost nothing, and the theme's own writes
+#: change nothing (tests/browser/test_foundation.py checks the theme adds no other class).
+THEME_CLASSES = ("js", "js-focus-visible")
+CLASSES_HEAD = ("<script data-tcr-classes>document.documentElement.classList.remove(\"no-js\");"
+                "document.documentElement.classList.add({})</script>").format(
+                    ", ".join(f'"{name}"' for name in THEME_CLASSES))
+_CLASSES_TAG = re.compile(r"<script data-tcr-classes>.*?</script>", re.S)
 #: the tags this step adds to make the site installable, as an earlier run left them
 _INSTALL_TAGS = re.compile(r'<link rel="manifest"[^<>]*><link rel="apple-touch-icon"[^<>]*>'
                            r'<meta name="theme-color"[^<>]*>|<script data-tcr-launch>.*?</script>', re.S)
@@ -207,14 +218,14 @@ def process(site_dir: Path, names: dict[str, str], build: str,
         for placeholder, value in runtime.items():
             text = text.replace(placeholder, value)
         text = _RUNTIME_HEAD_TAGS.sub("", _ROOT_LINK.sub(relative_root(rel), text))
-        text = _INSTALL_TAGS.sub("", text)
+        text = _CLASSES_TAG.sub("", _INSTALL_TAGS.sub("", text))
         early = runtime_head(text, rel, f"{ASSET_DIR}/{lookup('worker.js') or 'worker.js'}")
         text = _WIDGET_ENTRY_TAG.sub("", text)
         if early:
             text = _head_insert(text, early, rel)
             text = _ENTRY_TAG.sub(lambda m: m.group(0) + f'<script src="{m.group(1)}{WIDGET_ENTRY}" type="module"></script>',
                                   text, count=1)
-        text = _head_insert(text, installable.head_tags(page_root(text, rel))
+        text = _head_insert(text, CLASSES_HEAD + installable.head_tags(page_root(text, rel))
                             + (LAUNCH_HEAD if rel == "index.html" else ""), rel)
         found: list[str] = []
         text = hashed.rewrite_page_references(text, ASSET_DIR, lookup, found)

@@ -362,3 +362,40 @@ def test_a_choice_made_is_worked_out_once(difficulty_page: Page, site) -> None: 
     back = wait_result(page, root, lambda: page.select_option("#calc-difficulty-size", old))
     assert back["ok"] and wait_settled(page, root) == "ready"
     assert page.evaluate("window.__runs") == 2
+
+
+#: in the page from its start: every change to <html>'s classes made once the body exists
+ROOT_CLASS_CHANGES = """{
+  window.__rootClassChanges = [];
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.target !== document.documentElement || !document.body) continue;
+      window.__rootClassChanges.push([record.oldValue, document.documentElement.className]);
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true });
+}"""
+
+
+@pytest.mark.parametrize("path", ["gunplay/difficulty/", "rulings/"])
+def test_the_theme_changes_no_class_of_the_root_once_the_page_is_there(browser, site, path: str) -> None:  # type: ignore[no-untyped-def]
+    """Each such change restyles the whole page while the theme's script starts (pages.THEME_CLASSES):
+    the head sets them all, and the theme's start, an instant navigation and the widgets change none."""
+    from calculators.pages import THEME_CLASSES
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(ROOT_CLASS_CHANGES)
+    page.goto(site.url + path)
+    page.wait_for_load_state("load")
+    if path.startswith("gunplay"):
+        assert wait_settled(page, widget(page, DIFFICULTY)) == "ready"
+    instant_goto(page, site.url + "sucs/attacks/")
+    page.wait_for_function("() => document.querySelector('.md-search__input') !== null")
+    classes = page.evaluate("() => [...document.documentElement.classList]")
+    assert set(THEME_CLASSES) <= set(classes) and "no-js" not in classes, classes
+    # the theme did start (its instant navigation worked), and left the classes alone
+    assert page.evaluate("() => location.pathname").endswith("/sucs/attacks/")
+    changes = page.evaluate("() => window.__rootClassChanges")
+    # (a change that leaves the same classes, as the theme's own writes do, restyles nothing)
+    assert [c for c in changes if sorted((c[0] or "").split()) != sorted(c[1].split())] == [], changes
+    context.close()

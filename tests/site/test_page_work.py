@@ -5,6 +5,8 @@ whole page), and keeps every colour rule."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,18 @@ def test_the_built_site_has_no_switching_rule_and_keeps_both_schemes(site) -> No
     text = "".join(p.read_text(encoding="utf-8") for p in palettes)
     assert "[data-md-color-scheme=slate]" in text
     assert "[data-md-color-primary=blue-grey]" in text
+
+
+def test_every_page_sets_the_themes_root_classes_in_its_head_once(site) -> None:  # type: ignore[no-untyped-def]
+    """The classes Material's script gives <html> are there before the body (pages.THEME_CLASSES),
+    once per page, and allowed by the page's security policy."""
+    body = pages.CLASSES_HEAD.split(">", 1)[1].rsplit("<", 1)[0]
+    policy_hash = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
+    checked = 0
+    for page in sorted(site.dir.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        assert text.count("data-tcr-classes") == 1, page
+        assert text.index(pages.CLASSES_HEAD) < text.index("<body"), page
+        assert f"'sha256-{policy_hash}'" in text, page
+        checked += 1
+    assert checked > 40
