@@ -311,7 +311,9 @@ async function compute(/** @type {Widget} */ root) {
   s.running = false;
   s.busy = Boolean(s.timer);
   showBusy(root, false);
-  showWorking(root, false);
+  // a whole fight's answer to inputs changed since (typed, their pause not yet over) comes
+  // set aside, as its newer answers did: its figures are not those of the setup on screen
+  showWorking(root, root.dataset.refines !== undefined && JSON.stringify(collect(root)) !== s.computed);
   delete root.dataset.refining;
   clearErrors(root);
   clearPending(root);
