@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import LONGEST_FIRST, ROOT
 
 
@@ -25,9 +27,9 @@ def test_the_longest_browser_modules_are_collected_first_and_handed_out_in_that_
     browser_longest = [path for path in LONGEST_FIRST if path in modules]
     assert len(browser_longest) >= 5
     assert modules[:len(browser_longest)] == browser_longest, modules[:8]
-    # and pytest-xdist keeps that order (it would sort modules by their number of tests)
-    flag = subprocess.run(
-        [sys.executable, "-c", "import pytest, sys; sys.exit(pytest.main(['--co', '-q', '-p', 'no:cacheprovider', "
-         "'tests/test_suite_order.py::test_every_module_named_longest_first_exists', '-p', 'tests.suite_order_probe']))"],
-        cwd=ROOT, capture_output=True, text=True)
-    assert "loadscopereorder=False" in flag.stdout, flag.stdout[-800:] + flag.stderr[-800:]
+
+
+def test_pytest_xdist_hands_modules_out_in_that_order(pytestconfig: pytest.Config) -> None:
+    """Not sorted by their number of tests, as pytest-xdist would (tests/conftest.py
+    pytest_configure, run for this session too)."""
+    assert pytestconfig.option.loadscopereorder is False

@@ -8,6 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Page
 
+from calculators.pages import THEME_CLASSES
 from rules_core import api
 from tests.browser.support import (
     RUNTIME_TIMEOUT_MS,
@@ -380,8 +381,6 @@ ROOT_CLASS_CHANGES = """{
 def test_the_theme_changes_no_class_of_the_root_once_the_page_is_there(browser, site, path: str) -> None:  # type: ignore[no-untyped-def]
     """Each such change restyles the whole page while the theme's script starts (pages.THEME_CLASSES):
     the head sets them all, and the theme's start, an instant navigation and the widgets change none."""
-    from calculators.pages import THEME_CLASSES
-
     context = browser.new_context()
     page = context.new_page()
     page.add_init_script(ROOT_CLASS_CHANGES)
