@@ -28,8 +28,14 @@ export default [
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: globals.node },
   },
   {
-    // Material theme override, and the inline head scripts (runtime pages, home page): classic scripts
-    files: ["overrides/**/*.js", "calculators/runtime_head.js", "calculators/launch_head.js"],
-    languageOptions: { ecmaVersion: 2023, sourceType: "script", globals: globals.browser },
+    // Material theme override, and the inline scripts (runtime pages' and home page's heads,
+    // the header's switch): classic scripts
+    files: ["overrides/**/*.js", "calculators/runtime_head.js", "calculators/launch_head.js",
+      "calculators/palette_body.js"],
+    languageOptions: {
+      ecmaVersion: 2023, sourceType: "script",
+      // the theme's storage helpers, defined by its own inline script in every page's head
+      globals: { ...globals.browser, __md_get: "readonly", __md_set: "readonly" },
+    },
   },
 ];

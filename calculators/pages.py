@@ -10,8 +10,10 @@
   in every page's head, and in the home page's the script that sends a launch from the
   home screen on to the page read last (``calculators/launch_head.js``);
 - Material's search dialog gets an accessible name if it has none;
-- Material's palette stylesheet loses its one rule on ``[data-md-color-switching]``
-  (:func:`calm_palette_switch`).
+- the header's light/dark switch is run by ``calculators/palette_body.js``, inline right
+  after it, instead of the theme's palette component (:func:`palette_switch`);
+- a table the theme wraps as the page starts gets a wrapper of its own first
+  (:func:`wrap_tables`).
 """
 
 from __future__ import annotations
@@ -88,6 +90,17 @@ CLASSES_HEAD = ("<script data-tcr-classes>document.documentElement.classList.rem
                 "document.documentElement.classList.add({})</script>").format(
                     ", ".join(f'"{name}"' for name in THEME_CLASSES))
 _CLASSES_TAG = re.compile(r"<script data-tcr-classes>.*?</script>", re.S)
+#: Material's instant navigation, as it starts, makes every relative ``href`` and ``src`` of
+#: the page absolute (so that the head's tags compare equal from page to page). For a
+#: stylesheet's ``<link>`` that means a reload: the browser parses the sheet again and
+#: restyles the whole page, inside the theme's long start-up task (about 170 ms of a phone's
+#: CPU on a calculator page). Done at the end of the head, before the body exists, it costs
+#: a second parse of the sheets and no more, and the theme finds nothing left to change in
+#: the head (tests/browser/test_foundation.py checks the sheets are not loaded again).
+LINKS_HEAD = ('<script data-tcr-links>for(const link of document.head.querySelectorAll("link[href]"))'
+              r'if(!/^(?:[a-z]+:)?\/\//i.test(link.getAttribute("href")))link.setAttribute("href",link.href)</script>')
+_LINKS_TAG = re.compile(r"<script data-tcr-links>.*?</script>", re.S)
+_HEAD_END = re.compile(r"</head>", re.I)
 #: the tags this step adds to make the site installable, as an earlier run left them
 _INSTALL_TAGS = re.compile(r'<link rel="manifest"[^<>]*><link rel="apple-touch-icon"[^<>]*>'
                            r'<meta name="theme-color"[^<>]*>|<script data-tcr-launch>.*?</script>', re.S)
@@ -118,29 +131,44 @@ def name_section_navs(text: str) -> str:
     return text
 
 
-# `[data-md-color-switching] *, ... :after, ... :before {transition-duration: 0s !important}`
-_SWITCHING_RULE = re.compile(r"[^{}]*\[data-md-color-switching\][^{}]*\{[^}]*\}")
+#: The header's light/dark switch as the theme writes it (``data-md-component="palette"``,
+#: which mounts its palette component), or as an earlier run of this step left it
+#: (``data-tcr-palette``, with :data:`PALETTE_SCRIPT` after it).
+_PALETTE_FORM = re.compile(r'(<form class="md-header__option") (?:data-md-component="palette"|data-tcr-palette)>'
+                           r'(.*?</form>)(?:<script data-tcr-palette>.*?</script>)?', re.S)
+#: calculators/palette_body.js, its comment lines left out, in the tag that follows the switch
+PALETTE_SCRIPT = "<script data-tcr-palette>{}</script>".format("\n".join(
+    line for line in (Path(__file__).with_name("palette_body.js")).read_text(encoding="utf-8").splitlines()
+    if not line.lstrip().startswith("//")))
 
 
-def calm_palette_switch(site_dir: Path) -> int:
-    """Drop the rule Material's palette stylesheet keys on ``data-md-color-switching``;
-    the number of rules dropped.
+def palette_switch(text: str) -> str:
+    """The switch no longer names the theme's palette component, and :data:`PALETTE_SCRIPT`
+    follows it: the scheme is set while the page is parsed, not by the theme's start-up task
+    once the whole page is there (palette_body.js says what that cost). A page without the
+    switch is returned as it is."""
+    return _PALETTE_FORM.sub(lambda m: f"{m.group(1)} data-tcr-palette>{m.group(2)}" + PALETTE_SCRIPT, text)
 
-    Material's script sets that attribute on ``<body>`` when its palette component starts
-    (on every page load, not only when the reader switches) and removes it a frame later.
-    The rule's selector reaches every element of the page, so each write makes the browser
-    restyle the whole document: two full restyles on the main thread while the page loads,
-    about a third of all restyling on a calculator page, measured with a phone's CPU.
-    Without the rule, a switch between light and dark plays the colours' own short
-    transitions instead of jumping."""
-    dropped = 0
-    for sheet in sorted((site_dir / "assets" / "stylesheets").glob("palette*.css")):
-        text = sheet.read_text(encoding="utf-8")
-        calm, n = _SWITCHING_RULE.subn("", text)
-        if n:
-            sheet.write_text(calm, encoding="utf-8")
-            dropped += n
-    return dropped
+
+#: a table with no attribute (the theme wraps each ``table:not([class])`` in its scroll box
+#: as the page starts), and the opening ``<div>`` that may hold it alone already
+_BARE_TABLE = re.compile(r"(<div\b[^<>]*>\s*)?<table>(.*?)</table>", re.S)
+TABLE_WRAP = '<div class="tcr-table">'
+
+
+def wrap_tables(text: str) -> str:
+    """Each table the theme will wrap, in a ``<div>`` of its own unless it opens one already.
+    The theme takes the table out of its parent and puts its scroll box there; one of its
+    rules styles the element after a table (``table:not([class]) + *``), so the browser
+    restyles the whole of that parent: the whole article for a table of the page's text (a
+    whole-page restyle at the end of the theme's start-up, measured on a calculator page
+    with a phone's CPU). In a wrapper of its own, only the wrapper is restyled. The wrapper
+    has no style: the page looks the same, before the theme's script as after it."""
+    def wrap(match: re.Match[str]) -> str:
+        if match.group(1):
+            return match.group(0)
+        return f"{TABLE_WRAP}<table>{match.group(2)}</table></div>"
+    return _BARE_TABLE.sub(wrap, text)
 
 
 def content_security_policy(script_hashes: list[str]) -> str:
@@ -218,7 +246,7 @@ def process(site_dir: Path, names: dict[str, str], build: str,
         for placeholder, value in runtime.items():
             text = text.replace(placeholder, value)
         text = _RUNTIME_HEAD_TAGS.sub("", _ROOT_LINK.sub(relative_root(rel), text))
-        text = _CLASSES_TAG.sub("", _INSTALL_TAGS.sub("", text))
+        text = _LINKS_TAG.sub("", _CLASSES_TAG.sub("", _INSTALL_TAGS.sub("", text)))
         early = runtime_head(text, rel, f"{ASSET_DIR}/{lookup('worker.js') or 'worker.js'}")
         text = _WIDGET_ENTRY_TAG.sub("", text)
         if early:
@@ -233,6 +261,8 @@ def process(site_dir: Path, names: dict[str, str], build: str,
         text = _WIDGET_BUNDLE.sub(rf'\1 data-build="{build}"\2', text)
         text = _SEARCH_DIALOG.sub(r'\1 aria-label="Search"', text, count=1)
         text = name_section_navs(text)
+        text = wrap_tables(palette_switch(text))
+        text = _HEAD_END.sub(lambda m: LINKS_HEAD + m.group(0), text, count=1)
         text = CSP_TAG.sub("", BUILD_TAG.sub("", text))
         for body in INLINE_SCRIPT.findall(text):
             digest = hashlib.sha256(body.encode("utf-8")).digest()
@@ -240,7 +270,6 @@ def process(site_dir: Path, names: dict[str, str], build: str,
         texts[page] = text
     if missing:
         raise BuildError("pages name widget assets that do not exist: " + ", ".join(missing[:20]))
-    calm_palette_switch(site_dir)
     policy = content_security_policy(sorted(script_hashes))
     tags = CSP_META.format(policy) + BUILD_META.format(build)
     for page, text in texts.items():

@@ -75,7 +75,7 @@ def _set_scheme(page: Page, scheme: str) -> None:
     page.emulate_media(color_scheme=scheme)
     want = "slate" if scheme == "dark" else "default"
     if page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") != want:
-        page.locator("form[data-md-component=palette] label:visible").first.click()
+        page.locator("form[data-tcr-palette] label:visible").first.click()
     page.wait_for_function("s => document.body.getAttribute('data-md-color-scheme') === s",
                            arg=want)
 

@@ -1,12 +1,13 @@
-"""Work the browser does on every page load that the post-build step removes: Material's
-palette stylesheet loses the rule keyed on ``data-md-color-switching`` (whose selector
-reaches every element, so each of Material's start-up writes on ``<body>`` restyled the
-whole page), and keeps every colour rule."""
+"""Work the browser does on every page load that the post-build step removes: the theme's
+palette component (a script after the header's switch does its work while the page is
+parsed), its reload of the stylesheets (the head makes the links absolute first), and its
+restyle of the whole article for each table of the text (each gets a wrapper of its own)."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -15,40 +16,76 @@ from calculators import pages
 
 pytestmark = pytest.mark.site
 
-SWITCHING = ("[data-md-color-switching] *,[data-md-color-switching] :after,"
-             "[data-md-color-switching] :before{transition-duration:0s!important}")
-SLATE = '[data-md-color-scheme=slate]{--md-default-bg-color:#1e2129}'
-PRIMARY = '[data-md-color-primary=blue-grey]{--md-primary-fg-color:#546d78}'
+SWITCH = ('<form class="md-header__option" data-md-component="palette">'
+          '<input class="md-option" type="radio" name="__palette" id="__palette_0"><label for="__palette_1"></label>'
+          '</form>')
 
 
-def test_the_switching_rule_goes_and_the_colour_rules_stay(tmp_path: Path) -> None:
-    sheets = tmp_path / "assets" / "stylesheets"
-    sheets.mkdir(parents=True)
-    palette = sheets / "palette.0123abcd.min.css"
-    palette.write_text(PRIMARY + SWITCHING + "@media screen{" + SLATE + "}", encoding="utf-8")
-    main = sheets / "main.0123abcd.min.css"
-    main.write_text(".md-typeset{font-size:.8rem}", encoding="utf-8")
-    assert pages.calm_palette_switch(tmp_path) == 1
-    assert palette.read_text(encoding="utf-8") == PRIMARY + "@media screen{" + SLATE + "}"
-    assert main.read_text(encoding="utf-8") == ".md-typeset{font-size:.8rem}"
-    # a second run (the post-build step run again on the same site) changes nothing
-    assert pages.calm_palette_switch(tmp_path) == 0
-    assert palette.read_text(encoding="utf-8") == PRIMARY + "@media screen{" + SLATE + "}"
+def _hash(tag: str) -> str:
+    (body,) = pages.INLINE_SCRIPT.findall(tag)
+    return base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
 
 
-def test_a_site_without_a_palette_stylesheet_is_left_alone(tmp_path: Path) -> None:
-    assert pages.calm_palette_switch(tmp_path) == 0
+def test_the_switch_names_no_theme_component_and_its_script_follows_it() -> None:
+    page = f"<header>{SWITCH}</header><main></main>"
+    done = pages.palette_switch(page)
+    assert 'data-md-component="palette"' not in done
+    assert done == page.replace('data-md-component="palette"', "data-tcr-palette").replace(
+        "</form>", "</form>" + pages.PALETTE_SCRIPT)
+    # the step run again on its own output changes nothing
+    assert pages.palette_switch(done) == done
+    # a page without the switch (another generator's) is left as it is
+    assert pages.palette_switch("<header></header>") == "<header></header>"
 
 
-def test_the_built_site_has_no_switching_rule_and_keeps_both_schemes(site) -> None:  # type: ignore[no-untyped-def]
-    sheets = sorted((site.dir / "assets" / "stylesheets").glob("*.css"))
-    palettes = [s for s in sheets if s.name.startswith("palette")]
-    assert palettes, "Material's palette stylesheet is missing"
-    for sheet in sheets:
-        assert "data-md-color-switching" not in sheet.read_text(encoding="utf-8"), sheet.name
-    text = "".join(p.read_text(encoding="utf-8") for p in palettes)
-    assert "[data-md-color-scheme=slate]" in text
-    assert "[data-md-color-primary=blue-grey]" in text
+def test_the_palette_script_is_the_file_without_its_comments() -> None:
+    source = Path(pages.__file__).with_name("palette_body.js").read_text(encoding="utf-8")
+    (body,) = pages.INLINE_SCRIPT.findall(pages.PALETTE_SCRIPT)
+    assert "document.currentScript.previousElementSibling" in body and "__md_set" in body
+    assert not any(line.lstrip().startswith("//") for line in body.splitlines())
+    assert body.count("\n") < source.count("\n")
+
+
+@pytest.mark.parametrize("before,after", [
+    # a table of the text: wrapped
+    ("<p>a</p><table><tr><td>1</td></tr></table><p>b</p>",
+     '<p>a</p><div class="tcr-table"><table><tr><td>1</td></tr></table></div><p>b</p>'),
+    # alone in a div already (a rules table): left alone
+    ('<div class="rules-table" data-x="y">\n<table><tr><td>1</td></tr></table></div>',
+     '<div class="rules-table" data-x="y">\n<table><tr><td>1</td></tr></table></div>'),
+    # a table with a class (a calculator's): the theme does not wrap it, nor does this
+    ('<p>a</p><table class="calc-odds"><tr><td>1</td></tr></table>',
+     '<p>a</p><table class="calc-odds"><tr><td>1</td></tr></table>'),
+    # two in a row: each its own
+    ("<table><tr><td>1</td></tr></table><table><tr><td>2</td></tr></table>",
+     '<div class="tcr-table"><table><tr><td>1</td></tr></table></div>'
+     '<div class="tcr-table"><table><tr><td>2</td></tr></table></div>'),
+])
+def test_each_bare_table_gets_a_wrapper_of_its_own(before: str, after: str) -> None:
+    assert pages.wrap_tables(before) == after
+    assert pages.wrap_tables(after) == after
+
+
+def test_every_built_page_runs_the_switch_makes_its_links_absolute_and_wraps_its_tables(site) -> None:  # type: ignore[no-untyped-def]
+    palette, links = _hash(pages.PALETTE_SCRIPT), _hash(pages.LINKS_HEAD)
+    checked = 0
+    for page in sorted(site.dir.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if "<header" not in text:
+            continue  # a redirect page, say
+        assert 'data-md-component="palette"' not in text, page
+        assert text.count("data-tcr-palette>") == 2, page  # the form and its script
+        assert '</form><script data-tcr-palette>' in text, page
+        assert text.count("data-tcr-links") == 1, page
+        assert text.index(pages.LINKS_HEAD) < text.index("</head>") < text.index("<body"), page
+        # after every stylesheet of the head
+        assert text.rindex('rel="stylesheet"', 0, text.index("</head>")) < text.index(pages.LINKS_HEAD), page
+        assert f"'sha256-{palette}'" in text and f"'sha256-{links}'" in text, page
+        for match in re.finditer(r"<table>", text):
+            opened = text[:match.start()].rstrip()
+            assert re.search(r"<div\b[^<>]*>$", opened), f"{page}: a bare table not alone in a wrapper"
+        checked += 1
+    assert checked > 40
 
 
 def test_every_page_sets_the_themes_root_classes_in_its_head_once(site) -> None:  # type: ignore[no-untyped-def]
