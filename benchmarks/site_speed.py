@@ -27,7 +27,8 @@ cold runs alternate, so that their ratio compares runs made under the same load)
 9. in Firefox ESR and WebKitGTK: the baseline (1) and the first live result (2), cold,
    alternating in fresh profiles, their ratio, and the reload once the snapshot is kept
    (`webkit_baseline_ms`, `webkit_cold_ms`, `webkit_cold_ratio`, `webkit_warm_ms`, the same
-   four for `firefox_`; `--no-engines` skips them).
+   four for `firefox_`; `--no-engines` skips them, `--engines-only [firefox|webkit]`
+   measures them alone).
 
 No figure is asserted: machines are shared and noisy. ``--json FILE`` also writes the
 figures under fixed keys (baseline_ms, cold_ms, cold_ratio, warm_ms, warm_ratio,
@@ -536,7 +537,7 @@ BASELINE_RESULT = """async (timeout) => {
 }"""
 
 
-def other_engines(base: str, runs: int) -> dict[str, float | str]:
+def other_engines(base: str, runs: int, names: tuple[str, ...] = ("firefox", "webkit")) -> dict[str, float | str]:
     """First live result on a calculator page in Firefox ESR and WebKitGTK (fresh
     profile) against the same engine's bare Pyodide start (the baseline page, in a fresh
     profile of its own, alternating with it so both see the same load), and the reload
@@ -546,7 +547,7 @@ def other_engines(base: str, runs: int) -> dict[str, float | str]:
     from tests.crossbrowser.engines import ENGINES
 
     figures: dict[str, float | str] = {}
-    for name in ("firefox", "webkit"):
+    for name in names:
         baseline: list[float] = []
         cold: list[float] = []
         warm: list[float] = []
@@ -599,6 +600,8 @@ def main() -> None:
                         help="figure 2 warm also without the head's early start, runs alternating")
     parser.add_argument("--no-engines", action="store_true",
                         help="skip the Firefox ESR and WebKitGTK figures (9)")
+    parser.add_argument("--engines-only", nargs="*", choices=("firefox", "webkit"), metavar="ENGINE",
+                        help="measure figure 9 only, in the engines named (default: both)")
     parser.add_argument("--cpu-only", action="store_true",
                         help="print the CPython CPU time of each system's heaviest calculation "
                              "(figure 7) and stop: no site, no browser")
@@ -620,6 +623,11 @@ def main() -> None:
     (bench / "baseline-worker.js").write_text(BASELINE_WORKER % {"inputs": inputs})
     httpd = serve_site(out, port, CountingHandler)
     rows: list[tuple[str, str, str]] = []
+    args.engines = tuple(args.engines_only or ("firefox", "webkit"))
+    if args.engines_only is not None:
+        engines = other_engines(base, args.runs, args.engines)
+        finish(engine_rows(engines), dict(engines), args.json, httpd, out)
+        return
     with sync_playwright() as p:
         browser = launch(p)
         if args.phone_only:
@@ -703,17 +711,24 @@ def main() -> None:
     rows.append(("8. Full site build (mkdocs build --strict + post-build step)", f"{build_s:.1f} s", ""))
     figures["build_s"] = round(build_s, 1)
     if not args.no_engines:
-        engines = other_engines(base, args.runs)
+        engines = other_engines(base, args.runs, args.engines)
         figures.update(engines)
-        for name in ("firefox", "webkit"):
-            if f"{name}_cold_ms" in engines:
-                rows.append((f"9. {name.capitalize()}: baseline / first live result, cold",
-                             f"{engines[f'{name}_baseline_ms']} / {engines[f'{name}_cold_ms']} ms",
-                             f"ratio {engines[f'{name}_cold_ratio']} (target <= 1.10); {engines[f'{name}_cold_path']}"))
-                rows.append((f"9. {name.capitalize()}: reload, snapshot kept",
-                             f"{engines[f'{name}_warm_ms']} ms",
-                             f"ratio {engines[f'{name}_warm_ratio']} (target <= 0.25); {engines[f'{name}_warm_path']}"))
+        rows += engine_rows(engines)
     finish(rows, figures, args.json, httpd, out)
+
+
+def engine_rows(engines: dict[str, float | str]) -> list[tuple[str, str, str]]:
+    """The table's rows for figure 9."""
+    rows = []
+    for name in ("firefox", "webkit"):
+        if f"{name}_cold_ms" in engines:
+            rows.append((f"9. {name.capitalize()}: baseline / first live result, cold",
+                         f"{engines[f'{name}_baseline_ms']} / {engines[f'{name}_cold_ms']} ms",
+                         f"ratio {engines[f'{name}_cold_ratio']} (target <= 1.10); {engines[f'{name}_cold_path']}"))
+            rows.append((f"9. {name.capitalize()}: reload, snapshot kept",
+                         f"{engines[f'{name}_warm_ms']} ms",
+                         f"ratio {engines[f'{name}_warm_ratio']} (target <= 0.25); {engines[f'{name}_warm_path']}"))
+    return rows
 
 
 def finish(rows: list[tuple[str, str, str]], figures: dict, json_path: Path | None,  # type: ignore[type-arg]
