@@ -96,7 +96,7 @@ _CLASSES_TAG = re.compile(r"<script data-tcr-classes>.*?</script>", re.S)
 #: restyles the whole page, inside the theme's long start-up task (about 170 ms of a phone's
 #: CPU on a calculator page). Done at the end of the head, before the body exists, it costs
 #: a second parse of the sheets and no more, and the theme finds nothing left to change in
-#: the head (tests/browser/test_foundation.py checks the sheets are not loaded again).
+#: the head (tests/browser/test_theme_start.py checks the sheets are not loaded again).
 LINKS_HEAD = ('<script data-tcr-links>for(const link of document.head.querySelectorAll("link[href]"))'
               r'if(!/^(?:[a-z]+:)?\/\//i.test(link.getAttribute("href")))link.setAttribute("href",link.href)</script>')
 _LINKS_TAG = re.compile(r"<script data-tcr-links>.*?</script>", re.S)
