@@ -133,21 +133,35 @@ def name_section_navs(text: str) -> str:
 
 #: The header's light/dark switch as the theme writes it (``data-md-component="palette"``,
 #: which mounts its palette component), or as an earlier run of this step left it
-#: (``data-tcr-palette``, with :data:`PALETTE_SCRIPT` after it).
+#: (``data-tcr-palette``, with :data:`PALETTE_SCRIPT` after the header), and the rest of
+#: the header.
 _PALETTE_FORM = re.compile(r'(<form class="md-header__option") (?:data-md-component="palette"|data-tcr-palette)>'
-                           r'(.*?</form>)(?:<script data-tcr-palette>.*?</script>)?', re.S)
-#: calculators/palette_body.js, its comment lines left out, in the tag that follows the switch
+                           r'(.*?</form>)(.*?</header>)(?:<script data-tcr-palette>.*?</script>)?', re.S)
+#: calculators/palette_body.js, its comment lines left out, in the tag that follows the header
 PALETTE_SCRIPT = "<script data-tcr-palette>{}</script>".format("\n".join(
     line for line in (Path(__file__).with_name("palette_body.js")).read_text(encoding="utf-8").splitlines()
     if not line.lstrip().startswith("//")))
 
 
+#: the switch's first button (the theme hides them all until its script shows one)
+_FIRST_BUTTON = re.compile(r"<label\b[^<>]*>")
+_HIDDEN = re.compile(r"\s+hidden(?=[\s/>])")
+
+
 def palette_switch(text: str) -> str:
     """The switch no longer names the theme's palette component, and :data:`PALETTE_SCRIPT`
-    follows it: the scheme is set while the page is parsed, not by the theme's start-up task
-    once the whole page is there (palette_body.js says what that cost). A page without the
-    switch is returned as it is."""
-    return _PALETTE_FORM.sub(lambda m: f"{m.group(1)} data-tcr-palette>{m.group(2)}" + PALETTE_SCRIPT, text)
+    follows the header: the scheme is set while the page is parsed, not by the theme's
+    start-up task once the whole page is there (palette_body.js says what that cost).
+
+    After the header, not inside it: the browser may draw what it has parsed when a script
+    has run, and a header drawn without its search box would be pushed aside when the box
+    came (a layout shift). For the same reason the first scheme's button is shown as built
+    (the theme hides them all until its script shows one); the other scheme's button takes
+    the same place. A page without the switch is returned as it is."""
+    def switch(match: re.Match[str]) -> str:
+        form = _FIRST_BUTTON.sub(lambda label: _HIDDEN.sub("", label.group(0)), match.group(2), count=1)
+        return f"{match.group(1)} data-tcr-palette>{form}{match.group(3)}" + PALETTE_SCRIPT
+    return _PALETTE_FORM.sub(switch, text)
 
 
 #: a table with no attribute (the theme wraps each ``table:not([class])`` in its scroll box

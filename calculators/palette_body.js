@@ -1,6 +1,6 @@
-// The header's light/dark switch: every page runs this inline right after the switch's
-// form (pages.py PALETTE_SCRIPT; a classic script, covered by the page's CSP hashes), while
-// the rest of the page is still being parsed. It does what the theme's palette component
+// The header's light/dark switch: every page runs this inline right after the header
+// (pages.py PALETTE_SCRIPT; a classic script, covered by the page's CSP hashes), while the
+// rest of the page is still being parsed. It does what the theme's palette component
 // did once its bundle ran (the component is not mounted: the form no longer names it):
 // the scheme kept from an earlier visit, else the one the reader's system prefers, goes on
 // <body> and is kept (under the theme's own key, which its script at the body's start
@@ -11,7 +11,7 @@
 // task on every page. Here only the header exists yet. Instant navigation keeps the header
 // and the meta (the theme keeps a color-scheme meta of the head), so this runs once a visit.
 (() => {
-  const form = document.currentScript.previousElementSibling;
+  const form = document.querySelector("form[data-tcr-palette]");
   const inputs = form ? [...form.querySelectorAll('input[name="__palette"]')] : [];
   if (!inputs.length) return;
   const meta = document.createElement("meta");

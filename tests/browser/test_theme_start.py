@@ -69,6 +69,14 @@ def test_a_first_visit_takes_the_scheme_the_system_prefers(browser, site, scheme
     early = page.evaluate("() => window.__atInteractive")
     assert early["scheme"] == expected and early["metas"] == 1, early
     assert page.locator("form[data-md-component=palette]").count() == 0
+    # the header was never pushed about: its switch has its button from the first frame
+    shifted = page.evaluate("""() => new Promise((resolve) => {
+      new PerformanceObserver((list) => resolve(list.getEntries()
+        .flatMap((entry) => entry.sources.map((s) => s.node && s.node.closest && s.node.closest("header") ? entry.value : 0))
+        .reduce((a, b) => a + b, 0))).observe({ type: "layout-shift", buffered: true });
+      setTimeout(() => resolve(0), 1000);  // no entry at all: nothing shifted
+    })""")
+    assert shifted == 0, shifted
     context.close()
 
 

@@ -17,7 +17,8 @@ from calculators import pages
 pytestmark = pytest.mark.site
 
 SWITCH = ('<form class="md-header__option" data-md-component="palette">'
-          '<input class="md-option" type="radio" name="__palette" id="__palette_0"><label for="__palette_1"></label>'
+          '<input class="md-option" type="radio" name="__palette" id="__palette_0"><label for="__palette_1" hidden></label>'
+          '<input class="md-option" type="radio" name="__palette" id="__palette_1"><label for="__palette_0" hidden></label>'
           '</form>')
 
 
@@ -30,8 +31,10 @@ def test_the_switch_names_no_theme_component_and_its_script_follows_it() -> None
     page = f"<header>{SWITCH}</header><main></main>"
     done = pages.palette_switch(page)
     assert 'data-md-component="palette"' not in done
+    # the first scheme's button shown as built (no shift when the script runs), the other hidden
     assert done == page.replace('data-md-component="palette"', "data-tcr-palette").replace(
-        "</form>", "</form>" + pages.PALETTE_SCRIPT)
+        '<label for="__palette_1" hidden>', '<label for="__palette_1">').replace(
+        "</header>", "</header>" + pages.PALETTE_SCRIPT)
     # the step run again on its own output changes nothing
     assert pages.palette_switch(done) == done
     # a page without the switch (another generator's) is left as it is
@@ -41,7 +44,7 @@ def test_the_switch_names_no_theme_component_and_its_script_follows_it() -> None
 def test_the_palette_script_is_the_file_without_its_comments() -> None:
     source = Path(pages.__file__).with_name("palette_body.js").read_text(encoding="utf-8")
     (body,) = pages.INLINE_SCRIPT.findall(pages.PALETTE_SCRIPT)
-    assert "document.currentScript.previousElementSibling" in body and "__md_set" in body
+    assert "form[data-tcr-palette]" in body and "__md_set" in body
     assert not any(line.lstrip().startswith("//") for line in body.splitlines())
     assert body.count("\n") < source.count("\n")
 
@@ -75,7 +78,7 @@ def test_every_built_page_runs_the_switch_makes_its_links_absolute_and_wraps_its
             continue  # a redirect page, say
         assert 'data-md-component="palette"' not in text, page
         assert text.count("data-tcr-palette>") == 2, page  # the form and its script
-        assert '</form><script data-tcr-palette>' in text, page
+        assert '</header><script data-tcr-palette>' in text, page
         assert text.count("data-tcr-links") == 1, page
         assert text.index(pages.LINKS_HEAD) < text.index("</head>") < text.index("<body"), page
         # after every stylesheet of the head
