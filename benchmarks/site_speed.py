@@ -161,13 +161,12 @@ class CountingHandler(serve.QuietSiteHandler):
             # the service worker's copy of the whole site for offline use, fetched once a page
             # has settled: not the visit's own bytes, counted apart
             CountingHandler.sent["ahead"] += size
-            super().copyfile(source, outputfile)
-            return
-        CountingHandler.sent["bytes"] += size
-        CountingHandler.sent["gzip"] += self.gzip_size(source, size)
-        if self.path.split("?")[0].endswith(WASM):  # the file, or packed (a first visit's)
-            CountingHandler.sent["wasm"] += 1
-            CountingHandler.sent["wasm_bytes"] += size
+        else:
+            CountingHandler.sent["bytes"] += size
+            CountingHandler.sent["gzip"] += self.gzip_size(source, size)
+            if self.path.split("?")[0].endswith(WASM):  # the file, or packed (a first visit's)
+                CountingHandler.sent["wasm"] += 1
+                CountingHandler.sent["wasm_bytes"] += size
         super().copyfile(source, outputfile)
 
 
@@ -637,9 +636,9 @@ def main() -> None:
     (bench / "baseline-worker.js").write_text(BASELINE_WORKER % {"inputs": inputs})
     httpd = serve_site(out, port, CountingHandler)
     rows: list[tuple[str, str, str]] = []
-    args.engines = tuple(args.engines_only or ("firefox", "webkit"))
+    engine_names = tuple(args.engines_only or ("firefox", "webkit"))
     if args.engines_only is not None:
-        engines = other_engines(base, args.runs, args.engines)
+        engines = other_engines(base, args.runs, engine_names)
         finish(engine_rows(engines), dict(engines), args.json, httpd, out)
         return
     with sync_playwright() as p:
@@ -725,7 +724,7 @@ def main() -> None:
     rows.append(("8. Full site build (mkdocs build --strict + post-build step)", f"{build_s:.1f} s", ""))
     figures["build_s"] = round(build_s, 1)
     if not args.no_engines:
-        engines = other_engines(base, args.runs, args.engines)
+        engines = other_engines(base, args.runs, engine_names)
         figures.update(engines)
         rows += engine_rows(engines)
     finish(rows, figures, args.json, httpd, out)

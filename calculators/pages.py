@@ -42,6 +42,15 @@ INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S |
 #: the tags :data:`~calculators.layout.CSP_TAG` and :data:`~calculators.layout.BUILD_TAG` find
 CSP_META = '<meta http-equiv="Content-Security-Policy" content="{}">'
 BUILD_META = '<meta name="tcr-build" content="{}">'
+
+
+def _inline_script(name: str) -> str:
+    """The script ``calculators/<name>`` for a page's inline ``<script>``: its comment lines
+    left out (the page carries the code; the file keeps the reasons)."""
+    return "\n".join(line for line in Path(__file__).with_name(name).read_text(encoding="utf-8").splitlines()
+                     if not line.lstrip().startswith("//"))
+
+
 #: In the head of a page whose widgets or apps run the runtime: the site's root, and the
 #: script of calculators/runtime_head.js (its comment lines left out), run before anything
 #: else on the page loads. On a return visit whose browser keeps this build's runtime
@@ -55,9 +64,7 @@ BUILD_META = '<meta name="tcr-build" content="{}">'
 #: tag's ``data-worker`` (the worker's hashed script from the site's root),
 #: ``data-pyodide``, ``data-python`` and ``data-snapshot`` (the bundle and its snapshot:
 #: the page's widgets' own).
-RUNTIME_HEAD_SCRIPT = "\n".join(
-    line for line in (Path(__file__).with_name("runtime_head.js")).read_text(encoding="utf-8").splitlines()
-    if not line.lstrip().startswith("//"))
+RUNTIME_HEAD_SCRIPT = _inline_script("runtime_head.js")
 RUNTIME_HEAD = ('<meta name="tcr-runtime" content="{root}" data-worker="{worker}" data-pyodide="{pyodide}" '
                 'data-python="{bundle}" data-snapshot="{snapshot}"><script>{script}</script>')
 _PYODIDE_ATTR = re.compile(r'\sdata-pyodide="([^"]*)"')
@@ -76,9 +83,7 @@ _WIDGET_ENTRY_TAG = re.compile(r'<script\b[^<>]*?\bsrc="[^"<>]*?' + re.escape(WI
 
 #: In the home page's head (the manifest's start_url): calculators/launch_head.js, its
 #: comment lines left out.
-LAUNCH_HEAD = "<script data-tcr-launch>{}</script>".format("\n".join(
-    line for line in (Path(__file__).with_name("launch_head.js")).read_text(encoding="utf-8").splitlines()
-    if not line.lstrip().startswith("//")))
+LAUNCH_HEAD = "<script data-tcr-launch>{}</script>".format(_inline_script("launch_head.js"))
 #: The classes Material's script gives ``<html>`` as it starts: ``no-js`` becomes ``js``,
 #: and its focus-visible polyfill adds ``js-focus-visible``. Once the body is there, each
 #: change to them restyles the whole page (a class change on the root reaches every
@@ -138,9 +143,7 @@ def name_section_navs(text: str) -> str:
 _PALETTE_FORM = re.compile(r'(<form class="md-header__option") (?:data-md-component="palette"|data-tcr-palette)>'
                            r'(.*?</form>)(.*?</header>)(?:<script data-tcr-palette>.*?</script>)?', re.S)
 #: calculators/palette_body.js, its comment lines left out, in the tag that follows the header
-PALETTE_SCRIPT = "<script data-tcr-palette>{}</script>".format("\n".join(
-    line for line in (Path(__file__).with_name("palette_body.js")).read_text(encoding="utf-8").splitlines()
-    if not line.lstrip().startswith("//")))
+PALETTE_SCRIPT = "<script data-tcr-palette>{}</script>".format(_inline_script("palette_body.js"))
 
 
 #: the switch's first button (the theme hides them all until its script shows one)
