@@ -58,6 +58,12 @@ export function collect(/** @type {Widget} */ root) {
   return inputs;
 }
 
+/** The form's inputs as one string: what a computed answer is kept against (``computed``,
+ * ``shown``), to tell whether the inputs on screen are still those it answers. */
+export function inputsKey(/** @type {Widget} */ root) {
+  return JSON.stringify(collect(root));
+}
+
 /**
  * Whether an edit of this control is complete enough to compute: a number box whose text
  * the browser cannot read yet ("-", "1e") or whose value is outside its range waits for

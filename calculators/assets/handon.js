@@ -6,7 +6,7 @@
 // from the cost builder goes to the army builder ("Add to roster": fence.py ADDS_TO_ROSTER).
 import { SITE_ROOT } from "./site.js";
 import { addressPairs, pack, sealQuery } from "./sharelink.js";
-import { collect } from "./form.js";
+import { collect, inputsKey } from "./form.js";
 import { state } from "./state.js";
 
 /** @typedef {import("./form.js").Widget} Widget */
@@ -57,7 +57,7 @@ function current(/** @type {Widget} */ root, /** @type {HTMLButtonElement} */ bu
   note.setAttribute("role", "status");
   button.closest(".calc-actions")?.after(note);
   // "@inputs": the widget's own inputs, handed on as one JSON text
-  const value = key === "@inputs" ? JSON.stringify(collect(root)) : state(root).result?.[key];
+  const value = key === "@inputs" ? inputsKey(root) : state(root).result?.[key];
   if (value === undefined || root.dataset.pending || root.dataset.errorField) {
     note.textContent = wait;
     return { note, value: undefined };

@@ -2,7 +2,7 @@
 // Widget binding: a calculator's form, status line, result and rolls, wired to the worker.
 import { Cancelled, RuntimeFailure, call, cancel, configure, keepRefining, onRuntime, retry, runtime, start,
   stopRefining } from "./client.js";
-import { applyValues, atStart, collect, editInProgress } from "./form.js";
+import { applyValues, atStart, collect, editInProgress, inputsKey } from "./form.js";
 import { keepInAddress, linkEdited, openLink, shareable } from "./address.js";
 import { scopedKey } from "./site.js";
 import { showPin, togglePin } from "./compare.js";
@@ -236,7 +236,7 @@ async function compute(/** @type {Widget} */ root) {
   if (s.running) {
     // the same inputs again (one edit's input and change events both ask): the fight
     // being worked out is theirs, and goes on
-    if (JSON.stringify(collect(root)) === s.computed && JSON.stringify(s.pinned) === s.computedPinned) return;
+    if (inputsKey(root) === s.computed && JSON.stringify(s.pinned) === s.computedPinned) return;
     s.dirty = true;
     // a whole fight being worked out gives way at once (the worker answers its request
     // with what it has, and works out these inputs next); figures on view that are being
@@ -283,7 +283,7 @@ async function compute(/** @type {Widget} */ root) {
         (partial) => {
           // a whole fight's newer answer, for these inputs only (never a setup left behind)
           // (nor for inputs changed since, still waiting for the typing to pause)
-          if (s.asked !== ticket || s.dirty || JSON.stringify(collect(root)) !== s.computed) return;
+          if (s.asked !== ticket || s.dirty || inputsKey(root) !== s.computed) return;
           clearTimeout(busyTimer);
           showPartial(root, partial);
         });
@@ -313,7 +313,7 @@ async function compute(/** @type {Widget} */ root) {
   showBusy(root, false);
   // a whole fight's answer to inputs changed since (typed, their pause not yet over) comes
   // set aside, as its newer answers did: its figures are not those of the setup on screen
-  showWorking(root, root.dataset.refines !== undefined && JSON.stringify(collect(root)) !== s.computed);
+  showWorking(root, root.dataset.refines !== undefined && inputsKey(root) !== s.computed);
   delete root.dataset.refining;
   clearErrors(root);
   clearPending(root);
@@ -372,7 +372,7 @@ async function compute(/** @type {Widget} */ root) {
  * refused value never enters it. */
 function keepAccepted(/** @type {Widget} */ root) {
   const inputs = JSON.parse(state(root).computed || "{}");
-  const start = atStart(root) && state(root).computed === JSON.stringify(collect(root));
+  const start = atStart(root) && state(root).computed === inputsKey(root);
   keepInAddress(root, inputs, state(root).pinned ?? null, start);
 }
 
@@ -405,7 +405,7 @@ async function keepGoing(/** @type {Widget} */ root) {
   let reply;
   try {
     reply = await keepRefining(/** @type {string} */ (root.dataset.uid), (partial) => {
-      if (s.asked === asked && !s.dirty && JSON.stringify(collect(root)) === s.computed) {
+      if (s.asked === asked && !s.dirty && inputsKey(root) === s.computed) {
         showPartial(root, partial);
       }
     });
@@ -591,14 +591,14 @@ function scheduleCompute(/** @type {Widget} */ root, /** @type {Event} */ event)
   if (runtime.status !== "ready") markPending(root);
   // a whole fight takes a while: its figures leave the view as soon as the inputs they
   // answer are no longer those on screen (a quick calculator keeps them the instant it takes)
-  else if (root.dataset.refines !== undefined && JSON.stringify(collect(root)) !== s.shown) {
+  else if (root.dataset.refines !== undefined && inputsKey(root) !== s.shown) {
     showWorking(root, true);
   }
   const target = event.target;
   const typed = target instanceof HTMLInputElement && (target.type === "number" || target.type === "text");
   if (event.type === "change" || !typed) {
     // the change event that ends a typed edit (leaving the box) repeats the last input
-    const same = !s.running && runtime.status === "ready" && JSON.stringify(collect(root)) === s.computed;
+    const same = !s.running && runtime.status === "ready" && inputsKey(root) === s.computed;
     if (!same) compute(root);
     else s.busy = false;
     return;
@@ -626,7 +626,7 @@ export async function bind(/** @type {Widget} */ root) {
   if (fromUrl) applyValues(root, { ...initial, ...fromUrl });
   s.pinned = link.pinned;
   // the inputs the result on the page was worked out for when the site was built
-  s.shown = !fromUrl && !s.pinned && atStart(root) ? JSON.stringify(collect(root)) : null;
+  s.shown = !fromUrl && !s.pinned && atStart(root) ? inputsKey(root) : null;
   showPin(root);
   showSummary(root);
   // inputs from the address (a share link) or kept by the browser: the result on the
