@@ -188,6 +188,19 @@ def wrap_tables(text: str) -> str:
     return _BARE_TABLE.sub(wrap, text)
 
 
+#: a heading's permanent link as the table of contents extension writes it, named by its title
+_PERMALINK = re.compile(r'(<a class="headerlink" href="[^"]*") title="([^"]*)"')
+
+
+def name_permalinks(text: str) -> str:
+    """Each heading's permanent link is named by ``aria-label``, not ``title``: the theme
+    mounts a tooltip component for every titled element of the text as the page starts
+    (about a dozen observers each, on the main thread of a phone, for a pilcrow on every
+    heading). A screen reader now says the link's title, "Permanent link", where it said the
+    pilcrow it shows."""
+    return _PERMALINK.sub(r'\1 aria-label="\2"', text)
+
+
 def content_security_policy(script_hashes: list[str]) -> str:
     """As strict as Material allows: nothing from other origins; scripts only from the
     site or the exact inline snippets Material writes (by hash); WebAssembly allowed."""
@@ -277,7 +290,7 @@ def process(site_dir: Path, names: dict[str, str], build: str,
         missing += [f"{rel}: {name}" for name in found if not name.endswith(".zip")]
         text = _WIDGET_BUNDLE.sub(rf'\1 data-build="{build}"\2', text)
         text = _SEARCH_DIALOG.sub(r'\1 aria-label="Search"', text, count=1)
-        text = name_section_navs(text)
+        text = name_permalinks(name_section_navs(text))
         text = wrap_tables(palette_switch(text))
         text = _HEAD_END.sub(lambda m: LINKS_HEAD + m.group(0), text, count=1)
         text = CSP_TAG.sub("", BUILD_TAG.sub("", text))

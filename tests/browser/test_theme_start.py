@@ -4,7 +4,8 @@ while the page is parsed), the head makes its links absolute before the theme wo
 stylesheets are not loaded and parsed again once the page is there), and each table of the
 text sits in a wrapper of its own. Each of these cost a whole-page restyle in the theme's
 start-up task, on every page. Here: the switch still does everything the theme's did, and
-none of that work comes back."""
+none of that work comes back. Also: a heading's permanent link gets no tooltip component
+(it is named by aria-label instead of a title)."""
 
 from __future__ import annotations
 
@@ -161,4 +162,34 @@ def test_a_table_of_the_text_sits_where_it_did(browser, site) -> None:  # type: 
         for gap in gaps:
             assert gap["inside"], gaps
             assert gap["gap"] >= gap["margin"] - 1, gaps
+    context.close()
+
+
+def test_a_headings_permanent_link_is_named_and_carries_no_tooltip(browser, site) -> None:  # type: ignore[no-untyped-def]
+    """The theme mounts a tooltip component for each titled element of the text as the page
+    starts; a heading's link is named by aria-label instead (pages.name_permalinks), so it
+    gets none, and a screen reader says "Permanent link" (it said the pilcrow before)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site.url + CALC)
+    _started(page)
+    links = page.locator("article a.headerlink")
+    assert links.count() >= 3
+    assert page.get_by_role("link", name="Permanent link").count() == links.count()
+    assert page.locator("article a.headerlink[title]").count() == 0
+    # every tooltip the theme shows from now on, by its text
+    page.evaluate("""() => {
+      window.__tips = [];
+      new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+        if (n.classList && n.classList.contains("md-tooltip2")) window.__tips.push(n.textContent.trim());
+      }))).observe(document.body, { childList: true, subtree: true });
+    }""")
+    # a focused titled element shows its tooltip at once: the link's first, then a button's
+    links.first.focus()
+    pin = page.locator('.calc [data-action="pin"]').first
+    help_text = pin.get_attribute("title")  # the theme takes it away while its tooltip shows
+    assert help_text
+    pin.focus()
+    page.wait_for_function("() => window.__tips.length > 0")
+    assert page.evaluate("() => window.__tips") == [help_text]
     context.close()

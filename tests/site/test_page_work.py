@@ -1,7 +1,8 @@
 """Work the browser does on every page load that the post-build step removes: the theme's
 palette component (a script after the header's switch does its work while the page is
 parsed), its reload of the stylesheets (the head makes the links absolute first), and its
-restyle of the whole article for each table of the text (each gets a wrapper of its own)."""
+restyle of the whole article for each table of the text (each gets a wrapper of its own),
+and a tooltip component for each heading's permanent link (named by aria-label instead)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,16 @@ def test_each_bare_table_gets_a_wrapper_of_its_own(before: str, after: str) -> N
     assert pages.wrap_tables(after) == after
 
 
+def test_a_permanent_link_is_named_by_aria_label_not_title() -> None:
+    link = '<h2 id="x">X<a class="headerlink" href="#x" title="Permanent link">&para;</a></h2>'
+    done = pages.name_permalinks(link)
+    assert done == link.replace('title="Permanent link"', 'aria-label="Permanent link"')
+    assert pages.name_permalinks(done) == done
+    # any other titled link is the theme's to show (a glossary term, a button's help)
+    other = '<a href="#x" title="Keep these">x</a>'
+    assert pages.name_permalinks(other) == other
+
+
 def test_every_built_page_runs_the_switch_makes_its_links_absolute_and_wraps_its_tables(site) -> None:  # type: ignore[no-untyped-def]
     palette, links = _hash(pages.PALETTE_SCRIPT), _hash(pages.LINKS_HEAD)
     checked = 0
@@ -84,6 +95,7 @@ def test_every_built_page_runs_the_switch_makes_its_links_absolute_and_wraps_its
         # after every stylesheet of the head
         assert text.rindex('rel="stylesheet"', 0, text.index("</head>")) < text.index(pages.LINKS_HEAD), page
         assert f"'sha256-{palette}'" in text and f"'sha256-{links}'" in text, page
+        assert not re.search(r'class="headerlink"[^<>]*\stitle=', text), page
         for match in re.finditer(r"<table>", text):
             opened = text[:match.start()].rstrip()
             assert re.search(r"<div\b[^<>]*>$", opened), f"{page}: a bare table not alone in a wrapper"
