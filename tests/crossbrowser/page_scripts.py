@@ -160,6 +160,9 @@ RECOMPUTE = """async ([index, timeout]) => {""" + _WAIT + _WIDGET + """
 }"""
 
 _APP = """
+  // (Firefox has once run a script right after a load before the page's elements were
+  // found: the app is waited for, not assumed)
+  await until(() => document.querySelector(".calc-app[data-app]"), "the app's element", timeout);
   const app = document.querySelector(".calc-app[data-app]");
   await until(() => settled(app), "the app to go live", timeout);
   const click = (selector) => app.querySelector(selector).click();
