@@ -169,7 +169,6 @@ class CountingHandler(serve.QuietSiteHandler):
                 CountingHandler.sent["wasm_bytes"] += size
         super().copyfile(source, outputfile)
 
-
     def fetched_ahead(self) -> bool:
         """A request of the service worker's fetch-ahead (sw.js.template ``precache``, the
         site's one fetch with ``cache: "no-cache"``: the browser sends ``max-age=0``, for no
@@ -193,6 +192,8 @@ class CountingHandler(serve.QuietSiteHandler):
 TEXT_TYPES = (".html", ".css", ".js", ".mjs", ".json", ".xml", ".svg", ".txt")
 #: a download of Pyodide's WebAssembly: the file or, on a first visit, the file packed
 WASM = (".wasm", ".wasm" + PACKED_SUFFIX)
+#: the other engines of figure 9, as tests.crossbrowser.engines.ENGINES names them
+ENGINE_NAMES = ("firefox", "webkit")
 
 
 def reset_counts() -> None:
@@ -550,7 +551,7 @@ BASELINE_RESULT = """async (timeout) => {
 }"""
 
 
-def other_engines(base: str, runs: int, names: tuple[str, ...] = ("firefox", "webkit")) -> dict[str, float | str]:
+def other_engines(base: str, runs: int, names: tuple[str, ...] = ENGINE_NAMES) -> dict[str, float | str]:
     """First live result on a calculator page in Firefox ESR and WebKitGTK (fresh
     profile) against the same engine's bare Pyodide start (the baseline page, in a fresh
     profile of its own, alternating with it so both see the same load), and the reload
@@ -613,7 +614,7 @@ def main() -> None:
                         help="figure 2 warm also without the head's early start, runs alternating")
     parser.add_argument("--no-engines", action="store_true",
                         help="skip the Firefox ESR and WebKitGTK figures (9)")
-    parser.add_argument("--engines-only", nargs="*", choices=("firefox", "webkit"), metavar="ENGINE",
+    parser.add_argument("--engines-only", nargs="*", choices=ENGINE_NAMES, metavar="ENGINE",
                         help="measure figure 9 only, in the engines named (default: both)")
     parser.add_argument("--cpu-only", action="store_true",
                         help="print the CPython CPU time of each system's heaviest calculation "
@@ -636,7 +637,7 @@ def main() -> None:
     (bench / "baseline-worker.js").write_text(BASELINE_WORKER % {"inputs": inputs})
     httpd = serve_site(out, port, CountingHandler)
     rows: list[tuple[str, str, str]] = []
-    engine_names = tuple(args.engines_only or ("firefox", "webkit"))
+    engine_names = tuple(args.engines_only or ENGINE_NAMES)
     if args.engines_only is not None:
         engines = other_engines(base, args.runs, engine_names)
         finish(engine_rows(engines), dict(engines), args.json, httpd, out)
@@ -733,7 +734,7 @@ def main() -> None:
 def engine_rows(engines: dict[str, float | str]) -> list[tuple[str, str, str]]:
     """The table's rows for figure 9."""
     rows = []
-    for name in ("firefox", "webkit"):
+    for name in ENGINE_NAMES:
         if f"{name}_cold_ms" in engines:
             rows.append((f"9. {name.capitalize()}: baseline / first live result, cold",
                          f"{engines[f'{name}_baseline_ms']} / {engines[f'{name}_cold_ms']} ms",

@@ -44,6 +44,8 @@ RUNTIME_PLACEHOLDERS = (BUNDLE_PLACEHOLDER, SNAPSHOT_PLACEHOLDER, PYODIDE_PLACEH
 #: the post-build step's tags in a page's head: the security policy and the build id
 CSP_TAG = re.compile(r"""<meta\s+http-equiv=["']?Content-Security-Policy["']?[^>]*>""", re.I)
 BUILD_TAG = re.compile(r"""<meta\s+name=["']?tcr-build["']?[^>]*>""", re.I)
+#: the end of a page's head
+HEAD_END = re.compile(r"</head>", re.I)
 
 #: Material's own fingerprinted files (``bundle.77dd0ce9.min.js``)
 _FINGERPRINTED = re.compile(r"\.[0-9a-f]{8,}\.min\.(?:js|css)$")

@@ -31,6 +31,7 @@ from calculators.layout import (
     BUILD_TAG,
     CSP_TAG,
     ENTRY,
+    HEAD_END,
     ROOT_PLACEHOLDER,
     WIDGET_ENTRY,
     BuildError,
@@ -105,7 +106,6 @@ _CLASSES_TAG = re.compile(r"<script data-tcr-classes>.*?</script>", re.S)
 LINKS_HEAD = ('<script data-tcr-links>for(const link of document.head.querySelectorAll("link[href]"))'
               r'if(!/^(?:[a-z]+:)?\/\//i.test(link.getAttribute("href")))link.setAttribute("href",link.href)</script>')
 _LINKS_TAG = re.compile(r"<script data-tcr-links>.*?</script>", re.S)
-_HEAD_END = re.compile(r"</head>", re.I)
 #: the tags this step adds to make the site installable, as an earlier run left them
 _INSTALL_TAGS = re.compile(r'<link rel="manifest"[^<>]*><link rel="apple-touch-icon"[^<>]*>'
                            r'<meta name="theme-color"[^<>]*>|<script data-tcr-launch>.*?</script>', re.S)
@@ -292,7 +292,7 @@ def process(site_dir: Path, names: dict[str, str], build: str,
         text = _SEARCH_DIALOG.sub(r'\1 aria-label="Search"', text, count=1)
         text = name_permalinks(name_section_navs(text))
         text = wrap_tables(palette_switch(text))
-        text = _HEAD_END.sub(lambda m: LINKS_HEAD + m.group(0), text, count=1)
+        text = HEAD_END.sub(lambda m: LINKS_HEAD + m.group(0), text, count=1)
         text = CSP_TAG.sub("", BUILD_TAG.sub("", text))
         for body in INLINE_SCRIPT.findall(text):
             digest = hashlib.sha256(body.encode("utf-8")).digest()

@@ -20,6 +20,7 @@ from calculators.layout import (
     BUILD_TAG,
     CSP_TAG,
     ENTRY,
+    HEAD_END,
     PACKED_RUNTIME,
     PACKED_SUFFIX,
     PYODIDE_DIR,
@@ -36,7 +37,6 @@ _ASSET_REF = re.compile(r"""\b(src|href|data-module)=["']?([^"'\s>]*""" + re.esc
 _WIDGET = re.compile(r"""<[a-z]+\s[^<>]*\bdata-(?:calculator|app)="[^"]*"[^<>]*>""")
 _ATTR = re.compile(r"""\s(data-[a-z-]+)="([^"]*)\"""")
 _FIRST_SCRIPT = re.compile(r"<script\b", re.I)
-_HEAD_END = re.compile(r"</head>", re.I)
 _MANIFEST_LINK = re.compile(r"""<link\s+rel=["']?manifest["']?\s""", re.I)
 
 
@@ -49,7 +49,7 @@ def _page_problems(site_dir: Path, page: Path, text: str) -> list[str]:
     if _SWALLOWED_FENCE.search(text):
         out.append(f"{rel}: a calculator, app or rules-table block was left as code (its formatter failed)")
     policies = list(CSP_TAG.finditer(text))
-    head_end = _HEAD_END.search(text)
+    head_end = HEAD_END.search(text)
     first_script = _FIRST_SCRIPT.search(text)
     if len(policies) != 1:
         out.append(f"{rel}: {len(policies)} Content-Security-Policy meta tags (want exactly 1)")

@@ -17,7 +17,6 @@ from tests.browser.support import instant_goto
 pytestmark = pytest.mark.browser
 
 CALC = "gunplay/difficulty/"
-OTHER = "gunplay/size-and-range/"
 
 #: in the page from its start: what it has when the parser is done, before the theme's
 #: deferred bundle runs (readyState "interactive" comes first)
