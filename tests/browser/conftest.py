@@ -48,14 +48,20 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return args
 
 
-@pytest.fixture(scope="session")
-def browser(launch_browser) -> Iterator[Browser]:  # type: ignore[no-untyped-def]
+def launched(launch_browser) -> Iterator[Browser]:  # type: ignore[no-untyped-def]
+    """A new browser from pytest-playwright's ``launch_browser`` (any launch failure made a
+    clear one), closed afterwards: the body of a ``browser`` fixture, whatever its scope."""
     try:
         browser = launch_browser()
     except Exception as err:  # noqa: BLE001 - turn any launch failure into a clear failure
         pytest.fail(f"{NO_BROWSER}\n(launch error: {err})")
     yield browser
     browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser(launch_browser) -> Iterator[Browser]:  # type: ignore[no-untyped-def]
+    yield from launched(launch_browser)
 
 
 class PageLog:

@@ -7,11 +7,14 @@ base paths on one origin keep their own offline copies."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
 from calculators.layout import ASSET_DIR, ASSETS_SOURCE
+from tests.browser.conftest import launched
 from tests.browser.support import (
     RUNTIME_TIMEOUT_MS,
     instant_goto,
@@ -26,15 +29,13 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def browser(launch_browser):  # type: ignore[no-untyped-def]
+def browser(launch_browser) -> Iterator[Browser]:  # type: ignore[no-untyped-def]
     """A browser of this module's own, not the session's. The deploys here replace a service
     worker while a tab is open. In the full suite, in a browser that had run other modules
     first, the new worker was now and then left stuck: the reload never came, or a download
-    after it stalled. That was seen in 2 of 4 full runs, and in 2 of about 140 runs of
+    after it stalled. That was seen in 2 of 4 full runs, and in 2 of about 170 runs of
     this test alone in a fresh browser."""
-    own = launch_browser()
-    yield own
-    own.close()
+    yield from launched(launch_browser)
 
 
 def _asset_names(site_dir: Path) -> set[str]:
