@@ -37,14 +37,14 @@ def hint_bundles(site_dir: Path) -> list[Path]:
     one line); a bundle that has it already is left alone. The bundles found."""
     found = sorted(site_dir.glob(THEME_BUNDLES))
     for script in found:
-        data = script.read_bytes()  # bytes: the theme's file exactly as shipped, behind the line
-        if data.startswith(COMPILE_HINT.encode()):
+        text = script.read_text(encoding="utf-8")
+        if text.startswith(COMPILE_HINT):
             continue
-        script.write_bytes(COMPILE_HINT.encode() + data)
+        script.write_text(COMPILE_HINT + text, encoding="utf-8")
         source_map = script.with_name(script.name + ".map")
         if source_map.is_file():
-            mapped = json.loads(source_map.read_text(encoding="utf-8"))
-            if isinstance(mapped.get("mappings"), str):
-                mapped["mappings"] = ";" + mapped["mappings"]  # ";" starts the next generated line
-                source_map.write_text(json.dumps(mapped, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+            data = json.loads(source_map.read_text(encoding="utf-8"))
+            if isinstance(data.get("mappings"), str):
+                data["mappings"] = ";" + data["mappings"]  # ";" starts the next generated line
+                source_map.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     return found
