@@ -15,7 +15,6 @@ result, failing loudly (exit 1, every problem listed) instead of shipping a brok
   name for Material's search dialog (``calculators/pages.py``);
 - the web app manifest and its icons, so the site installs as an app on a phone
   (``calculators/installable.py``), linked from every page;
-- Chromium's compile hint first in the theme's bundle (``calculators/theme.py``);
 - ``sw.js``, the service worker, with a manifest of every file and its hash
   (``calculators/service_worker.py``);
 
@@ -33,7 +32,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from calculators import bundle, hashed, installable, pages, service_worker, theme, verify
+from calculators import bundle, hashed, installable, pages, service_worker, verify
 from calculators.layout import (
     ASSET_DIR,
     ASSETS_SOURCE,
@@ -111,7 +110,6 @@ def finish(site_dir: Path, assets: Path = ASSETS_SOURCE) -> str:
         BUNDLE_PLACEHOLDER: bundle_name, SNAPSHOT_PLACEHOLDER: snapshot_name(bundle_name),
         PYODIDE_PLACEHOLDER: bundle.pyodide_version(),
         RUNTIME_BYTES_PLACEHOLDER: str(bundle.runtime_bytes())})
-    theme.hint_bundles(site_dir)
     service_worker.write(site_dir, build)
     problems = verify.problems(site_dir)
     if problems:

@@ -148,8 +148,7 @@ CALCULATOR_LAYERS: dict[str, set[str]] = {
     "generator": {"calculators.fence", "calculators.glossary"},
     # run on the generator's output, whichever generator wrote it; and the server
     "post-build": {"calculators.build", "calculators.pages", "calculators.verify", "calculators.hashed",
-                   "calculators.installable", "calculators.service_worker", "calculators.theme", "calculators.generate",
-                   "calculators.serve"},
+                   "calculators.installable", "calculators.service_worker", "calculators.generate", "calculators.serve"},
 }
 #: the layers of ``calculators`` each layer may import
 MAY_IMPORT: dict[str, set[str]] = {

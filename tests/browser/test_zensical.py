@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from calculators import theme
 from tests.browser import test_every_widget
 from tests.browser.conftest import logged_page
 from tests.browser.crawl import crawl
@@ -31,9 +30,6 @@ def test_zensical_built_the_site(zensical_site) -> None:  # type: ignore[no-unty
     generator = (zensical_site.dir / "index.html").read_text(encoding="utf-8")
     assert '<meta name="generator" content="zensical-' in generator
     assert len(site_pages(zensical_site, widgets_only=True)) >= 10
-    # the theme's bundle carries Chromium's compile hint here too (calculators/theme.py)
-    (script,) = zensical_site.dir.glob(theme.THEME_BUNDLES)
-    assert script.read_text(encoding="utf-8").startswith(theme.COMPILE_HINT + '"use strict";')
 
 
 class _Widgets(HTMLParser):
