@@ -13,6 +13,9 @@ export NO_MKDOCS_2_WARNING := 1
 # browser tests run one at a time: two browsers starting Pyodide at once on two cores
 # made three of them time out (a worker restart, a deploy's reload, axe's timing).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# The longest browser test's phase takes about 105 s here (a crawl's setup); one that
+# runs past this is stuck, and fails with its stack rather than holding the suite.
+BROWSER_TEST_TIMEOUT := 600
 
 .PHONY: help setup site serve test test-fast test-js test-pyodide pyodide-shard test-loaded browser lint bench clean
 
@@ -106,7 +109,7 @@ browser: setup
 test: setup browser
 	$(MAKE) --no-print-directory test-js
 	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m "not browser" --durations=10
-	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m browser --durations=15
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile -m browser --durations=15 --timeout=$(BROWSER_TEST_TIMEOUT)
 	$(MAKE) --no-print-directory test-pyodide
 
 test-fast: setup
@@ -126,7 +129,8 @@ test-loaded: setup browser
 	@busy=""; trap 'kill $$busy 2>/dev/null' EXIT INT TERM; \
 	for core in 1 2; do ( while :; do :; done ) & busy="$$busy $$!"; done; \
 	for run in $$(seq $(RUNS)); do echo "== loaded run $$run of $(RUNS)"; \
-	  $(PY) -m pytest -q -n $(JOBS) --dist loadfile -m browser --durations=10 -p no:cacheprovider || exit 1; done
+	  $(PY) -m pytest -q -n $(JOBS) --dist loadfile -m browser --durations=10 -p no:cacheprovider \
+	    --timeout=$(BROWSER_TEST_TIMEOUT) || exit 1; done
 
 lint: setup
 	$(PY) -m ruff check rules_core calculators tests benchmarks
