@@ -33,8 +33,9 @@ def browser(launch_browser) -> Iterator[Browser]:  # type: ignore[no-untyped-def
     """A browser of this module's own, not the session's. The deploys here replace a service
     worker while a tab is open. In the full suite, in a browser that had run other modules
     first, the new worker was now and then left stuck: the reload never came, or a download
-    after it stalled. That was seen in 2 of 4 full runs, and in 2 of about 170 runs of
-    this test alone in a fresh browser."""
+    after it stalled. That was seen while the theme's bundle carried Chromium's compile hint
+    (November 2026, since taken out): in 2 of 4 full runs, and in 2 of about 170 runs of
+    this test alone in a fresh browser. Without the hint it has not been seen."""
     yield from launched(launch_browser)
 
 
