@@ -37,9 +37,38 @@ export function offerReload() {
   button.type = "button";
   button.className = "md-button md-button--primary";
   button.textContent = "Reload";
-  button.addEventListener("click", () => location.reload());
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    reloadOnceSettled();
+  });
   banner.append(text, button);
   document.body.append(banner);
+}
+
+/** The longest the Reload button waits for a new service worker to finish taking over. */
+const SETTLE_MS = 5000;
+
+/** Reload, but not while this site's newest service worker is still installing or
+ * activating: a reload begun while the new worker activates (claiming this tab, clearing
+ * the old build's files) was now and then left hanging in Chromium, never committed.
+ * Waits at most SETTLE_MS, then reloads anyway. */
+async function reloadOnceSettled() {
+  try {
+    const registration = "serviceWorker" in navigator ? await navigator.serviceWorker.getRegistration() : null;
+    const worker = registration && (registration.installing || registration.waiting || registration.active);
+    if (worker && worker.state !== "activated" && worker.state !== "redundant") {
+      await new Promise((resolve) => {
+        const check = () => {
+          if (worker.state !== "activated" && worker.state !== "redundant") return;
+          worker.removeEventListener("statechange", check);
+          resolve(undefined);
+        };
+        worker.addEventListener("statechange", check);
+        setTimeout(resolve, SETTLE_MS);
+      });
+    }
+  } catch { /* no registration to ask: reload at once */ }
+  location.reload();
 }
 
 function checkForUpdate() {

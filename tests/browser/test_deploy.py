@@ -33,9 +33,11 @@ def browser(launch_browser) -> Iterator[Browser]:  # type: ignore[no-untyped-def
     """A browser of this module's own, not the session's. The deploys here replace a service
     worker while a tab is open. In the full suite, in a browser that had run other modules
     first, the new worker was now and then left stuck: the reload never came, or a download
-    after it stalled. That was seen while the theme's bundle carried Chromium's compile hint
-    (November 2026, since taken out): in 2 of 4 full runs, and in 2 of about 170 runs of
-    this test alone in a fresh browser. Without the hint it has not been seen."""
+    after it stalled: with the theme's compile hint (since taken out) in 2 of 4 full runs
+    and in 2 of about 170 runs alone, and once without it, in a full run. The test presses
+    Reload as soon as the new worker has written its state, while it is still activating;
+    the button now waits for the activation to end (update.js), so a reload no longer
+    starts in the middle of it. This browser of its own stays."""
     yield from launched(launch_browser)
 
 
