@@ -70,13 +70,19 @@ def test_a_first_visit_takes_the_scheme_the_system_prefers(browser, site, scheme
     assert early["scheme"] == expected and early["metas"] == 1, early
     assert page.locator("form[data-md-component=palette]").count() == 0
     # the header was never pushed about: its switch has its button from the first frame
+    # (each shifted part of the header, named, with its move: what moved and when, should
+    # this ever fail)
     shifted = page.evaluate("""() => new Promise((resolve) => {
-      new PerformanceObserver((list) => resolve(list.getEntries()
-        .flatMap((entry) => entry.sources.map((s) => s.node && s.node.closest && s.node.closest("header") ? entry.value : 0))
-        .reduce((a, b) => a + b, 0))).observe({ type: "layout-shift", buffered: true });
-      setTimeout(() => resolve(0), 1000);  // no entry at all: nothing shifted
+      const rect = (r) => [r.x, r.y, r.width, r.height].map(Math.round);
+      new PerformanceObserver((list) => resolve(list.getEntries().flatMap((entry) => entry.sources
+        .filter((s) => s.node && s.node.closest && s.node.closest("header"))
+        .map((s) => ({ value: entry.value, at: Math.round(entry.startTime),
+                       node: `${s.node.tagName}.${String(s.node.className).split(" ").join(".")}`,
+                       from: rect(s.previousRect), to: rect(s.currentRect) })))))
+        .observe({ type: "layout-shift", buffered: true });
+      setTimeout(() => resolve([]), 1000);  // no entry at all: nothing shifted
     })""")
-    assert shifted == 0, shifted
+    assert shifted == [], shifted
     context.close()
 
 
