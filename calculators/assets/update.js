@@ -56,13 +56,10 @@ async function reloadOnceSettled() {
   try {
     const registration = "serviceWorker" in navigator ? await navigator.serviceWorker.getRegistration() : null;
     const worker = registration && (registration.installing || registration.waiting || registration.active);
-    if (worker && worker.state !== "activated" && worker.state !== "redundant") {
+    const settled = (/** @type {ServiceWorker} */ w) => w.state === "activated" || w.state === "redundant";
+    if (worker && !settled(worker)) {
       await new Promise((resolve) => {
-        const check = () => {
-          if (worker.state !== "activated" && worker.state !== "redundant") return;
-          worker.removeEventListener("statechange", check);
-          resolve(undefined);
-        };
+        const check = () => { if (settled(worker)) resolve(undefined); };
         worker.addEventListener("statechange", check);
         setTimeout(resolve, SETTLE_MS);
       });
