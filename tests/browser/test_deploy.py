@@ -31,8 +31,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def browser(launch_browser) -> Iterator[Browser]:  # type: ignore[no-untyped-def]
     """A browser of this module's own, not the session's. The deploys here replace a service
-    worker while a tab is open. In the full suite, in a browser that had run other modules
-    first, the new worker was now and then left stuck: the reload never came, or a download
+    worker while a tab is open. In the full suite (first in the session's browser, after
+    other modules; then in this one) the new worker was now and then left stuck: the reload never came, or a download
     after it stalled: with the theme's compile hint (since taken out) in 2 of 4 full runs
     and in 2 of about 170 runs alone, and once without it, in a full run. The test presses
     Reload as soon as the new worker has written its state, while it is still activating;
